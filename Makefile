@@ -1,0 +1,29 @@
+# haul: the two commands a newcomer needs are `make demo` and `make test`.
+SWIFT ?= swift
+BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
+export SWIFT_BACKTRACE = interactive=no
+
+.PHONY: demo test build release bench deps clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+
+demo: build
+	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+test: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build
+
+release: deps
+	$(SWIFT) build -c release $(BUILD_FLAGS)
+
+bench: release
+	@scripts/install-deps.sh --bench
+	@bench/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
+
+clean:
+	rm -rf .build

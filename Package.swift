@@ -1,0 +1,65 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "haul",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "haul", targets: ["haul"]),
+        .executable(name: "haul-fault-server", targets: ["haul-fault-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C shims: one header and one shim.c each, forwards only.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+
+        .target(name: "HaulCore", swiftSettings: strict),
+        .target(
+            name: "HaulStore",
+            dependencies: ["HaulCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest"], swiftSettings: strict),
+        .target(
+            name: "HaulTUI",
+            dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict),
+        .target(name: "HaulTerminal", dependencies: ["HaulTUI", "HaulCore", "CNcursesw"], swiftSettings: strict),
+        .executableTarget(
+            name: "haul",
+            dependencies: [
+                "HaulCore", "HaulStore", "HaulTransfer", "HaulTUI", "HaulTerminal", "FaultServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+
+        .target(name: "FaultServer", swiftSettings: strict),
+        .executableTarget(
+            name: "haul-fault-server",
+            dependencies: ["FaultServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .target(name: "HaulTestSupport", dependencies: ["FaultServer", "HaulCore"], path: "Tests/HaulTestSupport", swiftSettings: strict),
+
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore"], swiftSettings: strict),
+        .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulCore"], swiftSettings: strict),
+        .testTarget(
+            name: "HaulTransferTests",
+            dependencies: ["HaulTransfer", "HaulCore", "FaultServer", "HaulTestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "FaultServerTests", dependencies: ["FaultServer", "HaulTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(
+            name: "HaulEndToEndTests",
+            dependencies: ["HaulCore", "FaultServer", "HaulTestSupport"],
+            swiftSettings: strict),
+    ]
+)

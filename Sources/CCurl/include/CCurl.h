@@ -1,0 +1,20 @@
+#ifndef CCURL_H
+#define CCURL_H
+// Typed, non-variadic forwards for libcurl's variadic setopt/getinfo calls. Nothing else.
+#include <curl/curl.h>
+
+CURLcode CCurl_easy_setopt_long(CURL *easy, CURLoption option, long value);
+CURLcode CCurl_easy_setopt_offset(CURL *easy, CURLoption option, curl_off_t value);
+CURLcode CCurl_easy_setopt_string(CURL *easy, CURLoption option, const char *value);
+CURLcode CCurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value);
+CURLcode CCurl_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback callback);
+CURLcode CCurl_easy_setopt_xferinfo_callback(CURL *easy, curl_xferinfo_callback callback);
+
+CURLcode CCurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
+CURLcode CCurl_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *out);
+CURLcode CCurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **out);
+CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out);
+
+CURLMcode CCurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+#endif

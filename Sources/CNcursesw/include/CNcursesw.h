@@ -1,0 +1,19 @@
+#ifndef CNCURSESW_H
+#define CNCURSESW_H
+// Wide-character ncurses, plus getters for what Swift cannot import (globals, macros).
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <wchar.h>
+
+WINDOW *CNcursesw_stdscr(void);
+attr_t CNcursesw_attr_bold(void);
+attr_t CNcursesw_attr_reverse(void);
+attr_t CNcursesw_attr_dim(void);
+attr_t CNcursesw_attr_underline(void);
+attr_t CNcursesw_color_pair(int pair);
+// Display width of one character in the current locale (-1 for non-printable).
+int CNcursesw_wcwidth(wchar_t character);
+// Installs handlers for crash signals that restore the terminal, then run the handler that was there before.
+void CNcursesw_install_crash_restore(void);
+
+#endif

@@ -1,0 +1,1 @@
+// FaultServer: placeholder until its first real file lands.

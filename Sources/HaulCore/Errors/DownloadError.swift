@@ -1,0 +1,88 @@
+/// Every failure a user can see on a task, each with a message that says what happened and what to do.
+public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text is not a URL we can fetch.
+    case invalidURL(String)
+    /// A scheme other than http or https (also reached through a redirect).
+    case unsupportedScheme(String)
+    /// The server answered with an error status (after redirects).
+    case httpStatus(code: Int, reason: String?, host: String, retryAfter: Double?)
+    /// The connection failed: refused, reset, DNS, TLS handshake, cut short. `code` is curl's error number.
+    case network(code: Int, message: String, host: String)
+    /// No bytes arrived for this many seconds.
+    case stalled(seconds: Int, host: String)
+    /// TLS certificate or handshake trouble; verification stays on.
+    case tls(message: String, host: String)
+    /// More than the redirect limit.
+    case tooManyRedirects(host: String)
+    /// The filesystem is full (ENOSPC or EDQUOT) while writing the part file.
+    case diskFull(path: String)
+    /// Free space fell below the reserve.
+    case lowDiskSpace(path: String, freeBytes: Int64, reserveBytes: Int64)
+    /// A system call on a file failed.
+    case fileSystem(call: String, path: String, errno: Int32, message: String)
+    /// The server's answer contradicts itself or what it said before.
+    case serverLied(String)
+    /// The finished file does not have the announced size.
+    case sizeMismatch(expected: Int64, actual: Int64)
+    /// The finished file's digest is not the one the user gave.
+    case checksumMismatch(expected: String, actual: String)
+
+    /// Whether trying again later can help (and so counts against `--retries`).
+    public var isTransient: Bool {
+        switch self {
+        case .network, .stalled, .serverLied: return true
+        case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
+        case .sizeMismatch: return true
+        case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
+             .checksumMismatch:
+            return false
+        }
+    }
+
+    /// Whether the task should pause (keeping its bytes) rather than fail: the user must make room first.
+    public var pausesTask: Bool {
+        switch self {
+        case .diskFull, .lowDiskSpace: return true
+        default: return false
+        }
+    }
+
+    /// Seconds the server asked us to wait (`Retry-After`), if any.
+    public var retryAfter: Double? {
+        if case let .httpStatus(_, _, _, after) = self { return after }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case let .invalidURL(text):
+            return "'\(text)' is not a valid http(s) URL — check it and add it again"
+        case let .unsupportedScheme(scheme):
+            return "'\(scheme)' URLs are not downloaded; only http and https are allowed"
+        case let .httpStatus(code, reason, host, _):
+            let text = reason.map { " \($0)" } ?? ""
+            let hint = isTransient ? "will retry" : "check the URL, then press r to retry"
+            return "HTTP \(code)\(text) from \(host) — \(hint)"
+        case let .network(code, message, host):
+            return "network error talking to \(host): \(message) (curl \(code))"
+        case let .stalled(seconds, host):
+            return "no data from \(host) for \(seconds) s"
+        case let .tls(message, host):
+            return "TLS error with \(host): \(message) — verification stays on; pass --ca-cert FILE for a private CA"
+        case let .tooManyRedirects(host):
+            return "too many redirects starting at \(host)"
+        case let .diskFull(path):
+            return "disk full writing \(path) — free some space, then resume"
+        case let .lowDiskSpace(path, free, reserve):
+            return "only \(ByteCountFormat.size(free)) free at \(path) (reserve \(ByteCountFormat.size(reserve))) — free some space, then resume"
+        case let .fileSystem(call, path, errno, message):
+            return "\(call) failed on \(path): \(message) (errno \(errno))"
+        case let .serverLied(detail):
+            return "the server's reply does not add up: \(detail)"
+        case let .sizeMismatch(expected, actual):
+            return "size mismatch: expected \(expected) bytes, got \(actual)"
+        case let .checksumMismatch(expected, actual):
+            return "checksum mismatch: expected sha-256 \(expected), got \(actual) — the file was not kept"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One download in the queue, as a value: what to fetch, where it goes, and how far it got.
+public struct DownloadTask: Sendable, Equatable, Identifiable {
+    public var id: TaskID
+    /// The URL as the user gave it.
+    public var url: String
+    /// Absolute path of the download directory.
+    public var directory: String
+    /// The name the user asked for with `-o`/`out=`, if any.
+    public var requestedName: String?
+    /// The final file name once it is decided (at the first response); the part file is `fileName + ".part"`.
+    public var fileName: String?
+    public var state: TaskState
+    /// Queue order: lower runs first.
+    public var position: Int64
+    /// Bytes known to be durable in the part file (never more than are on disk).
+    public var bytesDone: Int64
+    /// Size of the whole file, when the server told us.
+    public var totalBytes: Int64?
+    public var validators: RemoteValidators
+    /// Transfer attempts so far (reset when the user resumes or retries).
+    public var attempts: Int
+    /// The last error, as text a user can act on.
+    public var lastError: String?
+    public var checksum: Checksum?
+    /// Extra request headers (`K: V`).
+    public var headers: [String]
+    public var createdAt: Date
+    public var finishedAt: Date?
+
+    public init(
+        id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,
+        state: TaskState = .waiting, position: Int64, bytesDone: Int64 = 0, totalBytes: Int64? = nil,
+        validators: RemoteValidators = RemoteValidators(), attempts: Int = 0, lastError: String? = nil,
+        checksum: Checksum? = nil, headers: [String] = [], createdAt: Date = Date(), finishedAt: Date? = nil
+    ) {
+        self.id = id
+        self.url = url
+        self.directory = directory
+        self.requestedName = requestedName
+        self.fileName = fileName
+        self.state = state
+        self.position = position
+        self.bytesDone = bytesDone
+        self.totalBytes = totalBytes
+        self.validators = validators
+        self.attempts = attempts
+        self.lastError = lastError
+        self.checksum = checksum
+        self.headers = headers
+        self.createdAt = createdAt
+        self.finishedAt = finishedAt
+    }
+
+    /// The name to show: the decided file name, else the requested one, else the URL's last segment.
+    public var displayName: String {
+        if let fileName { return fileName }
+        if let requestedName { return requestedName }
+        return SafeFileName.fromURL(url) ?? url
+    }
+}
+
+/// What a user asks to add; the store turns it into a `DownloadTask` with an id and a position.
+public struct NewTask: Sendable, Equatable {
+    public var url: String
+    public var directory: String
+    public var requestedName: String?
+    public var checksum: Checksum?
+    public var headers: [String]
+
+    public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
+        self.url = url
+        self.directory = directory
+        self.requestedName = requestedName
+        self.checksum = checksum
+        self.headers = headers
+    }
+}

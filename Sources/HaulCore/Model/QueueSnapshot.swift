@@ -1,0 +1,49 @@
+import Foundation
+
+/// A read-only copy of the whole queue, handed to front ends on every change and once a second.
+public struct QueueSnapshot: Sendable, Equatable {
+    /// One task as a front end sees it: the stored task plus live figures.
+    public struct Row: Sendable, Equatable, Identifiable {
+        public var task: DownloadTask
+        /// Bytes written so far (live; may run ahead of `task.bytesDone`, which is durable).
+        public var bytesReceived: Int64
+        /// Bytes per second over the sliding window; nil when there is no sample yet or the transfer stalled.
+        public var speed: Double?
+        /// Seconds left; nil when unknown.
+        public var eta: Double?
+        /// When a waiting task will be retried, if it is backing off.
+        public var retryAt: Date?
+
+        public var id: TaskID { task.id }
+
+        public init(task: DownloadTask, bytesReceived: Int64, speed: Double? = nil, eta: Double? = nil, retryAt: Date? = nil) {
+            self.task = task
+            self.bytesReceived = bytesReceived
+            self.speed = speed
+            self.eta = eta
+            self.retryAt = retryAt
+        }
+    }
+
+    /// Unfinished tasks in queue order, then completed ones newest first.
+    public var rows: [Row]
+    public var maxConcurrent: Int
+    /// Sum of the running tasks' speeds; nil when none has a sample.
+    public var totalSpeed: Double?
+    /// Monotonic counter, bumped on every published snapshot.
+    public var sequence: UInt64
+
+    public init(rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0) {
+        self.rows = rows
+        self.maxConcurrent = maxConcurrent
+        self.totalSpeed = totalSpeed
+        self.sequence = sequence
+    }
+
+    public func count(of state: TaskState) -> Int { rows.reduce(0) { $0 + ($1.task.state == state ? 1 : 0) } }
+
+    /// Tasks on the Downloading list (everything unfinished), in queue order.
+    public var downloading: [Row] { rows.filter { $0.task.state.isUnfinished } }
+    /// Tasks on the Completed list, newest first.
+    public var completed: [Row] { rows.filter { $0.task.state == .completed } }
+}

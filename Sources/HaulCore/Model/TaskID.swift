@@ -1,0 +1,10 @@
+/// The row id of a task in the queue, typed so it cannot be mixed up with a byte count.
+public struct TaskID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: Int64
+
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+
+    public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { String(rawValue) }
+}

@@ -1,0 +1,45 @@
+/// Persistence of the queue; `HaulStore` implements it on SQLite.
+///
+/// Every method is synchronous and quick (one small transaction). Implementations must be safe
+/// to call from any thread; the controller actor is the only caller in a transferring process.
+public protocol TaskStore: Sendable {
+    /// Every task, unfinished ones in queue order then completed ones.
+    func loadAll() throws -> [DownloadTask]
+    /// Tasks with the given ids (missing ids are skipped).
+    func load(_ ids: [TaskID]) throws -> [DownloadTask]
+    /// Adds tasks at the end of the queue, in order, as `waiting`.
+    func enqueue(_ tasks: [NewTask]) throws -> [DownloadTask]
+    /// Writes every field of the tasks (state changes, names, validators, errors) in one transaction.
+    func save(_ tasks: [DownloadTask]) throws
+    /// Records durable byte counts in one transaction; unchanged rows may be skipped.
+    func recordProgress(_ durableBytes: [TaskID: Int64]) throws
+    /// Deletes tasks.
+    func delete(_ ids: [TaskID]) throws
+    /// Moves a task before (`by` < 0) or after (`by` > 0) its unfinished neighbours.
+    func move(_ id: TaskID, by offset: Int) throws
+    /// A number that changes whenever another connection or process committed a change.
+    func externalChangeToken() throws -> Int64
+    /// Queues an edit for the process that is transferring (used by `haul pause` etc. while one runs).
+    func postControlRequest(_ request: ControlRequest) throws
+    /// Removes and returns every pending control request, oldest first.
+    func takeControlRequests() throws -> [ControlRequest]
+    /// The persisted concurrency limit, if one was set.
+    func loadMaxConcurrent() throws -> Int?
+    func saveMaxConcurrent(_ value: Int) throws
+}
+
+/// An edit posted by another process for the transferring one to carry out.
+public struct ControlRequest: Sendable, Equatable, Codable {
+    public enum Action: String, Sendable, Codable, CaseIterable {
+        case pause, resume, remove, removeDeletingFile = "remove-delete-file"
+    }
+
+    public var action: Action
+    /// The task, or nil for every task.
+    public var taskID: TaskID?
+
+    public init(action: Action, taskID: TaskID?) {
+        self.action = action
+        self.taskID = taskID
+    }
+}

@@ -1,0 +1,80 @@
+/// What the controller asks the engine to do.
+public enum TransferCommand: Sendable, Equatable {
+    /// Start (or resume) a download; the engine answers with `responded`, `progress`, `checkpoint` and one `finished`.
+    case start(TransferRequest)
+    /// Stop a running transfer, keep the part file, make its bytes durable and answer `finished(.paused)`.
+    case pause(TaskID)
+    /// Stop every transfer as for `pause`, then end the engine thread; the event stream finishes.
+    case shutdown
+}
+
+/// Everything the engine needs to run one task; a value copied from the task when it starts.
+public struct TransferRequest: Sendable, Equatable {
+    public var id: TaskID
+    public var url: String
+    public var directory: String
+    /// The decided file name, when an earlier attempt already chose one (its part file may hold bytes).
+    public var fileName: String?
+    /// The name the user asked for, when the name is not decided yet.
+    public var requestedName: String?
+    /// Bytes recorded as durable; the engine resumes at `min(resumeFrom, part file size)`.
+    public var resumeFrom: Int64
+    /// The total recorded earlier, which a 206 must confirm.
+    public var expectedTotal: Int64?
+    public var validators: RemoteValidators
+    public var checksum: Checksum?
+    public var headers: [String]
+    public var options: TransferOptions
+
+    public init(
+        id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
+        expectedTotal: Int64?, validators: RemoteValidators, checksum: Checksum?, headers: [String], options: TransferOptions
+    ) {
+        self.id = id
+        self.url = url
+        self.directory = directory
+        self.fileName = fileName
+        self.requestedName = requestedName
+        self.resumeFrom = resumeFrom
+        self.expectedTotal = expectedTotal
+        self.validators = validators
+        self.checksum = checksum
+        self.headers = headers
+        self.options = options
+    }
+
+    public init(task: DownloadTask, options: TransferOptions) {
+        self.init(
+            id: task.id, url: task.url, directory: task.directory, fileName: task.fileName,
+            requestedName: task.requestedName, resumeFrom: task.bytesDone, expectedTotal: task.totalBytes,
+            validators: task.validators, checksum: task.checksum, headers: task.headers, options: options)
+    }
+}
+
+/// Per-transfer settings from the command line.
+public struct TransferOptions: Sendable, Equatable {
+    /// Receive limit in bytes per second for each transfer; nil for none.
+    public var rateLimit: Int64?
+    /// Seconds without progress before the transfer counts as stalled (and is retried).
+    public var stallTimeout: Int
+    /// Seconds allowed for connecting.
+    public var connectTimeout: Int
+    /// A CA bundle to trust in addition to verification staying on.
+    public var caCertificate: String?
+    /// Free space to keep on the download filesystem; below it the task pauses.
+    public var diskReserve: Int64
+    /// Seconds between durable checkpoints of a running transfer.
+    public var checkpointInterval: Double
+
+    public init(
+        rateLimit: Int64? = nil, stallTimeout: Int = 30, connectTimeout: Int = 15, caCertificate: String? = nil,
+        diskReserve: Int64 = 64 << 20, checkpointInterval: Double = 3
+    ) {
+        self.rateLimit = rateLimit
+        self.stallTimeout = stallTimeout
+        self.connectTimeout = connectTimeout
+        self.caCertificate = caCertificate
+        self.diskReserve = diskReserve
+        self.checkpointInterval = checkpointInterval
+    }
+}

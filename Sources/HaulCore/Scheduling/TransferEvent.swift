@@ -1,0 +1,44 @@
+/// What the engine reports to the controller, in the order it happened.
+public enum TransferEvent: Sendable, Equatable {
+    /// The final response's head arrived and the part file is open at `offset`.
+    case responded(TaskID, ResponseSummary)
+    /// Live byte positions (bytes in the part file, durable or not), at most a few times a second.
+    case progress([TaskID: Int64])
+    /// These bytes are durable (written and synced); the store may record them.
+    case checkpoint(TaskID, durableBytes: Int64)
+    /// The transfer ended; no more events for this task until it is started again.
+    case finished(TaskID, TransferOutcome)
+}
+
+/// The part of a response the controller keeps.
+public struct ResponseSummary: Sendable, Equatable {
+    /// The file name now in use (decided on the first response, kept afterwards).
+    public var fileName: String
+    /// Size of the whole file, if the server told us.
+    public var totalBytes: Int64?
+    public var validators: RemoteValidators
+    /// Where writing continues: the resume offset, or 0 when the download started over.
+    public var offset: Int64
+    /// Why the download started over from byte 0 although bytes were kept ("server ignores ranges", "remote file changed").
+    public var restartReason: String?
+    public var httpStatus: Int
+
+    public init(fileName: String, totalBytes: Int64?, validators: RemoteValidators, offset: Int64, restartReason: String?, httpStatus: Int) {
+        self.fileName = fileName
+        self.totalBytes = totalBytes
+        self.validators = validators
+        self.offset = offset
+        self.restartReason = restartReason
+        self.httpStatus = httpStatus
+    }
+}
+
+/// How a transfer ended.
+public enum TransferOutcome: Sendable, Equatable {
+    /// Verified and renamed to `fileName` (which may differ from the planned name when that was taken).
+    case completed(fileName: String, bytes: Int64)
+    /// Stopped on request; `durableBytes` are synced in the part file.
+    case paused(durableBytes: Int64)
+    /// Ended with an error; `durableBytes` are synced in the part file.
+    case failed(DownloadError, durableBytes: Int64)
+}

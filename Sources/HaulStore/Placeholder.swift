@@ -1,0 +1,1 @@
+// HaulStore: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// HaulTUI: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// HaulTerminal: placeholder until its first real file lands.

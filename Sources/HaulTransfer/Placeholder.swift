@@ -1,0 +1,1 @@
+// HaulTransfer: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+print("haul-fault-server: not built yet")

@@ -1,0 +1,1 @@
+// FaultServerTests: placeholder until its first real test lands.

@@ -1,0 +1,37 @@
+import Testing
+@testable import HaulCore
+
+@Suite struct SafeFileNameTests {
+    @Test func stripsDirectoriesAndTraversal() {
+        #expect(SafeFileName.sanitize("../../etc/passwd") == "passwd")
+        #expect(SafeFileName.sanitize("..\\..\\boot.ini") == "boot.ini")
+        #expect(SafeFileName.sanitize("..") == nil)
+        #expect(SafeFileName.sanitize("/") == nil)
+    }
+
+    @Test func removesControlAndEscapeCharacters() {
+        #expect(SafeFileName.sanitize("a\u{1B}[31mred\u{07}.txt") == "a[31mred.txt")
+        #expect(SafeFileName.sanitize("evil\u{202E}gnp.exe") == "evilgnp.exe")
+        #expect(SafeFileName.sanitize(".hidden") == "hidden")
+        #expect(SafeFileName.sanitize("-rf") == "rf")
+    }
+
+    @Test func keepsUnicodeAndCapsLengthKeepingExtension() {
+        #expect(SafeFileName.sanitize("電影.第01集.mp4") == "電影.第01集.mp4")
+        let long = String(repeating: "長", count: 300) + ".mkv"
+        let capped = SafeFileName.sanitize(long)!
+        #expect(capped.utf8.count <= SafeFileName.maxBytes)
+        #expect(capped.hasSuffix(".mkv"))
+    }
+
+    @Test func decodesURLSegment() {
+        #expect(SafeFileName.fromURL("http://h/a/%E9%9B%BB%E5%BD%B1.mp4?x=1") == "電影.mp4")
+        #expect(SafeFileName.fromURL("http://h/") == nil)
+        #expect(SafeFileName.fromURL("http://h/a/..%2F..%2Fx") == "x")
+    }
+
+    @Test func numbersAlternatives() {
+        #expect(SafeFileName.numbered("movie.mp4", 1) == "movie (1).mp4")
+        #expect(SafeFileName.numbered("README", 2) == "README (2)")
+    }
+}

@@ -1,0 +1,1 @@
+// HaulEndToEndTests: placeholder until its first real test lands.

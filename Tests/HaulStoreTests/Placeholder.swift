@@ -1,0 +1,1 @@
+// HaulStoreTests: placeholder until its first real test lands.

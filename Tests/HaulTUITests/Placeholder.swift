@@ -1,0 +1,1 @@
+// HaulTUITests: placeholder until its first real test lands.

@@ -1,0 +1,1 @@
+// HaulTransferTests: placeholder until its first real test lands.
