@@ -1,0 +1,15 @@
+/// What a front end (the TUI, the headless runner, another process through the store) asks of the controller.
+public enum QueueCommand: Sendable, Equatable {
+    case add([NewTask])
+    /// Pause a running or waiting task (keeps the part file).
+    case pause(TaskID)
+    /// Resume a paused task, or retry a failed one.
+    case resume(TaskID)
+    case pauseAll
+    case startAll
+    /// Remove the task from the queue; `deleteFile` also deletes its part file (never a completed file).
+    case remove(TaskID, deleteFile: Bool)
+    /// Move an unfinished task up (`by` < 0) or down (`by` > 0) in the queue.
+    case move(TaskID, by: Int)
+    case setMaxConcurrent(Int)
+}
