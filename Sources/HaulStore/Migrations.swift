@@ -1,0 +1,69 @@
+import GRDB
+
+/// The schema, as an append-only list of migrations.
+///
+/// Rules: a migration is never edited once a release has shipped it; a change to the schema is
+/// a new migration with a dated name. Tables and columns are written as strings, never derived
+/// from Swift types, so that renaming a property cannot silently change the schema. Constraints
+/// live in SQL (`CHECK`, `NOT NULL`, foreign keys), so the file itself refuses bad rows whoever
+/// writes them.
+///
+/// No schema has been released yet, so there are no old-database fixtures. Every released schema
+/// gets one: a database file written by that release under `Tests/HaulStoreTests/Fixtures/`,
+/// with a test that opens it through `AppDatabase` and checks its rows survive.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("2026-11-22-create-task") { db in
+            try db.execute(sql: """
+                CREATE TABLE task (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    url TEXT NOT NULL,
+                    directory TEXT NOT NULL,
+                    requestedName TEXT,
+                    fileName TEXT,
+                    state TEXT NOT NULL
+                        CHECK (state IN ('waiting', 'running', 'paused', 'completed', 'failed')),
+                    position INTEGER NOT NULL,
+                    bytesDone INTEGER NOT NULL DEFAULT 0 CHECK (bytesDone >= 0),
+                    totalBytes INTEGER CHECK (totalBytes IS NULL OR totalBytes >= 0),
+                    etag TEXT,
+                    lastModified TEXT,
+                    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                    lastError TEXT,
+                    checksum TEXT
+                        CHECK (checksum IS NULL OR (checksum GLOB 'sha-256=*' AND length(checksum) = 72)),
+                    headers TEXT NOT NULL DEFAULT '[]',
+                    createdAt DATETIME NOT NULL,
+                    finishedAt DATETIME
+                )
+                """)
+            try db.execute(sql: "CREATE INDEX task_on_state_position ON task(state, position)")
+        }
+
+        migrator.registerMigration("2026-11-22-create-controlRequest") { db in
+            try db.execute(sql: """
+                CREATE TABLE controlRequest (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    action TEXT NOT NULL
+                        CHECK (action IN ('pause', 'resume', 'remove', 'remove-delete-file')),
+                    taskId INTEGER REFERENCES task(id) ON DELETE CASCADE,
+                    createdAt DATETIME NOT NULL
+                )
+                """)
+            try db.execute(sql: "CREATE INDEX controlRequest_on_taskId ON controlRequest(taskId)")
+        }
+
+        migrator.registerMigration("2026-11-22-create-setting") { db in
+            try db.execute(sql: """
+                CREATE TABLE setting (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                )
+                """)
+        }
+
+        return migrator
+    }
+}

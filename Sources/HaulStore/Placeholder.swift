@@ -1,1 +1,0 @@
-// HaulStore: placeholder until its first real file lands.

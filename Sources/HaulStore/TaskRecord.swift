@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+import HaulCore
+
+/// One row of the `task` table, column for column; converts to and from `DownloadTask`.
+///
+/// The row keeps the stored forms: the checksum as `sha-256=HEX` text and the headers as a JSON
+/// array of strings. Conversion to a `DownloadTask` checks both and throws
+/// `StoreError.unreadableValue` rather than guessing.
+struct TaskRecord: Equatable {
+    var id: Int64?
+    var url: String
+    var directory: String
+    var requestedName: String?
+    var fileName: String?
+    var state: TaskState
+    var position: Int64
+    var bytesDone: Int64
+    var totalBytes: Int64?
+    var etag: String?
+    var lastModified: String?
+    var attempts: Int
+    var lastError: String?
+    /// `sha-256=HEX`, as `Checksum.description` writes it.
+    var checksum: String?
+    /// A JSON array of `K: V` strings; `[]` when there are none.
+    var headers: String
+    var createdAt: Date
+    var finishedAt: Date?
+
+    enum Columns {
+        static let id = Column("id")
+        static let url = Column("url")
+        static let directory = Column("directory")
+        static let requestedName = Column("requestedName")
+        static let fileName = Column("fileName")
+        static let state = Column("state")
+        static let position = Column("position")
+        static let bytesDone = Column("bytesDone")
+        static let totalBytes = Column("totalBytes")
+        static let etag = Column("etag")
+        static let lastModified = Column("lastModified")
+        static let attempts = Column("attempts")
+        static let lastError = Column("lastError")
+        static let checksum = Column("checksum")
+        static let headers = Column("headers")
+        static let createdAt = Column("createdAt")
+        static let finishedAt = Column("finishedAt")
+    }
+}
+
+// MARK: - DownloadTask conversion
+
+extension TaskRecord {
+    /// The row for an existing task: every field, id included.
+    init(_ task: DownloadTask) {
+        self.init(
+            id: task.id.rawValue, url: task.url, directory: task.directory,
+            requestedName: task.requestedName, fileName: task.fileName, state: task.state,
+            position: task.position, bytesDone: task.bytesDone, totalBytes: task.totalBytes,
+            etag: task.validators.etag, lastModified: task.validators.lastModified,
+            attempts: task.attempts, lastError: task.lastError, checksum: task.checksum?.description,
+            headers: Self.encodeHeaders(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt)
+    }
+
+    /// The row for a task about to be added: waiting, nothing transferred, no id yet.
+    init(_ new: NewTask, position: Int64, createdAt: Date) {
+        self.init(
+            id: nil, url: new.url, directory: new.directory, requestedName: new.requestedName,
+            fileName: nil, state: .waiting, position: position, bytesDone: 0, totalBytes: nil,
+            etag: nil, lastModified: nil, attempts: 0, lastError: nil, checksum: new.checksum?.description,
+            headers: Self.encodeHeaders(new.headers), createdAt: createdAt, finishedAt: nil)
+    }
+
+    /// The task this row stores; throws when a stored value cannot be read back.
+    func task() throws(StoreError) -> DownloadTask {
+        guard let id else { preconditionFailure("a task row read from the database has an id") }
+        let taskID = TaskID(id)
+        var parsedChecksum: Checksum?
+        if let checksum {
+            guard let parsed = Checksum(parsing: checksum) else {
+                throw .unreadableValue(taskID: taskID, column: "checksum", value: checksum)
+            }
+            parsedChecksum = parsed
+        }
+        guard let parsedHeaders = Self.decodeHeaders(headers) else {
+            throw .unreadableValue(taskID: taskID, column: "headers", value: headers)
+        }
+        return DownloadTask(
+            id: taskID, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
+            state: state, position: position, bytesDone: bytesDone, totalBytes: totalBytes,
+            validators: RemoteValidators(etag: etag, lastModified: lastModified), attempts: attempts,
+            lastError: lastError, checksum: parsedChecksum, headers: parsedHeaders,
+            createdAt: createdAt, finishedAt: finishedAt)
+    }
+
+    static func encodeHeaders(_ headers: [String]) -> String {
+        if headers.isEmpty { return "[]" }
+        // Encoding an array of strings cannot fail.
+        let data = (try? JSONEncoder().encode(headers)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeHeaders(_ text: String) -> [String]? {
+        if text == "[]" { return [] }
+        return try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+    }
+}
+
+// MARK: - GRDB
+
+extension TaskRecord: FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "task"
+
+    init(row: Row) throws {
+        id = try row.decode(forColumn: Columns.id)
+        url = try row.decode(forColumn: Columns.url)
+        directory = try row.decode(forColumn: Columns.directory)
+        requestedName = try row.decode(forColumn: Columns.requestedName)
+        fileName = try row.decode(forColumn: Columns.fileName)
+        state = try row.decode(forColumn: Columns.state)
+        position = try row.decode(forColumn: Columns.position)
+        bytesDone = try row.decode(forColumn: Columns.bytesDone)
+        totalBytes = try row.decode(forColumn: Columns.totalBytes)
+        etag = try row.decode(forColumn: Columns.etag)
+        lastModified = try row.decode(forColumn: Columns.lastModified)
+        attempts = try row.decode(forColumn: Columns.attempts)
+        lastError = try row.decode(forColumn: Columns.lastError)
+        checksum = try row.decode(forColumn: Columns.checksum)
+        headers = try row.decode(forColumn: Columns.headers)
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+        finishedAt = try row.decode(forColumn: Columns.finishedAt)
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.url] = url
+        container[Columns.directory] = directory
+        container[Columns.requestedName] = requestedName
+        container[Columns.fileName] = fileName
+        container[Columns.state] = state
+        container[Columns.position] = position
+        container[Columns.bytesDone] = bytesDone
+        container[Columns.totalBytes] = totalBytes
+        container[Columns.etag] = etag
+        container[Columns.lastModified] = lastModified
+        container[Columns.attempts] = attempts
+        container[Columns.lastError] = lastError
+        container[Columns.checksum] = checksum
+        container[Columns.headers] = headers
+        container[Columns.createdAt] = createdAt
+        container[Columns.finishedAt] = finishedAt
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

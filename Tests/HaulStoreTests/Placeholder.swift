@@ -1,1 +1,0 @@
-// HaulStoreTests: placeholder until its first real test lands.
