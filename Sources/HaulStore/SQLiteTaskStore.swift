@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+import HaulCore
+
+/// The queue kept in SQLite: `TaskStore` on an `AppDatabase`.
+///
+/// Each method is one short transaction on the writer connection (or one read), so it is safe
+/// from any thread and never sees half of another process's change. The controller actor is the
+/// only caller in the transferring process; `haul add`/`pause`/… in another process use the same
+/// type on their own `AppDatabase`.
+public struct SQLiteTaskStore: TaskStore {
+    public let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    /// Ids per `IN (…)` list, far below SQLite's limit on bound parameters.
+    static let idChunkSize = 500
+
+    // MARK: - Reading
+
+    /// Unfinished tasks in queue order, then completed ones newest first.
+    public func loadAll() throws -> [DownloadTask] {
+        let records = try database.writer.read { db in
+            let unfinished = try TaskRecord
+                .filter(TaskRecord.Columns.state != TaskState.completed)
+                .order(TaskRecord.Columns.position, TaskRecord.Columns.id)
+                .fetchAll(db)
+            let completed = try TaskRecord
+                .filter(TaskRecord.Columns.state == TaskState.completed)
+                .order(TaskRecord.Columns.finishedAt.desc, TaskRecord.Columns.id.desc)
+                .fetchAll(db)
+            return unfinished + completed
+        }
+        return try records.map { record throws(StoreError) in try record.task() }
+    }
+
+    /// The tasks with these ids, in the order asked, each once; ids not in the queue are skipped.
+    public func load(_ ids: [TaskID]) throws -> [DownloadTask] {
+        var seen = Set<TaskID>()
+        let wanted = ids.filter { seen.insert($0).inserted }
+        guard !wanted.isEmpty else { return [] }
+        let records = try database.writer.read { db in
+            var found: [Int64: TaskRecord] = [:]
+            for chunk in Self.chunks(of: wanted) {
+                for record in try TaskRecord.fetchAll(db, keys: chunk) {
+                    if let id = record.id { found[id] = record }
+                }
+            }
+            return wanted.compactMap { found[$0.rawValue] }
+        }
+        return try records.map { record throws(StoreError) in try record.task() }
+    }
+
+    // MARK: - Writing
+
+    /// Adds the tasks after every existing one, in order, as `waiting`, in one transaction.
+    ///
+    /// The returned tasks equal what `loadAll` reads back: `createdAt` is rounded to the
+    /// millisecond the database keeps.
+    public func enqueue(_ tasks: [NewTask]) throws -> [DownloadTask] {
+        guard !tasks.isEmpty else { return [] }
+        let createdAt = Self.storedForm(of: Date())
+        return try database.writer.write { db in
+            var position = try Int64.fetchOne(db, TaskRecord.select(max(TaskRecord.Columns.position))) ?? 0
+            var added: [DownloadTask] = []
+            added.reserveCapacity(tasks.count)
+            for new in tasks {
+                position += 1
+                var record = TaskRecord(new, position: position, createdAt: createdAt)
+                try record.insert(db)
+                guard let id = record.id else { preconditionFailure("an inserted row has an id") }
+                added.append(DownloadTask(
+                    id: TaskID(id), url: new.url, directory: new.directory, requestedName: new.requestedName,
+                    state: .waiting, position: position, checksum: new.checksum, headers: new.headers,
+                    createdAt: createdAt))
+            }
+            return added
+        }
+    }
+
+    /// Writes every column of each task in one transaction.
+    ///
+    /// A task no longer in the table (removed by another process meanwhile) is skipped: it stays
+    /// removed rather than coming back.
+    public func save(_ tasks: [DownloadTask]) throws {
+        guard !tasks.isEmpty else { return }
+        try database.writer.write { db in
+            for task in tasks {
+                do {
+                    try TaskRecord(task).update(db)
+                } catch RecordError.recordNotFound {
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Records durable byte counts in one transaction, skipping rows that already hold the count.
+    public func recordProgress(_ durableBytes: [TaskID: Int64]) throws {
+        _ = try writeProgress(durableBytes)
+    }
+
+    /// `recordProgress`, returning how many rows changed.
+    func writeProgress(_ durableBytes: [TaskID: Int64]) throws -> Int {
+        guard !durableBytes.isEmpty else { return 0 }
+        return try database.writer.write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE task SET bytesDone = ? WHERE id = ? AND bytesDone != ?")
+            var changed = 0
+            for (id, bytes) in durableBytes {
+                try statement.execute(arguments: [bytes, id.rawValue, bytes])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+
+    /// Deletes the tasks (and, through the foreign key, their pending control requests).
+    public func delete(_ ids: [TaskID]) throws {
+        guard !ids.isEmpty else { return }
+        try database.writer.write { db in
+            for chunk in Self.chunks(of: ids) {
+                try TaskRecord.deleteAll(db, keys: chunk)
+            }
+        }
+    }
+
+    /// Moves an unfinished task `offset` places up (< 0) or down (> 0) among the unfinished
+    /// tasks, stopping at either end; the tasks it passes shift by one place the other way.
+    ///
+    /// Only positions change, and only within the stretch between the old and new places, which
+    /// reuses the positions already there. A completed or unknown task does not move.
+    public func move(_ id: TaskID, by offset: Int) throws {
+        guard offset != 0 else { return }
+        try database.writer.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                TaskRecord
+                    .select(TaskRecord.Columns.id, TaskRecord.Columns.position)
+                    .filter(TaskRecord.Columns.state != TaskState.completed)
+                    .order(TaskRecord.Columns.position, TaskRecord.Columns.id))
+            let ids: [Int64] = rows.map { $0[0] }
+            let positions: [Int64] = rows.map { $0[1] }
+            guard let from = ids.firstIndex(of: id.rawValue) else { return }
+            let to = Self.clampedTarget(from: from, offset: offset, count: ids.count)
+            guard to != from else { return }
+
+            var order = ids
+            order.insert(order.remove(at: from), at: to)
+            let statement = try db.cachedStatement(sql: "UPDATE task SET position = ? WHERE id = ?")
+            for index in min(from, to)...max(from, to) where order[index] != ids[index] {
+                try statement.execute(arguments: [positions[index], order[index]])
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// `from + offset`, kept inside `0..<count` without overflowing for any offset.
+    static func clampedTarget(from: Int, offset: Int, count: Int) -> Int {
+        let steps = Int(min(offset.magnitude, UInt(count)))
+        return offset < 0 ? max(0, from - steps) : min(count - 1, from + steps)
+    }
+
+    static func chunks(of ids: [TaskID]) -> [[Int64]] {
+        stride(from: 0, to: ids.count, by: idChunkSize).map { start in
+            ids[start..<min(start + idChunkSize, ids.count)].map(\.rawValue)
+        }
+    }
+
+    /// The date as the database gives it back (text with millisecond precision).
+    static func storedForm(of date: Date) -> Date {
+        Date.fromDatabaseValue(date.databaseValue) ?? date
+    }
+}
