@@ -57,24 +57,32 @@ public struct SQLiteTaskStore: TaskStore {
 
     /// Adds the tasks after every existing one, in order, as `waiting`, in one transaction.
     ///
-    /// The returned tasks equal what `loadAll` reads back: `createdAt` is rounded to the
-    /// millisecond the database keeps.
+    /// One prepared statement serves the whole batch, and the creation date is formatted once:
+    /// 10,000 tasks (an input file) take a fraction of a second. The returned tasks equal what
+    /// `loadAll` reads back: `createdAt` is rounded to the millisecond the database keeps.
     public func enqueue(_ tasks: [NewTask]) throws -> [DownloadTask] {
         guard !tasks.isEmpty else { return [] }
-        let createdAt = Self.storedForm(of: Date())
+        let now = Date().databaseValue
+        let createdAt = Date.fromDatabaseValue(now) ?? Date()
         return try database.writer.write { db in
             var position = try Int64.fetchOne(db, TaskRecord.select(max(TaskRecord.Columns.position))) ?? 0
+            // Columns not listed take their defaults: no bytes, no attempts, no validators yet.
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO task (url, directory, requestedName, state, position, checksum, headers, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             var added: [DownloadTask] = []
             added.reserveCapacity(tasks.count)
             for new in tasks {
                 position += 1
-                var record = TaskRecord(new, position: position, createdAt: createdAt)
-                try record.insert(db)
-                guard let id = record.id else { preconditionFailure("an inserted row has an id") }
+                try insert.execute(arguments: [
+                    new.url, new.directory, new.requestedName, TaskState.waiting, position,
+                    new.checksum?.description, TaskRecord.encodeHeaders(new.headers), now,
+                ])
                 added.append(DownloadTask(
-                    id: TaskID(id), url: new.url, directory: new.directory, requestedName: new.requestedName,
-                    state: .waiting, position: position, checksum: new.checksum, headers: new.headers,
-                    createdAt: createdAt))
+                    id: TaskID(db.lastInsertedRowID), url: new.url, directory: new.directory,
+                    requestedName: new.requestedName, state: .waiting, position: position,
+                    checksum: new.checksum, headers: new.headers, createdAt: createdAt))
             }
             return added
         }
@@ -167,10 +175,5 @@ public struct SQLiteTaskStore: TaskStore {
         stride(from: 0, to: ids.count, by: idChunkSize).map { start in
             ids[start..<min(start + idChunkSize, ids.count)].map(\.rawValue)
         }
-    }
-
-    /// The date as the database gives it back (text with millisecond precision).
-    static func storedForm(of date: Date) -> Date {
-        Date.fromDatabaseValue(date.databaseValue) ?? date
     }
 }

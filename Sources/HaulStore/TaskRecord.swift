@@ -63,15 +63,6 @@ extension TaskRecord {
             headers: Self.encodeHeaders(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt)
     }
 
-    /// The row for a task about to be added: waiting, nothing transferred, no id yet.
-    init(_ new: NewTask, position: Int64, createdAt: Date) {
-        self.init(
-            id: nil, url: new.url, directory: new.directory, requestedName: new.requestedName,
-            fileName: nil, state: .waiting, position: position, bytesDone: 0, totalBytes: nil,
-            etag: nil, lastModified: nil, attempts: 0, lastError: nil, checksum: new.checksum?.description,
-            headers: Self.encodeHeaders(new.headers), createdAt: createdAt, finishedAt: nil)
-    }
-
     /// The task this row stores; throws when a stored value cannot be read back.
     func task() throws(StoreError) -> DownloadTask {
         guard let id else { preconditionFailure("a task row read from the database has an id") }
