@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import HaulCore
+@testable import HaulStore
+import Testing
+
+@Suite("Queue: enqueue, load, save, delete")
+struct QueueStoreTests {
+    @Test("enqueue numbers tasks and puts them after every existing task, as waiting")
+    func enqueueOrder() throws {
+        let store = try makeStore()
+        let first = try store.enqueue([newTask(1), newTask(2)])
+        let second = try store.enqueue([newTask(3)])
+        #expect(first.map(\.position) == [1, 2])
+        #expect(second.map(\.position) == [3])
+        #expect(Set((first + second).map(\.id)).count == 3)
+        #expect((first + second).allSatisfy { $0.state == .waiting && $0.bytesDone == 0 && $0.attempts == 0 })
+        #expect(try store.loadAll() == first + second)
+        #expect(try store.enqueue([]) == [])
+    }
+
+    @Test("enqueue keeps what the user gave: requested name, checksum, headers")
+    func enqueueFields() throws {
+        let store = try makeStore()
+        let checksum = Checksum(algorithm: .sha256, hex: String(repeating: "ab", count: 32))
+        let new = NewTask(
+            url: "https://example.org/a", directory: "/data", requestedName: "a.iso", checksum: checksum,
+            headers: ["Authorization: Bearer x"])
+        let added = try #require(try store.enqueue([new]).first)
+        #expect(added.requestedName == "a.iso")
+        #expect(added.checksum == checksum)
+        #expect(added.headers == ["Authorization: Bearer x"])
+        #expect(try store.load([added.id]) == [added])
+    }
+
+    @Test("loadAll lists unfinished tasks in queue order, then completed ones newest first")
+    func loadOrder() throws {
+        let store = try makeStore()
+        var tasks = try store.enqueue((1...6).map { newTask($0) })
+        let base = Date(timeIntervalSince1970: 1_795_000_000)
+        tasks[0].state = .completed
+        tasks[0].finishedAt = base
+        tasks[2].state = .completed
+        tasks[2].finishedAt = base.addingTimeInterval(60)
+        tasks[1].state = .running
+        tasks[3].state = .paused
+        tasks[4].state = .failed
+        tasks[5].position = 0  // moved to the front
+        try store.save(tasks)
+        let loaded = try store.loadAll()
+        #expect(loaded.map(\.id) == [tasks[5], tasks[1], tasks[3], tasks[4], tasks[2], tasks[0]].map(\.id))
+    }
+
+    @Test("load returns the asked tasks in the order asked, once each, skipping unknown ids")
+    func loadByID() throws {
+        let store = try makeStore()
+        let tasks = try store.enqueue((1...3).map { newTask($0) })
+        let ids = [tasks[2].id, TaskID(999), tasks[0].id, tasks[2].id]
+        #expect(try store.load(ids) == [tasks[2], tasks[0]])
+        #expect(try store.load([]) == [])
+    }
+
+    @Test("save writes every field and reads back the same task")
+    func saveRoundTrip() throws {
+        let store = try makeStore()
+        var task = try #require(try store.enqueue([newTask(1)]).first)
+        task.url = "https://example.org/電影.mp4?x=1&y=2"
+        task.directory = "/home/u/Downloads/with space"
+        task.requestedName = "movie.mp4"
+        task.fileName = "電影.第01集.mp4"
+        task.state = .completed
+        task.position = 42
+        task.bytesDone = 5_000_000_000
+        task.totalBytes = 5_000_000_000
+        task.validators = RemoteValidators(etag: "\"abc-123\"", lastModified: "Wed, 21 Oct 2026 07:28:00 GMT")
+        task.attempts = 3
+        task.lastError = "HTTP 503 Service Unavailable from example.org — will retry"
+        task.checksum = Checksum(algorithm: .sha256, hex: String(repeating: "0f", count: 32))
+        task.headers = ["Referer: https://example.org/", "X-Quote: \"a\\b\"", "Accept-Language: 日本語"]
+        task.createdAt = Date(timeIntervalSince1970: 1_795_000_000.25)
+        task.finishedAt = Date(timeIntervalSince1970: 1_795_003_600.5)
+        try store.save([task])
+        #expect(try store.load([task.id]) == [task])
+
+        task.requestedName = nil
+        task.fileName = nil
+        task.totalBytes = nil
+        task.validators = RemoteValidators()
+        task.lastError = nil
+        task.checksum = nil
+        task.headers = []
+        task.finishedAt = nil
+        task.state = .waiting
+        try store.save([task])
+        #expect(try store.load([task.id]) == [task])
+    }
+
+    @Test("save writes a batch in one transaction: a bad row leaves every row as it was")
+    func saveIsAtomic() throws {
+        let store = try makeStore()
+        var tasks = try store.enqueue([newTask(1), newTask(2)])
+        tasks[0].state = .running
+        tasks[1].bytesDone = -5
+        #expect(throws: DatabaseError.self) { try store.save(tasks) }
+        #expect(try store.loadAll().map(\.state) == [.waiting, .waiting])
+    }
+
+    @Test("saving a task removed meanwhile does not bring it back")
+    func saveSkipsRemoved() throws {
+        let store = try makeStore()
+        var tasks = try store.enqueue([newTask(1), newTask(2)])
+        try store.delete([tasks[0].id])
+        tasks[0].state = .paused
+        tasks[1].state = .paused
+        try store.save(tasks)
+        #expect(try store.loadAll() == [tasks[1]])
+    }
+
+    @Test("delete removes the tasks and their pending control requests")
+    func delete() throws {
+        let store = try makeStore()
+        let tasks = try store.enqueue((1...3).map { newTask($0) })
+        try store.postControlRequest(ControlRequest(action: .pause, taskID: tasks[1].id))
+        try store.postControlRequest(ControlRequest(action: .pause, taskID: tasks[2].id))
+        try store.delete([tasks[1].id, TaskID(999)])
+        #expect(try store.loadAll().map(\.id) == [tasks[0].id, tasks[2].id])
+        #expect(try store.takeControlRequests() == [ControlRequest(action: .pause, taskID: tasks[2].id)])
+        try store.delete([])
+    }
+
+    @Test("a hand-edited unreadable value is reported with the task and column")
+    func unreadableHeaders() throws {
+        let store = try makeStore()
+        let task = try #require(try store.enqueue([newTask(1)]).first)
+        try store.database.writer.write { db in
+            try db.execute(sql: "UPDATE task SET headers = 'not json' WHERE id = ?", arguments: [task.id.rawValue])
+        }
+        #expect(throws: StoreError.unreadableValue(taskID: task.id, column: "headers", value: "not json")) {
+            try store.loadAll()
+        }
+    }
+}
