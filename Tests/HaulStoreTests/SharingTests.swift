@@ -1,0 +1,87 @@
+import Foundation
+import HaulCore
+@testable import HaulStore
+import Testing
+
+@Suite("Sharing the queue: control requests, settings, change token")
+struct SharingTests {
+    @Test("control requests come back oldest first, and only once")
+    func controlRequestsFIFO() throws {
+        let store = try makeStore()
+        let ids = try store.enqueue([newTask(1), newTask(2)]).map(\.id)
+        let posted = [
+            ControlRequest(action: .pause, taskID: ids[1]),
+            ControlRequest(action: .resume, taskID: nil),
+            ControlRequest(action: .removeDeletingFile, taskID: ids[0]),
+            ControlRequest(action: .remove, taskID: ids[1]),
+        ]
+        for request in posted { try store.postControlRequest(request) }
+        #expect(try store.takeControlRequests() == posted)
+        #expect(try store.takeControlRequests() == [])
+        try store.postControlRequest(posted[0])
+        #expect(try store.takeControlRequests() == [posted[0]])
+    }
+
+    @Test("a control request for a task not in the queue is refused with the id")
+    func controlRequestUnknownTask() throws {
+        let store = try makeStore()
+        #expect(throws: StoreError.unknownTask(TaskID(42))) {
+            try store.postControlRequest(ControlRequest(action: .pause, taskID: TaskID(42)))
+        }
+        #expect(StoreError.unknownTask(TaskID(42)).description.contains("42"))
+        #expect(try store.takeControlRequests() == [])
+    }
+
+    @Test("the concurrency limit is nil until saved, then the last value saved")
+    func maxConcurrent() throws {
+        let store = try makeStore()
+        #expect(try store.loadMaxConcurrent() == nil)
+        try store.saveMaxConcurrent(5)
+        #expect(try store.loadMaxConcurrent() == 5)
+        try store.saveMaxConcurrent(2)
+        #expect(try store.loadMaxConcurrent() == 2)
+    }
+
+    @Test("the change token moves for another connection's commits, not for our own")
+    func externalChangeToken() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file("haul.sqlite")
+        let runner = SQLiteTaskStore(database: try AppDatabase(path: path))
+        let other = SQLiteTaskStore(database: try AppDatabase(path: path))
+
+        let start = try runner.externalChangeToken()
+        let tasks = try runner.enqueue([newTask(1), newTask(2)])
+        try runner.recordProgress([tasks[0].id: 512])
+        try runner.move(tasks[1].id, by: -1)
+        try runner.saveMaxConcurrent(4)
+        #expect(try runner.externalChangeToken() == start)
+        #expect(try runner.externalChangeToken() == start)
+
+        let otherStart = try other.externalChangeToken()
+        _ = try other.enqueue([newTask(3)])
+        #expect(try other.externalChangeToken() == otherStart)
+        let afterAdd = try runner.externalChangeToken()
+        #expect(afterAdd != start)
+        #expect(try runner.externalChangeToken() == afterAdd)
+
+        try other.postControlRequest(ControlRequest(action: .pause, taskID: tasks[0].id))
+        let afterRequest = try runner.externalChangeToken()
+        #expect(afterRequest != afterAdd)
+        #expect(try runner.takeControlRequests() == [ControlRequest(action: .pause, taskID: tasks[0].id)])
+        #expect(try runner.externalChangeToken() == afterRequest)
+        #expect(try runner.loadAll().count == 3)
+    }
+
+    @Test("a reader in one connection sees another connection's committed tasks")
+    func crossConnectionReads() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file("haul.sqlite")
+        let first = SQLiteTaskStore(database: try AppDatabase(path: path))
+        let second = SQLiteTaskStore(database: try AppDatabase(path: path))
+        let added = try second.enqueue([newTask(1)])
+        #expect(try first.loadAll() == added)
+        let more = try first.enqueue([newTask(2)])
+        #expect(more.first?.position == 2)
+        #expect(try second.loadAll() == added + more)
+    }
+}
