@@ -1,0 +1,92 @@
+import Foundation
+
+/// Checks URLs a user typed or listed in an input file, and shows them safely in messages and logs.
+public enum URLValidation {
+    /// The schemes haul fetches; anything else needs the user to widen it on purpose.
+    public static let allowedSchemes: Set<String> = ["http", "https"]
+
+    /// The URL text to fetch for what a user typed; throws when it is not an http(s) URL with a host.
+    ///
+    /// Surrounding whitespace is trimmed. Whitespace or control characters inside are refused (two URLs
+    /// pasted together look like that). The scheme must be http or https in any case (it comes back in
+    /// lower case); the host must not be empty; a port must be 1–65535. Non-ASCII text in the path or
+    /// query is percent-encoded and an international host name becomes its ASCII (punycode) form.
+    ///
+    /// - Throws: `DownloadError.unsupportedScheme` for `ftp:`, `file:`, `javascript:` and the like;
+    ///   `DownloadError.invalidURL` for everything else that is wrong.
+    public static func validate(_ text: String) throws(DownloadError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty,
+              !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || isControl($0) })
+        else { throw .invalidURL(redacted(trimmed)) }
+
+        guard let scheme = scheme(of: trimmed) else { throw .invalidURL(redacted(trimmed)) }
+        guard allowedSchemes.contains(scheme.lowercased()) else {
+            // `localhost:8080/x` looks like a scheme but is a host and port without one.
+            let afterColon = trimmed.dropFirst(scheme.count + 1)
+            if afterColon.first?.isASCII == true, afterColon.first?.isNumber == true {
+                throw .invalidURL(redacted(trimmed))
+            }
+            throw .unsupportedScheme(scheme.lowercased())
+        }
+        guard trimmed.dropFirst(scheme.count + 1).hasPrefix("//"),
+              var components = URLComponents(string: trimmed),
+              let host = components.host, !host.isEmpty, host != "[]"
+        else { throw .invalidURL(redacted(trimmed)) }
+        if let port = components.port, !(1...65_535).contains(port) { throw .invalidURL(redacted(trimmed)) }
+        components.scheme = scheme.lowercased()
+        guard let result = components.string else { throw .invalidURL(redacted(trimmed)) }
+        return result
+    }
+
+    /// The URL with any `user:password@` removed, for display and logs; other text comes back unchanged.
+    public static func redacted(_ text: String) -> String {
+        guard let authority = authorityRange(in: text),
+              let at = text[authority].lastIndex(of: "@")
+        else { return text }
+        return String(text[..<authority.lowerBound]) + String(text[text.index(after: at)...])
+    }
+
+    /// The host for messages (`example.org`, `[::1]`), without user, password or port; when the text has
+    /// no host, the text itself, redacted.
+    public static func host(of text: String) -> String {
+        guard let authority = authorityRange(in: text) else { return redacted(text) }
+        var hostAndPort = text[authority]
+        if let at = hostAndPort.lastIndex(of: "@") { hostAndPort = hostAndPort[hostAndPort.index(after: at)...] }
+        let host: Substring
+        if hostAndPort.first == "[", let close = hostAndPort.firstIndex(of: "]") {
+            host = hostAndPort[...close]
+        } else {
+            host = hostAndPort.prefix(while: { $0 != ":" })
+        }
+        return host.isEmpty ? redacted(text) : host.lowercased()
+    }
+
+    /// The scheme (as written) when `text` starts with `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`.
+    static func scheme(of text: String) -> Substring? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let scheme = text[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
+              scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+        else { return nil }
+        return scheme
+    }
+
+    /// Where the authority (`user:pass@host:port`) lies in `scheme://authority/path`, if the text has one.
+    static func authorityRange(in text: String) -> Range<String.Index>? {
+        guard let scheme = scheme(of: text) else { return nil }
+        let afterScheme = text[scheme.endIndex...].dropFirst()          // past the `:`
+        guard afterScheme.hasPrefix("//") else { return nil }
+        let start = afterScheme.index(afterScheme.startIndex, offsetBy: 2)
+        let end = text[start...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
+        return start..<end
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}
