@@ -61,8 +61,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(scheme)' URLs are not downloaded; only http and https are allowed"
         case let .httpStatus(code, reason, host, _):
             let text = reason.map { " \($0)" } ?? ""
-            let hint = isTransient ? "will retry" : "check the URL, then press r to retry"
-            return "HTTP \(code)\(text) from \(host) — \(hint)"
+            return "HTTP \(code)\(text) from \(host)" + (isTransient ? "" : " — check the URL")
         case let .network(code, message, host):
             return "network error talking to \(host): \(message) (curl \(code))"
         case let .stalled(seconds, host):

@@ -17,7 +17,7 @@ public struct Checksum: Sendable, Equatable, Codable, CustomStringConvertible {
         let name = text[..<eq].lowercased()
         let hex = text[text.index(after: eq)...].lowercased()
         guard name == "sha-256" || name == "sha256",
-              hex.count == 64, hex.allSatisfy({ $0.isHexDigit }) else { return nil }
+              hex.count == 64, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         self.init(algorithm: .sha256, hex: String(hex))
     }
 

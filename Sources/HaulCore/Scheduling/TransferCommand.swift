@@ -68,7 +68,7 @@ public struct TransferOptions: Sendable, Equatable {
 
     public init(
         rateLimit: Int64? = nil, stallTimeout: Int = 30, connectTimeout: Int = 15, caCertificate: String? = nil,
-        diskReserve: Int64 = 64 << 20, checkpointInterval: Double = 3
+        diskReserve: Int64 = 64 << 20, checkpointInterval: Double = 1
     ) {
         self.rateLimit = rateLimit
         self.stallTimeout = stallTimeout

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The pure rules of DESIGN §3: how a task's state moves when a transfer ends or a user acts.
+///
+/// `waiting → running → completed`; `running → paused` (user); `running → waiting` (retry after a
+/// transient error, or the process stopping); `running → failed`; `paused|failed → waiting` (user).
+public enum TaskLifecycle {
+    /// What the controller must do after a transfer ended.
+    public enum Effect: Sendable, Equatable {
+        case completed
+        /// Stopped on request; the task keeps the state the user gave it (paused, or waiting after a resume).
+        case stopped
+        /// Back in line because the process is stopping; it resumes on the next start.
+        case requeued
+        case retry(after: Double, error: DownloadError)
+        /// Paused by the engine for a reason the user must fix (disk space).
+        case pausedByError(DownloadError)
+        case failed(DownloadError)
+    }
+
+    /// Applies a transfer outcome to the task. `stateBefore` is the state the controller holds now
+    /// (the user may have paused or resumed while the transfer was stopping).
+    public static func apply(
+        _ outcome: TransferOutcome, to task: DownloadTask, retryPolicy: RetryPolicy, now: Date = Date()
+    ) -> (DownloadTask, Effect) {
+        var task = task
+        switch outcome {
+        case let .completed(fileName, bytes):
+            task.state = .completed
+            task.fileName = fileName
+            task.bytesDone = bytes
+            task.totalBytes = bytes
+            task.lastError = nil
+            task.finishedAt = now
+            return (task, .completed)
+        case let .paused(durable):
+            task.bytesDone = durable
+            if task.state == .running {
+                task.state = .waiting
+                return (task, .requeued)
+            }
+            return (task, .stopped)
+        case let .failed(error, durable):
+            task.bytesDone = durable
+            task.lastError = error.description
+            // The user paused or resumed while it was stopping: respect that, keep the error for the details.
+            guard task.state == .running else { return (task, .stopped) }
+            task.attempts += 1
+            switch retryPolicy.decide(after: error, attempt: task.attempts) {
+            case let .retry(after):
+                task.state = .waiting
+                return (task, .retry(after: after, error: error))
+            case .pause:
+                task.state = .paused
+                return (task, .pausedByError(error))
+            case .fail:
+                task.state = .failed
+                return (task, .failed(error))
+            }
+        }
+    }
+
+    /// A user's resume or retry: back in line, with a fresh count of attempts.
+    public static func resume(_ task: DownloadTask) -> DownloadTask? {
+        guard task.state == .paused || task.state == .failed else { return nil }
+        var task = task
+        task.state = .waiting
+        task.attempts = 0
+        task.lastError = nil
+        return task
+    }
+
+    /// A user's pause: only unfinished, not yet paused tasks.
+    public static func pause(_ task: DownloadTask) -> DownloadTask? {
+        guard task.state == .waiting || task.state == .running else { return nil }
+        var task = task
+        task.state = .paused
+        return task
+    }
+}

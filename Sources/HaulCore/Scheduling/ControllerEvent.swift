@@ -1,0 +1,12 @@
+/// A state change worth a line in the headless log or a JSON event; emitted by the controller in order.
+public enum ControllerEvent: Sendable, Equatable {
+    case added(DownloadTask)
+    case started(DownloadTask)
+    /// The download started over from byte 0, and why.
+    case restarted(DownloadTask, reason: String)
+    case paused(DownloadTask)
+    case retrying(DownloadTask, after: Double, error: DownloadError)
+    case completed(DownloadTask)
+    case failed(DownloadTask, error: DownloadError)
+    case removed(DownloadTask)
+}

@@ -1,0 +1,270 @@
+import Foundation
+
+/// THE actor: the only code that changes queue and slot state.
+///
+/// It loads the queue from the store, starts the first waiting tasks up to the concurrency limit,
+/// carries out transfer outcomes through `TaskLifecycle`, persists every state change at once and
+/// durable byte counts once a second, picks up edits other processes made through the store, and
+/// publishes a `QueueSnapshot` on every change and once a second.
+public actor DownloadController {
+    public struct Configuration: Sendable {
+        public var maxConcurrent: Int
+        public var retryPolicy: RetryPolicy
+        public var transferOptions: TransferOptions
+        /// Stop the engine and return from `run()` once nothing is waiting or running (headless mode).
+        public var exitWhenIdle: Bool
+
+        public init(maxConcurrent: Int = 3, retryPolicy: RetryPolicy = RetryPolicy(),
+                    transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false) {
+            self.maxConcurrent = maxConcurrent
+            self.retryPolicy = retryPolicy
+            self.transferOptions = transferOptions
+            self.exitWhenIdle = exitWhenIdle
+        }
+    }
+
+    /// What a run did, for the exit status.
+    public struct RunSummary: Sendable, Equatable {
+        public var completed: Int
+        public var failed: Int
+        /// Paused by an error the user must fix (disk space), not by the user.
+        public var pausedByError: Int
+        public var interrupted: Bool
+    }
+
+    let store: TaskStore
+    let driver: TransferDriver
+    let snapshots: SnapshotBox
+    var configuration: Configuration
+
+    var tasks: [TaskID: DownloadTask] = [:]
+    /// Tasks the engine holds (started, no `finished` yet).
+    var inFlight: Set<TaskID> = []
+    var live: [TaskID: LiveProgress] = [:]
+    /// Waiting tasks backing off before a retry, and when they may start.
+    var backoff: [TaskID: (instant: ContinuousClock.Instant, date: Date)] = [:]
+    /// Durable byte counts not yet written to the store.
+    var unrecordedProgress: [TaskID: Int64] = [:]
+    /// Tasks removed while the engine still held them: delete the part file once it lets go?
+    var removing: [TaskID: (task: DownloadTask, deleteFile: Bool)] = [:]
+    var stopping = false
+    /// Set by `run()`: before it, commands only edit the queue.
+    var isRunning = false
+    var isLoaded = false
+    var snapshotDirty = true
+    var sequence: UInt64 = 0
+    var lastSlowTick: ContinuousClock.Instant = .now
+    var externalToken: Int64?
+    var summary = RunSummary(completed: 0, failed: 0, pausedByError: 0, interrupted: false)
+    /// Messages for the user that belong to no task (store errors).
+    public private(set) var lastStoreError: String?
+
+    public nonisolated let events: AsyncStream<ControllerEvent>
+    let eventSink: AsyncStream<ControllerEvent>.Continuation
+
+    public init(store: TaskStore, driver: TransferDriver, snapshots: SnapshotBox, configuration: Configuration) {
+        self.store = store
+        self.driver = driver
+        self.snapshots = snapshots
+        self.configuration = configuration
+        (events, eventSink) = AsyncStream.makeStream(of: ControllerEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    /// Runs the queue until `stop()` (or, in headless mode, until nothing is waiting or running).
+    public func run() async -> RunSummary {
+        if let stored = attempt({ try store.loadMaxConcurrent() }) ?? nil, stored > 0, !configuration.exitWhenIdle {
+            configuration.maxConcurrent = stored
+        }
+        loadIfNeeded()
+        isRunning = true
+        externalToken = attempt { try store.externalChangeToken() }
+        fillSlots()
+        publish()
+        stopIfIdle()
+        let ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(200))
+                await self?.tick()
+            }
+        }
+        for await event in driver.events {
+            apply(event)
+        }
+        ticker.cancel()
+        flushProgress()
+        publish()
+        eventSink.finish()
+        return summary
+    }
+
+    /// Stops every transfer, keeping its bytes; running tasks go back to waiting and resume on the next start.
+    public func stop() {
+        guard !stopping else { return }
+        stopping = true
+        summary.interrupted = true
+        driver.send(.shutdown)
+    }
+
+    // MARK: - Loading and scheduling
+
+    func loadIfNeeded() {
+        guard !isLoaded, let all = attempt({ try store.loadAll() }) else { return }
+        isLoaded = true
+        var requeued: [DownloadTask] = []
+        for var task in all {
+            // A task that was running when the process died comes back waiting, from its durable byte.
+            if task.state == .running {
+                task.state = .waiting
+                requeued.append(task)
+            }
+            tasks[task.id] = task
+        }
+        if !requeued.isEmpty { attempt { try store.save(requeued) } }
+    }
+
+    /// Starts the first waiting tasks in queue order while slots are free.
+    func fillSlots() {
+        guard isRunning, !stopping else { return }
+        let running = tasks.values.filter { $0.state == .running }.count
+        guard running < configuration.maxConcurrent else { return }
+        let now = ContinuousClock.now
+        let candidates = tasks.values
+            .filter { $0.state == .waiting || $0.state == .running }
+            .map { (id: $0.id, state: $0.state, position: $0.position) }
+        let ready = SlotPolicy.tasksToStart(
+            tasks: candidates, maxRunning: configuration.maxConcurrent,
+            backingOff: backoff.mapValues(\.instant), now: now)
+        for id in ready where !inFlight.contains(id) {
+            guard var task = tasks[id] else { continue }
+            backoff[id] = nil
+            task.state = .running
+            tasks[id] = task
+            inFlight.insert(id)
+            live[id] = LiveProgress(position: task.bytesDone)
+            driver.send(.start(TransferRequest(task: task, options: configuration.transferOptions)))
+            eventSink.yield(.started(task))
+            snapshotDirty = true
+        }
+    }
+
+    /// In headless mode, ends the run once nothing is left to do.
+    func stopIfIdle() {
+        guard isRunning, configuration.exitWhenIdle, !stopping, inFlight.isEmpty else { return }
+        let pending = tasks.values.contains { $0.state == .waiting || $0.state == .running }
+        guard !pending else { return }
+        stopping = true
+        driver.send(.shutdown)
+    }
+
+    // MARK: - Periodic work
+
+    func tick() {
+        let now = ContinuousClock.now
+        if !backoff.isEmpty { fillSlots() }
+        // Durable byte counts: one transaction per tick, so the database trails the disk by a fraction of a second.
+        flushProgress()
+        if now - lastSlowTick >= .seconds(1) {
+            lastSlowTick = now
+            reconcileExternalChanges()
+            snapshotDirty = true
+        }
+        if snapshotDirty { publish() }
+    }
+
+    func flushProgress() {
+        guard !unrecordedProgress.isEmpty else { return }
+        let batch = unrecordedProgress
+        unrecordedProgress = [:]
+        attempt { try store.recordProgress(batch) }
+    }
+
+    /// Picks up tasks added and requests posted by other processes (`haul add`, `haul pause` …).
+    func reconcileExternalChanges() {
+        guard let token = attempt({ try store.externalChangeToken() }), token != externalToken else { return }
+        externalToken = token
+        for request in attempt({ try store.takeControlRequests() }) ?? [] {
+            apply(request)
+        }
+        guard let all = attempt({ try store.loadAll() }) else { return }
+        var added = false
+        for task in all where tasks[task.id] == nil && removing[task.id] == nil {
+            tasks[task.id] = task
+            eventSink.yield(.added(task))
+            added = true
+        }
+        if added {
+            snapshotDirty = true
+            fillSlots()
+        }
+    }
+
+    private func apply(_ request: ControlRequest) {
+        let ids = request.taskID.map { [$0] } ?? Array(tasks.keys)
+        for id in ids {
+            switch request.action {
+            case .pause: perform(.pause(id))
+            case .resume: perform(.resume(id))
+            case .remove: perform(.remove(id, deleteFile: false))
+            case .removeDeletingFile: perform(.remove(id, deleteFile: true))
+            }
+        }
+    }
+
+    // MARK: - Snapshots
+
+    func publish() {
+        snapshotDirty = false
+        sequence += 1
+        let now = ContinuousClock.now
+        let wallNow = Date()
+        var unfinished: [QueueSnapshot.Row] = []
+        var completed: [QueueSnapshot.Row] = []
+        var totalSpeed: Double?
+        for task in tasks.values {
+            var row = QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
+            if task.state == .running, let progress = live[task.id] {
+                row.bytesReceived = progress.position
+                row.speed = progress.meter.bytesPerSecond(at: now)
+                row.eta = EtaEstimate.seconds(done: progress.position, total: task.totalBytes, bytesPerSecond: row.speed)
+                if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
+            }
+            if task.state == .waiting, let retry = backoff[task.id], retry.date > wallNow { row.retryAt = retry.date }
+            if task.state == .completed { completed.append(row) } else { unfinished.append(row) }
+        }
+        unfinished.sort { ($0.task.position, $0.task.id) < ($1.task.position, $1.task.id) }
+        completed.sort { ($0.task.finishedAt ?? .distantPast, $0.task.id) > ($1.task.finishedAt ?? .distantPast, $1.task.id) }
+        snapshots.publish(QueueSnapshot(
+            rows: unfinished + completed, maxConcurrent: configuration.maxConcurrent, totalSpeed: totalSpeed,
+            sequence: sequence))
+    }
+
+    // MARK: - Store access
+
+    /// Runs a store call; a failure is kept as a message and the queue goes on in memory.
+    @discardableResult
+    func attempt<T>(_ body: () throws -> T) -> T? {
+        do {
+            let value = try body()
+            lastStoreError = nil
+            return value
+        } catch {
+            lastStoreError = "could not save the queue: \(error)"
+            return nil
+        }
+    }
+
+    func save(_ task: DownloadTask) {
+        tasks[task.id] = task
+        unrecordedProgress[task.id] = nil
+        attempt { try store.save([task]) }
+        snapshotDirty = true
+    }
+}
+
+/// Live figures of a running task, kept by the controller.
+struct LiveProgress: Sendable {
+    var position: Int64
+    var meter = SpeedMeter()
+
+    init(position: Int64) { self.position = position }
+}

@@ -1,0 +1,106 @@
+import HaulCore
+
+/// Turns controller events and snapshots into the lines of a headless run: human text for stderr,
+/// or JSON Lines for stdout (`--json`). Pure: the caller prints.
+public struct PlainReporter: Sendable {
+    public enum Format: Sendable { case human, json }
+
+    public let format: Format
+
+    public init(format: Format) { self.format = format }
+
+    /// One line per state change.
+    public func line(for event: ControllerEvent) -> String {
+        switch format {
+        case .human: return humanLine(for: event)
+        case .json: return jsonLine(for: event)
+        }
+    }
+
+    /// The periodic progress report: one summary line (human) or one line per running task (JSON).
+    public func progressLines(for snapshot: QueueSnapshot) -> [String] {
+        let running = snapshot.rows.filter { $0.task.state == .running }
+        switch format {
+        case .json:
+            return running.map { row in
+                var json = JSONLine()
+                json.add("event", "progress")
+                json.add("id", row.task.id.rawValue)
+                json.add("name", row.task.displayName)
+                json.add("bytes", row.bytesReceived)
+                json.add("total", row.task.totalBytes)
+                json.add("speed", row.speed)
+                json.add("eta", row.eta)
+                return json.text
+            }
+        case .human:
+            guard !running.isEmpty else { return [] }
+            let counts = "\(running.count) running · \(snapshot.count(of: .waiting)) waiting · "
+                + "\(snapshot.count(of: .completed)) done · \(snapshot.count(of: .failed)) failed"
+            let rows = running.map { row -> String in
+                let total = row.task.totalBytes
+                let percent = total.map { $0 > 0 ? " \(Int(Double(row.bytesReceived) * 100 / Double($0)))%" : "" } ?? ""
+                let size = ByteCountFormat.compact(row.bytesReceived) + "/" + (total.map(ByteCountFormat.compact) ?? "?")
+                return "#\(row.task.id)\(percent) \(size) \(ByteCountFormat.rate(row.speed)) eta \(DurationFormat.eta(row.eta))"
+            }
+            return ["progress: \(counts)  ↓ \(ByteCountFormat.rate(snapshot.totalSpeed))  " + rows.joined(separator: "  ")]
+        }
+    }
+
+    private func humanLine(for event: ControllerEvent) -> String {
+        switch event {
+        case let .added(task):
+            return "#\(task.id) added      \(task.displayName)  \(URLValidation.redacted(task.url))"
+        case let .started(task):
+            let from = task.bytesDone > 0 ? " (resuming at \(ByteCountFormat.size(task.bytesDone)))" : ""
+            return "#\(task.id) started    \(task.displayName)\(from)"
+        case let .restarted(task, reason):
+            return "#\(task.id) restarted  \(task.displayName) from byte 0: \(reason)"
+        case let .paused(task):
+            return "#\(task.id) paused     \(task.displayName) at \(ByteCountFormat.size(task.bytesDone))"
+        case let .retrying(task, after, error):
+            return "#\(task.id) retrying   \(task.displayName) in \(DurationFormat.eta(after)) (attempt \(task.attempts)): \(error)"
+        case let .completed(task):
+            return "#\(task.id) completed  \(task.displayName)  \(ByteCountFormat.size(task.bytesDone)) → \(task.directory)"
+        case let .failed(task, error):
+            let verb = task.state == .paused ? "paused    " : "failed    "
+            return "#\(task.id) \(verb) \(task.displayName): \(error)"
+        case let .removed(task):
+            return "#\(task.id) removed    \(task.displayName)"
+        }
+    }
+
+    private func jsonLine(for event: ControllerEvent) -> String {
+        var json = JSONLine()
+        let (name, task): (String, DownloadTask) = switch event {
+        case let .added(task): ("added", task)
+        case let .started(task): ("started", task)
+        case let .restarted(task, _): ("restarted", task)
+        case let .paused(task): ("paused", task)
+        case let .retrying(task, _, _): ("retrying", task)
+        case let .completed(task): ("completed", task)
+        case let .failed(task, _): (task.state == .paused ? "paused" : "failed", task)
+        case let .removed(task): ("removed", task)
+        }
+        json.add("event", name)
+        json.add("id", task.id.rawValue)
+        json.add("name", task.displayName)
+        json.add("url", URLValidation.redacted(task.url))
+        json.add("bytes", task.bytesDone)
+        json.add("total", task.totalBytes)
+        switch event {
+        case let .completed(task):
+            json.add("path", task.fileName.map { (task.directory.hasSuffix("/") ? task.directory : task.directory + "/") + $0 })
+        case let .retrying(_, after, error):
+            json.add("after", after)
+            json.add("error", error.description)
+        case let .failed(_, error):
+            json.add("error", error.description)
+        case let .restarted(_, reason):
+            json.add("reason", reason)
+        default:
+            break
+        }
+        return json.text
+    }
+}

@@ -1,1 +1,0 @@
-// HaulTUI: placeholder until its first real file lands.

@@ -1,0 +1,93 @@
+import Glibc
+import HaulCore
+
+/// The download directory, opened once per transfer; every file is created relative to it with
+/// `O_NOFOLLOW`, so no name (however hostile) can reach outside it.
+final class DownloadDirectory: Sendable {
+    let path: String
+    let fd: Int32
+
+    /// Opens (creating if needed) the directory.
+    init(path: String) throws(DownloadError) {
+        self.path = path
+        try DownloadDirectory.makePath(path)
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileWriter.error(call: "open", path: path, errno: errno) }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    func fullPath(_ name: String) -> String { (path.hasSuffix("/") ? path : path + "/") + name }
+
+    /// Opens the existing part file of a decided name (creating it when it vanished).
+    func openPart(of fileName: String) throws(DownloadError) -> FileWriter {
+        let name = PartialFilePath.partName(for: fileName)
+        let fd = openat(self.fd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FileWriter.error(call: "open", path: fullPath(name), errno: errno) }
+        return FileWriter(fd: fd, path: fullPath(name))
+    }
+
+    /// Creates a new part file for `fileName`, or for `name (n).ext` when that name or its part file is taken.
+    func reservePart(for fileName: String) throws(DownloadError) -> (name: String, writer: FileWriter) {
+        for n in 0..<1000 {
+            let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
+            if exists(candidate) { continue }
+            let partName = PartialFilePath.partName(for: candidate)
+            let fd = openat(self.fd, partName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 { return (candidate, FileWriter(fd: fd, path: fullPath(partName))) }
+            if errno == EEXIST { continue }
+            throw FileWriter.error(call: "open", path: fullPath(partName), errno: errno)
+        }
+        throw .fileSystem(call: "open", path: fullPath(fileName), errno: EEXIST, message: "1000 files of that name exist")
+    }
+
+    /// Moves `NAME.part` to a free final name (never overwriting) and returns that name.
+    func publish(partOf fileName: String) throws(DownloadError) -> String {
+        let partName = PartialFilePath.partName(for: fileName)
+        for n in 0..<1000 {
+            let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
+            // link() refuses to replace an existing name, which makes the move atomic and non-clobbering.
+            if linkat(fd, partName, fd, candidate, 0) == 0 {
+                unlinkat(fd, partName, 0)
+                return candidate
+            }
+            switch errno {
+            case EEXIST: continue
+            case EPERM, EXDEV, ENOTSUP, EMLINK:
+                // Filesystems without hard links: check, then rename.
+                if exists(candidate) { continue }
+                guard renameat(fd, partName, fd, candidate) == 0 else {
+                    throw FileWriter.error(call: "rename", path: fullPath(partName), errno: errno)
+                }
+                return candidate
+            default:
+                throw FileWriter.error(call: "link", path: fullPath(partName), errno: errno)
+            }
+        }
+        throw .fileSystem(call: "link", path: fullPath(fileName), errno: EEXIST, message: "1000 files of that name exist")
+    }
+
+    /// Free bytes for unprivileged users on this filesystem, or nil when unknown.
+    func freeBytes() -> Int64? {
+        var info = statvfs()
+        guard fstatvfs(fd, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    private func exists(_ name: String) -> Bool {
+        var info = stat()
+        return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// `mkdir -p`.
+    static func makePath(_ path: String) throws(DownloadError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw FileWriter.error(call: "mkdir", path: current, errno: errno)
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Glibc
+import HaulCore
+
+/// Writes, syncs and truncates one open part file. Every system call goes through one function each,
+/// which loops on EINTR and partial writes and maps ENOSPC/EDQUOT to `DownloadError.diskFull`.
+///
+/// Owned by the transfer thread; `dup()`ed descriptors may be synced on a worker thread.
+struct FileWriter: Sendable {
+    let fd: Int32
+    let path: String
+
+    /// Writes every byte at `offset`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(DownloadError) {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw error(call: "pwrite")
+            }
+            done += n
+        }
+    }
+
+    func sync() throws(DownloadError) {
+        while Glibc.fdatasync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw error(call: "fdatasync")
+        }
+    }
+
+    func truncate(to length: Int64) throws(DownloadError) {
+        while Glibc.ftruncate(fd, off_t(length)) != 0 {
+            if errno == EINTR { continue }
+            throw error(call: "ftruncate")
+        }
+    }
+
+    func size() throws(DownloadError) -> Int64 {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw error(call: "fstat") }
+        return Int64(info.st_size)
+    }
+
+    func close() { _ = Glibc.close(fd) }
+
+    private func error(call: String) -> DownloadError {
+        FileWriter.error(call: call, path: path, errno: errno)
+    }
+
+    static func error(call: String, path: String, errno code: Int32) -> DownloadError {
+        if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+        return .fileSystem(call: call, path: path, errno: code, message: String(cString: strerror(code)))
+    }
+}

@@ -1,0 +1,226 @@
+import CCurl
+import Dispatch
+import Foundation
+import HaulCore
+
+/// The engine loop. Runs on its own thread and owns every libcurl handle; nothing else touches them.
+///
+/// Each pass: drain the inbox → `curl_multi_perform` → conclude finished transfers → coalesced progress,
+/// checkpoints and disk checks → `curl_multi_poll` (cut short by `curl_multi_wakeup`). Blocking disk work
+/// (fdatasync, digest, rename) runs on a serial worker queue and reports back through the inbox, so every
+/// event leaves this thread in order.
+final class TransferThread {
+    private let inbox: CommandInbox
+    private let continuation: AsyncStream<TransferEvent>.Continuation
+    private let multi = CurlMulti()
+    private let disk = DispatchQueue(label: "haul.disk")
+    private var active: [TaskID: ActiveTransfer] = [:]
+    /// Transfers whose closing disk work is still running on the worker queue.
+    private var concluding: Set<TaskID> = []
+    private var attempts = 0
+    private var shuttingDown = false
+    private var lastProgress: ContinuousClock.Instant = .now
+
+    static let progressInterval: Duration = .milliseconds(250)
+    static let diskCheckInterval: Duration = .seconds(1)
+
+    init(inbox: CommandInbox, continuation: AsyncStream<TransferEvent>.Continuation) {
+        self.inbox = inbox
+        self.continuation = continuation
+        inbox.attach(MultiWakeup(raw: multi.handle))
+    }
+
+    func run() {
+        while true {
+            for message in inbox.drain() { handle(message) }
+            if shuttingDown, active.isEmpty, concluding.isEmpty { break }
+            multi.perform()
+            while let (easy, result) = multi.nextFinished() { finished(easy: easy, result: result) }
+            tick()
+            multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 100)
+        }
+        inbox.close()
+        continuation.finish()
+    }
+
+    // MARK: - Messages
+
+    private func handle(_ message: EngineMessage) {
+        switch message {
+        case let .command(.start(request)):
+            start(request)
+        case let .command(.pause(id)):
+            if let transfer = active[id] { conclude(transfer, .paused) }
+        case .command(.shutdown):
+            shuttingDown = true
+            for transfer in active.values { conclude(transfer, .paused) }
+        case let .synced(id, attempt, epoch, bytes):
+            guard let transfer = active[id], transfer.attempt == attempt else { return }
+            transfer.syncInFlight = false
+            guard transfer.epoch == epoch, bytes > transfer.durable else { return }
+            transfer.durable = bytes
+            continuation.yield(.checkpoint(id, durableBytes: bytes))
+        case let .concluded(id, outcome):
+            concluding.remove(id)
+            continuation.yield(.finished(id, outcome))
+        }
+    }
+
+    private func start(_ request: TransferRequest) {
+        guard !shuttingDown, active[request.id] == nil, !concluding.contains(request.id) else { return }
+        attempts += 1
+        let transfer: ActiveTransfer
+        do {
+            transfer = try ActiveTransfer(request: request, attempt: attempts) { [continuation] event in
+                continuation.yield(event)
+            }
+        } catch {
+            continuation.yield(.finished(request.id, .failed(error, durableBytes: request.resumeFrom)))
+            return
+        }
+        do {
+            try transfer.configure(context: Unmanaged.passUnretained(transfer).toOpaque())
+            try multi.add(transfer.easy)
+        } catch {
+            continuation.yield(.finished(request.id, .failed(
+                .network(code: error.code, message: error.message, host: transfer.host),
+                durableBytes: transfer.durable)))
+            return
+        }
+        active[request.id] = transfer
+    }
+
+    private func finished(easy: UnsafeMutableRawPointer, result: CURLcode) {
+        guard let transfer = active.values.first(where: { $0.easy.handle == easy }) else { return }
+        conclude(transfer, transfer.ending(for: result))
+    }
+
+    // MARK: - Ending a transfer
+
+    /// Takes the transfer off the network at once, then syncs, verifies and renames on the worker queue.
+    private func conclude(_ transfer: ActiveTransfer, _ ending: ActiveTransfer.Ending) {
+        let id = transfer.request.id
+        multi.remove(transfer.easy)
+        active[id] = nil
+        concluding.insert(id)
+        reportProgress(of: transfer)
+        // The worker gets its own descriptor: the transfer (and its fd) is released here on this thread.
+        let writer = transfer.writer.map { FileWriter(fd: dup($0.fd), path: $0.path) }
+        let position = transfer.position
+        let durable = transfer.durable
+        let fileName = transfer.fileName
+        let checksum = transfer.request.checksum
+        let directory = transfer.directory
+        disk.async { [inbox] in
+            let outcome = Self.closingWork(
+                ending: ending, writer: writer, position: position, durable: durable, fileName: fileName,
+                checksum: checksum, directory: directory)
+            inbox.post(.concluded(id, outcome))
+        }
+    }
+
+    /// Runs on the worker queue: makes the bytes durable, and for a complete file checks and publishes it.
+    private static func closingWork(
+        ending: ActiveTransfer.Ending, writer: FileWriter?, position: Int64, durable: Int64, fileName: String?,
+        checksum: Checksum?, directory: DownloadDirectory
+    ) -> TransferOutcome {
+        defer { writer?.close() }
+        var synced = durable
+        var syncError: DownloadError?
+        if let writer {
+            do {
+                try writer.sync()
+                synced = position
+            } catch {
+                syncError = error
+            }
+        }
+        switch ending {
+        case .paused:
+            if let syncError { return .failed(syncError, durableBytes: synced) }
+            return .paused(durableBytes: synced)
+        case let .failed(error):
+            return .failed(error, durableBytes: synced)
+        case .complete:
+            if let syncError { return .failed(syncError, durableBytes: synced) }
+            guard let fileName, let writer else {
+                return .failed(.serverLied("completed without a file"), durableBytes: 0)
+            }
+            if let checksum {
+                do {
+                    let actual = try FileDigest.sha256Hex(path: writer.path)
+                    if actual != checksum.hex {
+                        // A corrupt file is of no use under any name: drop it so a retry starts clean.
+                        unlinkat(directory.fd, PartialFilePath.partName(for: fileName), 0)
+                        return .failed(.checksumMismatch(expected: checksum.hex, actual: actual), durableBytes: 0)
+                    }
+                } catch {
+                    return .failed(error, durableBytes: synced)
+                }
+            }
+            do {
+                let finalName = try directory.publish(partOf: fileName)
+                // Make the rename itself durable.
+                _ = fsync(directory.fd)
+                return .completed(fileName: finalName, bytes: position)
+            } catch {
+                return .failed(error, durableBytes: synced)
+            }
+        }
+    }
+
+    // MARK: - Periodic work
+
+    private func tick() {
+        let now = ContinuousClock.now
+        if now - lastProgress >= Self.progressInterval {
+            lastProgress = now
+            var batch: [TaskID: Int64] = [:]
+            for (id, transfer) in active where transfer.position != transfer.lastReported && transfer.writer != nil {
+                transfer.lastReported = transfer.position
+                batch[id] = transfer.position
+            }
+            if !batch.isEmpty { continuation.yield(.progress(batch)) }
+        }
+        for transfer in Array(active.values) {
+            if now - transfer.lastDiskCheck >= Self.diskCheckInterval {
+                transfer.lastDiskCheck = now
+                do {
+                    try transfer.checkFreeSpace(needed: nil)
+                } catch {
+                    transfer.failure = error
+                    conclude(transfer, .failed(error))
+                    continue
+                }
+            }
+            let interval = Duration.milliseconds(Int64(transfer.request.options.checkpointInterval * 1000))
+            if !transfer.syncInFlight, transfer.position > transfer.durable, let writer = transfer.writer,
+               now - transfer.lastCheckpoint >= interval {
+                checkpoint(transfer, writer: writer, now: now)
+            }
+        }
+    }
+
+    /// Syncs on the worker queue; the result comes back as `.synced` and becomes a checkpoint event.
+    private func checkpoint(_ transfer: ActiveTransfer, writer: FileWriter, now: ContinuousClock.Instant) {
+        transfer.syncInFlight = true
+        transfer.lastCheckpoint = now
+        let id = transfer.request.id
+        let attempt = transfer.attempt
+        let epoch = transfer.epoch
+        let bytes = transfer.position
+        let copy = FileWriter(fd: dup(writer.fd), path: writer.path)
+        disk.async { [inbox] in
+            defer { copy.close() }
+            // A failed sync records nothing; the closing sync reports the error.
+            guard (try? copy.sync()) != nil else { return }
+            inbox.post(.synced(id, attempt: attempt, epoch: epoch, bytes: bytes))
+        }
+    }
+
+    private func reportProgress(of transfer: ActiveTransfer) {
+        guard transfer.position != transfer.lastReported, transfer.writer != nil else { return }
+        transfer.lastReported = transfer.position
+        continuation.yield(.progress([transfer.request.id: transfer.position]))
+    }
+}

@@ -1,1 +1,0 @@
-// HaulTransfer: placeholder until its first real file lands.

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+
+/// Where the queue lives.
+struct StateOptions: ParsableArguments {
+    @Option(name: .customLong("state-dir"), help: "Directory of the queue database (default $XDG_STATE_HOME/haul).")
+    var stateDirectory: String?
+}
+
+/// What to add and where it goes.
+struct AddOptions: ParsableArguments {
+    @Argument(help: "http(s) URLs to download.")
+    var urls: [String] = []
+
+    @Option(name: [.short, .customLong("dir")], help: "Download directory (default: the current directory).")
+    var directory: String?
+
+    @Option(name: [.short, .customLong("output")], help: "File name for the single URL given.")
+    var output: String?
+
+    @Option(name: [.short, .customLong("input-file")], help: "File of URLs in aria2's format (out=, dir=, checksum= options).")
+    var inputFile: String?
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: "Extra request header \"K: V\" (repeatable).")
+    var headers: [String] = []
+
+    @Option(help: "Expected digest of the finished file: sha-256=HEX.")
+    var checksum: String?
+
+    /// The tasks these options describe, validated; throws a ValidationError with a clear message.
+    func newTasks() throws -> [NewTask] {
+        let baseDirectory = absolutePath(directory ?? FileManager.default.currentDirectoryPath)
+        for header in headers where !header.contains(":") {
+            throw ValidationError("header '\(header)' is not of the form 'Name: value'")
+        }
+        var checksumValue: Checksum?
+        if let checksum {
+            guard let parsed = Checksum(parsing: checksum) else {
+                throw ValidationError("--checksum '\(checksum)' is not of the form sha-256=<64 hex digits>")
+            }
+            checksumValue = parsed
+        }
+        if output != nil, urls.count != 1 || inputFile != nil {
+            throw ValidationError("-o/--output names one file: give exactly one URL with it")
+        }
+        if let output, SafeFileName.sanitize(output) != output {
+            throw ValidationError("-o '\(output)' is not a plain file name (no '/', no leading dot, no control characters)")
+        }
+        var tasks: [NewTask] = []
+        for url in urls {
+            let valid: String
+            do { valid = try URLValidation.validate(url) } catch { throw ValidationError(error.description) }
+            tasks.append(NewTask(url: valid, directory: baseDirectory, requestedName: output, checksum: checksumValue, headers: headers))
+        }
+        if let inputFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: inputFile, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read input file '\(inputFile)': \(error.localizedDescription)")
+            }
+            let parsed: (entries: [InputFileEntry], warnings: [String])
+            do { parsed = try InputFile.parse(text) } catch { throw ValidationError("\(inputFile): \(error)") }
+            for warning in parsed.warnings { FileHandle.standardError.write(Data("haul: \(inputFile): \(warning)\n".utf8)) }
+            for entry in parsed.entries {
+                let entryDirectory = entry.dir.map { absolutePath($0, relativeTo: baseDirectory) } ?? baseDirectory
+                if let out = entry.out, SafeFileName.sanitize(out) != out {
+                    throw ValidationError("\(inputFile): out='\(out)' is not a plain file name")
+                }
+                tasks.append(NewTask(
+                    url: entry.url, directory: entryDirectory, requestedName: entry.out,
+                    checksum: entry.checksum ?? checksumValue, headers: headers + entry.headers))
+            }
+        }
+        return tasks
+    }
+}
+
+/// How transfers behave.
+struct TransferFlags: ParsableArguments {
+    @Option(name: [.short, .customLong("max-concurrent")], help: "Tasks running at once.")
+    var maxConcurrent: Int?
+
+    @Option(name: .customLong("limit-rate"), help: "Receive limit per task, e.g. 500K, 2M, 1.5G (bytes/s).")
+    var limitRate: String?
+
+    @Option(help: "Retries of a transient error before a task fails.")
+    var retries: Int = 5
+
+    @Option(help: "Seconds without data before a transfer counts as stalled and is retried.")
+    var timeout: Int = 30
+
+    @Option(name: .customLong("ca-cert"), help: "Extra CA bundle to trust (verification stays on).")
+    var caCertificate: String?
+
+    func transferOptions() throws -> TransferOptions {
+        guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
+        if let maxConcurrent, !(1...64).contains(maxConcurrent) {
+            throw ValidationError("-j/--max-concurrent must be between 1 and 64, got \(maxConcurrent)")
+        }
+        guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
+        var rate: Int64?
+        if let limitRate {
+            guard let parsed = RateLimit.bytesPerSecond(limitRate) else {
+                throw ValidationError("--limit-rate '\(limitRate)' is not a rate like 500K, 2M or 1048576")
+            }
+            rate = parsed
+        }
+        if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
+            throw ValidationError("--ca-cert '\(caCertificate)' cannot be read")
+        }
+        return TransferOptions(rateLimit: rate, stallTimeout: timeout, caCertificate: caCertificate)
+    }
+}
+
+func absolutePath(_ path: String, relativeTo base: String = FileManager.default.currentDirectoryPath) -> String {
+    let expanded = (path as NSString).expandingTildeInPath
+    let joined = expanded.hasPrefix("/") ? expanded : (base as NSString).appendingPathComponent(expanded)
+    return (joined as NSString).standardizingPath
+}

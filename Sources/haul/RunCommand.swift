@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulStore
+import HaulTUI
+
+/// `haul [URL ...]`: add the URLs, then run the queue (live list on a terminal, headless otherwise).
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Add URLs (if any), then run the queue.", shouldDisplay: false)
+
+    @OptionGroup var add: AddOptions
+    @OptionGroup var state: StateOptions
+    @OptionGroup var transfer: TransferFlags
+
+    @Flag(help: "Run without the live list until nothing is waiting or running.")
+    var headless = false
+
+    @Flag(help: "Print JSON Lines events on stdout (implies --headless).")
+    var json = false
+
+    @Option(help: "Colour theme: a name from themes/ or a path to a .toml file.")
+    var theme: String?
+
+    @Flag(name: .customLong("no-color"), help: "Monochrome (also when NO_COLOR is set).")
+    var noColor = false
+
+    func run() async throws {
+        let newTasks = try add.newTasks()
+        let options = try transfer.transferOptions()
+        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        let lock: TransferLock
+        do {
+            lock = try TransferLock.acquire(at: session.directory.lockPath)
+        } catch {
+            throw UsageFailure(message: "\(error.description)\n(use `haul add URL` to queue into the running haul)")
+        }
+        defer { lock.release() }
+        let store = session.store
+        let wantsTerminal = !headless && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
+        let configuration = DownloadController.Configuration(
+            maxConcurrent: transfer.maxConcurrent ?? 3,
+            retryPolicy: RetryPolicy(maxRetries: transfer.retries),
+            transferOptions: options,
+            exitWhenIdle: !wantsTerminal)
+        let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent)
+        if !newTasks.isEmpty {
+            await composition.controller.perform(.add(newTasks))
+        }
+        let status: ExitStatus
+        if wantsTerminal, let interactive = try await composition.runInteractive(
+            theme: theme, noColor: noColor, downloadDirectory: add.directory.map { absolutePath($0) }
+                ?? FileManager.default.currentDirectoryPath) {
+            status = interactive
+        } else {
+            status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !headless && !json && isatty(STDOUT_FILENO) == 1)
+        }
+        lock.release()
+        throw ExitCode(status.rawValue)
+    }
+}

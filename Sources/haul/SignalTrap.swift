@@ -1,0 +1,38 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// SIGINT, SIGTERM and SIGHUP: the first runs the graceful stop (state is saved, exit 130);
+/// a second one exits at once (the state is already durable).
+final class SignalTrap {
+    private var sources: [DispatchSourceSignal] = []
+    private let counter = SignalCounter()
+
+    func install(onFirst: @escaping @Sendable () -> Void) {
+        let counter = counter
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                if counter.increment() == 1 { onFirst() } else { exit(130) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Whether a stop was requested (read by the terminal's key loop every tick).
+    var requested: @Sendable () -> Bool {
+        let counter = counter
+        return { counter.value > 0 }
+    }
+}
+
+/// How many stop signals arrived.
+final class SignalCounter: Sendable {
+    private let count = Mutex(0)
+
+    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+
+    var value: Int { count.withLock { $0 } }
+}

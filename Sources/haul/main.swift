@@ -1,1 +1,0 @@
-print("haul: not built yet")

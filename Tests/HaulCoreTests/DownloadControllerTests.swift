@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import HaulCore
+
+/// The controller with a scripted engine: slots, lifecycle, retries, edits from other processes.
+@Suite(.timeLimit(.minutes(1))) struct DownloadControllerTests {
+    let store = MemoryTaskStore()
+    let driver = ScriptedDriver()
+    let box = SnapshotBox()
+
+    func controller(max: Int = 2, headless: Bool = false, retries: Int = 5) -> DownloadController {
+        DownloadController(
+            store: store, driver: driver, snapshots: box,
+            configuration: .init(maxConcurrent: max, retryPolicy: RetryPolicy(maxRetries: retries, baseDelay: 0.05),
+                                 exitWhenIdle: headless))
+    }
+
+    func waitFor(_ what: String, _ condition: @escaping () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test func startsAtMostNInQueueOrderAndFillsFreedSlots() async throws {
+        let controller = controller(max: 2)
+        await controller.perform(.add(newTasks(4)))
+        let run = Task { await controller.run() }
+        try await waitFor("two started") { driver.started.count == 2 }
+        #expect(driver.started == [TaskID(1), TaskID(2)])
+        driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 10)))
+        try await waitFor("third started") { driver.started.count == 3 }
+        #expect(driver.started.last == TaskID(3))
+        #expect(box.read().count(of: .running) == 2)
+        await controller.stop()
+        let summary = await run.value
+        #expect(summary.interrupted)
+        #expect(summary.completed == 1)
+        #expect(store.task(2)?.state == .waiting)
+        #expect(store.task(1)?.state == .completed)
+    }
+
+    @Test func pausingARunningTaskKeepsItPausedAndStartsTheNext() async throws {
+        let controller = controller(max: 1)
+        await controller.perform(.add(newTasks(2)))
+        let run = Task { await controller.run() }
+        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        await controller.perform(.pause(TaskID(1)))
+        #expect(driver.commands.contains(.pause(TaskID(1))))
+        #expect(box.read().rows.first?.task.state == .paused)
+        driver.emit(.finished(TaskID(1), .paused(durableBytes: 4096)))
+        // The slot is free as soon as the task is paused; the next one does not wait for the engine.
+        try await waitFor("second started") { driver.started == [TaskID(1), TaskID(2)] }
+        try await waitFor("durable bytes recorded") { store.task(1)?.bytesDone == 4096 }
+        #expect(store.task(1)?.state == .paused)
+        // Resume: it waits for the slot, then starts from its durable byte.
+        await controller.perform(.resume(TaskID(1)))
+        driver.emit(.finished(TaskID(2), .completed(fileName: "f2.bin", bytes: 1)))
+        try await waitFor("first restarted") { driver.started.count == 3 }
+        guard case let .start(request) = driver.commands.last(where: { if case .start = $0 { true } else { false } }) else {
+            Issue.record("no start")
+            return
+        }
+        #expect(request.id == TaskID(1))
+        #expect(request.resumeFrom == 4096)
+        await controller.stop()
+        _ = await run.value
+    }
+
+    @Test func transientErrorsBackOffThenFailAfterTheRetries() async throws {
+        let controller = controller(max: 1, headless: true, retries: 2)
+        await controller.perform(.add(newTasks(1)))
+        let run = Task { await controller.run() }
+        let error = DownloadError.network(code: 7, message: "refused", host: "h")
+        for attempt in 1...3 {
+            try await waitFor("attempt \(attempt)") { driver.started.count == attempt }
+            driver.emit(.finished(TaskID(1), .failed(error, durableBytes: 0)))
+        }
+        let summary = await run.value
+        #expect(summary.failed == 1)
+        #expect(store.task(1)?.state == .failed)
+        #expect(store.task(1)?.attempts == 3)
+        #expect(store.task(1)?.lastError == error.description)
+    }
+
+    @Test func permanentErrorsFailAtOnceAndHeadlessEndsWhenIdle() async throws {
+        let controller = controller(max: 3, headless: true)
+        await controller.perform(.add(newTasks(2)))
+        let run = Task { await controller.run() }
+        try await waitFor("both started") { driver.started.count == 2 }
+        driver.emit(.finished(TaskID(1), .failed(.httpStatus(code: 404, reason: nil, host: "h", retryAfter: nil), durableBytes: 0)))
+        driver.emit(.finished(TaskID(2), .completed(fileName: "f2.bin", bytes: 5)))
+        let summary = await run.value
+        #expect(summary == .init(completed: 1, failed: 1, pausedByError: 0, interrupted: false))
+        #expect(driver.started.count == 2)
+    }
+
+    @Test func checkpointsAreRecordedAndTheRestartPointIsTheDurableByte() async throws {
+        let controller = controller(max: 1)
+        await controller.perform(.add(newTasks(1)))
+        let run = Task { await controller.run() }
+        try await waitFor("started") { driver.started.count == 1 }
+        driver.emit(.responded(TaskID(1), ResponseSummary(
+            fileName: "f1.bin", totalBytes: 1000, validators: RemoteValidators(etag: "\"e\""), offset: 0,
+            restartReason: nil, httpStatus: 200)))
+        driver.emit(.progress([TaskID(1): 900]))
+        driver.emit(.checkpoint(TaskID(1), durableBytes: 600))
+        try await waitFor("recorded") { store.task(1)?.bytesDone == 600 }
+        #expect(store.task(1)?.fileName == "f1.bin")
+        #expect(store.task(1)?.validators.etag == "\"e\"")
+        // The live position shows, the durable one is stored.
+        try await waitFor("live row") { box.read().rows.first?.bytesReceived == 900 }
+        await controller.stop()
+        _ = await run.value
+    }
+
+    @Test func picksUpTasksAndRequestsFromOtherProcesses() async throws {
+        let controller = controller(max: 1)
+        let run = Task { await controller.run() }
+        try store.externalAdd(NewTask(url: "http://127.0.0.1/x.bin", directory: "/tmp"))
+        try await waitFor("external task started") { driver.started == [TaskID(1)] }
+        try store.postControlRequest(ControlRequest(action: .pause, taskID: TaskID(1)))
+        try await waitFor("paused by request") { driver.commands.contains(.pause(TaskID(1))) }
+        #expect(store.task(1)?.state == .paused)
+        await controller.stop()
+        _ = await run.value
+    }
+
+    @Test func removingARunningTaskStopsItAndForgetsIt() async throws {
+        let controller = controller(max: 1)
+        await controller.perform(.add(newTasks(2)))
+        let run = Task { await controller.run() }
+        try await waitFor("started") { driver.started.count == 1 }
+        await controller.perform(.remove(TaskID(1), deleteFile: true))
+        #expect(driver.commands.contains(.pause(TaskID(1))))
+        #expect(store.task(1) == nil)
+        driver.emit(.finished(TaskID(1), .paused(durableBytes: 10)))
+        try await waitFor("next started") { driver.started.count == 2 }
+        #expect(!box.read().rows.contains { $0.id == TaskID(1) })
+        await controller.stop()
+        _ = await run.value
+    }
+
+    @Test func loweringTheLimitRequeuesTheLastRunningTasks() async throws {
+        let controller = controller(max: 3)
+        await controller.perform(.add(newTasks(3)))
+        let run = Task { await controller.run() }
+        try await waitFor("three started") { driver.started.count == 3 }
+        await controller.perform(.setMaxConcurrent(1))
+        #expect(driver.commands.contains(.pause(TaskID(3))))
+        #expect(driver.commands.contains(.pause(TaskID(2))))
+        #expect(!driver.commands.contains(.pause(TaskID(1))))
+        #expect(store.task(3)?.state == .waiting)
+        #expect(try store.loadMaxConcurrent() == 1)
+        await controller.stop()
+        _ = await run.value
+    }
+}
