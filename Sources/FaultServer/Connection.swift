@@ -85,7 +85,8 @@ struct Connection {
             if let point = stallAt { limit = min(limit, point) }
             let count = Int(min(pace, limit - sent))
             if let rate {
-                let due = started + .milliseconds(sent * 1000 / rate)
+                // Send a chunk only once the rate has earned it, so the body takes size / rate overall.
+                let due = started + .milliseconds((sent + Int64(count)) * 1000 / rate)
                 guard core.pause(until: due) else { return false }
             }
             let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
