@@ -18,7 +18,7 @@ struct Connection {
 
     /// Sends one response; false when the connection must close afterwards.
     private func respond(to request: HTTPRequest, buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        let path = request.path
+        let path = request.routeKey
         let response: PlannedResponse
         var plan: FaultPlan?
         switch core.lookUp(request) {

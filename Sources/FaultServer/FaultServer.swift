@@ -19,13 +19,16 @@ public final class FaultServer: Sendable {
     /// The bound port.
     public var port: UInt16 { core.port }
 
-    /// `http://127.0.0.1:PORT` followed by `path`, which starts with "/".
+    /// `http://127.0.0.1:PORT` followed by `path`, which starts with "/". The path is used as given (not encoded).
     public func url(_ path: String) -> String {
         "http://127.0.0.1:\(core.port)\(path)"
     }
 
     /// Sets or replaces the script for `path` (without query), resetting the plan's request, drop and stall counters.
     /// Stats keep accumulating; see `resetStats(_:)`.
+    ///
+    /// Paths match after percent-decoding, so a route for `/電影.mp4` also answers `/%E9%9B%BB%E5%BD%B1.mp4`;
+    /// `stats(_:)` accepts either spelling too.
     public func route(_ path: String, _ plan: FaultPlan) {
         core.install(plan, at: path)
     }

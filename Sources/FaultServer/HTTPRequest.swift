@@ -3,7 +3,7 @@ struct HTTPRequest: Sendable {
     var method: String
     /// The request target as sent, e.g. `/gen/a.bin?size=10`.
     var target: String
-    /// The target without its query, still percent-encoded: the key for routes and stats.
+    /// The target without its query, still percent-encoded.
     var path: String
     /// Query parameters, percent-decoded; the last occurrence wins.
     var query: [String: String]
@@ -26,6 +26,16 @@ struct HTTPRequest: Sendable {
 
     var isHead: Bool { method == "HEAD" }
 
+    /// The key for routes and stats: the path with percent-escapes decoded, so `/電影.mp4` and
+    /// `/%E9%9B%BB%E5%BD%B1.mp4` name the same route.
+    var routeKey: String { Self.routeKey(path) }
+
+    /// The route key of a path as given to `FaultServer.route(_:_:)` (a query, if any, is dropped).
+    static func routeKey(_ path: String) -> String {
+        let withoutQuery = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return percentDecoded(withoutQuery, plusAsSpace: false)
+    }
+
     /// Parses the bytes of a request head (everything before the blank line).
     static func parse(_ head: ArraySlice<UInt8>) -> HTTPRequest? {
         let text = String(decoding: head, as: UTF8.self)
@@ -44,8 +54,8 @@ struct HTTPRequest: Sendable {
         if pathEnd < target.endIndex {
             for pair in target[target.index(after: pathEnd)...].split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let key = percentDecoded(parts[0])
-                query[key] = parts.count > 1 ? percentDecoded(parts[1]) : ""
+                let key = percentDecoded(parts[0], plusAsSpace: true)
+                query[key] = parts.count > 1 ? percentDecoded(parts[1], plusAsSpace: true) : ""
             }
         }
         return HTTPRequest(
@@ -53,8 +63,8 @@ struct HTTPRequest: Sendable {
             query: query, version: String(requestLine[2]), headers: headers)
     }
 
-    /// Decodes `%XX` escapes and `+` (as a space) in a query component.
-    static func percentDecoded(_ text: Substring) -> String {
+    /// Decodes `%XX` escapes, and `+` as a space when `plusAsSpace` (query components).
+    static func percentDecoded(_ text: Substring, plusAsSpace: Bool) -> String {
         var bytes: [UInt8] = []
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
@@ -62,7 +72,7 @@ struct HTTPRequest: Sendable {
                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)
-            } else if byte == UInt8(ascii: "+") {
+            } else if plusAsSpace && byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else {
                 bytes.append(byte)

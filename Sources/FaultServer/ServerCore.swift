@@ -164,24 +164,27 @@ final class ServerCore: Sendable {
     // MARK: Routes and stats
 
     func install(_ plan: FaultPlan, at path: String) {
+        let key = HTTPRequest.routeKey(path)
         state.withLock { state in
-            state.plans[path] = plan
-            state.counters[path] = Counters()
+            state.plans[key] = plan
+            state.counters[key] = Counters()
         }
     }
 
     func stats(_ path: String) -> RouteStats {
-        state.withLock { $0.stats[path] ?? RouteStats() }
+        let key = HTTPRequest.routeKey(path)
+        return state.withLock { $0.stats[key] ?? RouteStats() }
     }
 
     func resetStats(_ path: String) {
-        state.withLock { $0.stats[path] = nil }
+        let key = HTTPRequest.routeKey(path)
+        state.withLock { $0.stats[key] = nil }
     }
 
-    /// Records a request in the stats and finds what to serve for it.
+    /// Records a request in the stats and finds what to serve for it (keys are `HTTPRequest.routeKey`).
     func lookUp(_ request: HTTPRequest) -> Lookup {
         state.withLock { state in
-            let path = request.path
+            let path = request.routeKey
             state.stats[path, default: RouteStats()].requests += 1
             state.stats[path]!.rangeHeaders.append(request.header("Range"))
             state.stats[path]!.ifRangeHeaders.append(request.header("If-Range"))
