@@ -145,6 +145,17 @@ import Testing
         #expect(server.stats("/download.php").requests == 1)
     }
 
+    @Test func routesMatchEncodedAndDecodedPaths() async throws {
+        defer { server.stop() }
+        server.route("/電影.第01集.mp4", .file(size: 100, seed: 1))
+        let encoded = "/" + FaultPlan.percentEncoded("電影.第01集.mp4")
+        let result = try await curl.fetch(server.url(encoded + "?x=1"))
+        #expect(result.status == 200)
+        #expect(result.body == FaultPlan.Body.generated(size: 100, seed: 1).bytes())
+        #expect(server.stats("/電影.第01集.mp4").requests == 1)
+        #expect(server.stats(encoded).requests == 1)
+    }
+
     @Test func validatorsCanBeSetOrLeftOut() async throws {
         defer { server.stop() }
         var custom = FaultPlan(body: .bytes([1, 2, 3]), etag: "\"abc\"", sendLastModified: false)

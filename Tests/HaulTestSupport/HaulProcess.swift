@@ -16,6 +16,9 @@ import Glibc
 /// 3. `.build/debug` and `.build/release` of the package this file belongs to (from `#filePath`).
 /// `swift build --build-tests` and `swift test` build every executable product, so `haul` and
 /// `haul-fault-server` sit next to the test bundle.
+///
+/// Children start with an empty signal mask (see `withDefaultSignalMask`), so SIGTERM and SIGINT
+/// reach them even when the test runs on one of Swift's pool threads, which block nearly all signals.
 public final class HaulProcess: Sendable {
     /// Which output to search.
     public enum Stream: Sendable {
@@ -137,35 +140,6 @@ public final class HaulProcess: Sendable {
         return try body()
     }
 
-    // MARK: Finding binaries
-
-    /// The built executable `name`; see the type's documentation for where it looks.
-    public static func binary(named name: String, filePath: String = #filePath) throws -> URL {
-        let candidates = searchDirectories(filePath: filePath).map { $0 + "/" + name }
-        for candidate in candidates where access(candidate, X_OK) == 0 {
-            return URL(fileURLWithPath: candidate)
-        }
-        throw Failure.binaryNotFound(name: name, searched: candidates)
-    }
-
-    /// Directories searched by `binary(named:)`, in order.
-    public static func searchDirectories(filePath: String = #filePath) -> [String] {
-        var directories: [String] = []
-        if let dir = ProcessInfo.processInfo.environment["HAUL_BIN_DIR"], !dir.isEmpty {
-            directories.append(dir)
-        }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append((exe as NSString).deletingLastPathComponent)
-        }
-        // filePath = <package>/Tests/HaulTestSupport/HaulProcess.swift
-        let package = ((filePath as NSString).deletingLastPathComponent as NSString)
-            .deletingLastPathComponent
-        let root = (package as NSString).deletingLastPathComponent
-        directories.append(root + "/.build/debug")
-        directories.append(root + "/.build/release")
-        return directories
-    }
-
     // MARK: Running state
 
     /// The exit status once the child has ended: its exit code, or 128 + signal number when a signal killed it.
@@ -263,30 +237,5 @@ public final class HaulProcess: Sendable {
             }
             return nil
         }
-    }
-}
-
-/// The child's exit status, set by Foundation's termination handler.
-private final class ExitRecord: Sendable {
-    let status = Mutex<Int32?>(nil)
-}
-
-/// Holds the Foundation `Process` so it stays alive (and its termination handler armed) as long as the wrapper.
-///
-/// `@unchecked Sendable`: after `run()` the process object is never touched again except by Foundation's own
-/// monitoring thread; the only mutable state here is `inputClosed`, which sits behind a mutex.
-private final class ProcessBox: @unchecked Sendable {
-    let process: Process
-    private let inputClosed = Mutex(false)
-
-    init(_ process: Process) { self.process = process }
-
-    /// Runs `close` the first time only.
-    func closeInputOnce(_ close: () -> Void) {
-        let first = inputClosed.withLock { closed -> Bool in
-            defer { closed = true }
-            return !closed
-        }
-        if first { close() }
     }
 }

@@ -51,3 +51,28 @@ final class ProcessOutput: Sendable {
         return lines
     }
 }
+
+/// The child's exit status, set by Foundation's termination handler.
+final class ExitRecord: Sendable {
+    let status = Mutex<Int32?>(nil)
+}
+
+/// Holds the Foundation `Process` so it stays alive (and its termination handler armed) as long as the wrapper.
+///
+/// `@unchecked Sendable`: after `run()` the process object is never touched again except by Foundation's own
+/// monitoring thread; the only mutable state here is `inputClosed`, which sits behind a mutex.
+final class ProcessBox: @unchecked Sendable {
+    let process: Process
+    private let inputClosed = Mutex(false)
+
+    init(_ process: Process) { self.process = process }
+
+    /// Runs `close` the first time only.
+    func closeInputOnce(_ close: () -> Void) {
+        let first = inputClosed.withLock { closed -> Bool in
+            defer { closed = true }
+            return !closed
+        }
+        if first { close() }
+    }
+}
