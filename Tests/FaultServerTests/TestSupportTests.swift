@@ -41,6 +41,16 @@ import Testing
         }
     }
 
+    @Test func childrenGetNoInheritedProxy() async throws {
+        let environment = HaulProcess.childEnvironment(
+            inherited: ["http_proxy": "http://proxy:3128", "ALL_PROXY": "x", "HOME": "/root"], given: ["HAUL_X": "1"])
+        #expect(environment == ["HOME": "/root", "HAUL_X": "1", "SWIFT_BACKTRACE": "interactive=no"])
+        let process = try HaulProcess(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "echo \"[$HAUL_X]\""], environment: ["HAUL_X": "given"])
+        #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)
+        #expect(process.stdoutLines() == ["[given]"])
+    }
+
     @Test func haulProcessCanBeSignalledAndFed() async throws {
         let process = try HaulProcess(URL(fileURLWithPath: "/bin/cat"), input: .pipe)
         process.writeStdin("hello\n")

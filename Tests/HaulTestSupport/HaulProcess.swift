@@ -48,6 +48,11 @@ public final class HaulProcess: Sendable {
         }
     }
 
+    /// Environment variables removed from the inherited environment.
+    public static let proxyVariables = [
+        "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+    ]
+
     public let executable: URL
     public let arguments: [String]
     /// Process id of the child.
@@ -61,7 +66,8 @@ public final class HaulProcess: Sendable {
 
     /// Starts `executable` with `arguments`.
     ///
-    /// `environment` is added to the inherited one (or replaces it when `inheritEnvironment` is false);
+    /// `environment` is added to the inherited one (or replaces it when `inheritEnvironment` is false).
+    /// Inherited proxy variables (`http_proxy`, `ALL_PROXY`, ...) are dropped, and
     /// `SWIFT_BACKTRACE=interactive=no` is set unless given, so a crash never waits for a key.
     public init(
         _ executable: URL, arguments: [String] = [], environment: [String: String] = [:],
@@ -72,10 +78,8 @@ public final class HaulProcess: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var env = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]
-        env["SWIFT_BACKTRACE"] = env["SWIFT_BACKTRACE"] ?? "interactive=no"
-        env.merge(environment) { _, new in new }
-        process.environment = env
+        process.environment = Self.childEnvironment(
+            inherited: inheritEnvironment ? ProcessInfo.processInfo.environment : [:], given: environment)
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
 
         let outPipe = Pipe()
@@ -109,6 +113,17 @@ public final class HaulProcess: Sendable {
         } else {
             stdinFD = nil
         }
+    }
+
+    /// The environment a child gets: `inherited` without proxy variables, `SWIFT_BACKTRACE=interactive=no`
+    /// unless set, then `given` on top.
+    public static func childEnvironment(inherited: [String: String], given: [String: String]) -> [String: String] {
+        var environment = inherited
+        // Tests talk to 127.0.0.1 only: never let an inherited proxy setting route them elsewhere.
+        for name in proxyVariables { environment[name] = nil }
+        environment["SWIFT_BACKTRACE"] = environment["SWIFT_BACKTRACE"] ?? "interactive=no"
+        environment.merge(given) { _, new in new }
+        return environment
     }
 
     /// Starts the built executable `name` found by `binary(named:)`.
