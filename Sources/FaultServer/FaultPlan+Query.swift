@@ -1,9 +1,11 @@
 extension FaultPlan {
     /// The query parameters `/gen/NAME?...` understands, for usage text and error pages.
     public static let queryParameters = """
-        size=N (required)  seed=S  throttle=B/s  drop=N  drops=K  stall=N  stalls=K  short=N
-        norange=1  chunked=1  change=K  fail=K  failstatus=C  retryafter=S  status=C
-        delay=MS  wrongstart=N  filename=NAME  type=MIME   (sizes and rates take k, m, g suffixes: 1024-based)
+        size=N (required)  seed=S  throttle=B/s  drop=N  drops=K
+        stall=N  stalls=K  short=N  norange=1  chunked=1  change=K
+        fail=K  failstatus=C  retryafter=S  status=C  delay=MS
+        wrongstart=N  filename=NAME  type=MIME
+        Sizes and rates take k, m, g suffixes (1024-based).
         """
 
     /// Builds an ad-hoc plan from the query of a `/gen/NAME` request; nil when `size` is missing or any value is malformed.

@@ -4,7 +4,7 @@
 /// count requests and responses since the plan was installed with `FaultServer.route(_:_:)`.
 /// Faults that act on the body (`throttle`, `dropAfter`, `stallAfter`, `shortBy`) count the body
 /// bytes of one response, so a resumed 206 starts counting from 0 again.
-public struct FaultPlan: Sendable {
+public struct FaultPlan: Sendable, Equatable {
     /// The content at the path.
     public enum Body: Sendable, Equatable {
         /// `size` deterministic pseudo-random bytes from `seed` (SplitMix64, seekable, no storage).
