@@ -1,1 +1,3 @@
-print("haul-fault-server: not built yet")
+import ArgumentParser
+
+HaulFaultServerCommand.main()

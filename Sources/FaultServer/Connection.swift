@@ -1,0 +1,118 @@
+/// Serves the requests of one accepted connection on its own thread, injecting the plan's faults.
+struct Connection {
+    /// Largest body slice generated and sent at once.
+    static let chunkSize = 256 * 1024
+
+    let fd: Int32
+    let core: ServerCore
+
+    /// Answers requests until the peer closes, a fault ends the connection, or the server stops.
+    func run() {
+        var reader = RequestReader(fd: fd, stopFD: core.stopFD)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 8)
+        defer { buffer.deallocate() }
+        while let request = reader.next() {
+            guard respond(to: request, buffer: buffer), !core.isStopping else { return }
+        }
+    }
+
+    /// Sends one response; false when the connection must close afterwards.
+    private func respond(to request: HTTPRequest, buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        let path = request.routeKey
+        let response: PlannedResponse
+        var plan: FaultPlan?
+        switch core.lookUp(request) {
+        case .notFound:
+            response = .page(404)
+        case .badQuery:
+            response = .page(400, note: "<pre>\(FaultPlan.queryParameters)</pre>")
+        case .plan(let found, let requestNumber):
+            plan = found
+            response = ResponsePlanner.respond(to: request, plan: found, requestNumber: requestNumber)
+        }
+        if let delay = plan?.headerDelay {
+            guard core.pause(for: delay) else { return false }
+        }
+        core.recordStatus(response.status, path: path)
+        let keepAlive = request.keepAlive
+        guard Socket.sendAll(fd, response.encodedHead(closing: !keepAlive)) else { return false }
+        guard !request.isHead else { return keepAlive }
+
+        switch response.payload {
+        case .page(let bytes):
+            let sent = bytes.withUnsafeBytes { Socket.sendAll(fd, $0) }
+            core.addBodyBytes(sent, path: path)
+            return keepAlive && sent == bytes.count
+        case .content(let body, let range, let version, let chunked):
+            let complete = sendContent(
+                body, range: range, version: version, chunked: chunked, plan: plan!, path: path, buffer: buffer)
+            return keepAlive && complete
+        }
+    }
+
+    /// Streams a content slice with the plan's throttle, drop, stall and short-body faults.
+    /// Returns false when the body was cut off (the connection must then close).
+    private func sendContent(
+        _ body: FaultPlan.Body, range: Range<Int64>, version: Int, chunked: Bool, plan: FaultPlan, path: String,
+        buffer: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        let length = Int64(range.count)
+        let toSend = length - min(max(plan.shortBy ?? 0, 0), length)
+        // A drop or stall point counts only if this response would go past it.
+        var dropAt = plan.dropAfter.flatMap { $0 >= 0 && $0 < length ? $0 : nil }
+        var stallAt = plan.stallAfter.flatMap { $0 >= 0 && $0 < length ? $0 : nil }
+        let rate = plan.throttle.flatMap { $0 > 0 ? Int64($0) : nil }
+        let pace = rate.map { max(1, min(Int64(Self.chunkSize), $0 / 20)) } ?? Int64(Self.chunkSize)
+        let started = ContinuousClock.now
+        var sent: Int64 = 0
+
+        while true {
+            if let point = dropAt, sent == point {
+                if core.claimDrop(path: path, limit: plan.dropTimes) { return false }
+                dropAt = nil
+            }
+            if let point = stallAt, sent == point {
+                if core.claimStall(path: path, limit: plan.stallTimes) {
+                    stayQuiet()
+                    return false
+                }
+                stallAt = nil
+            }
+            if sent >= toSend { break }
+
+            var limit = toSend
+            if let point = dropAt { limit = min(limit, point) }
+            if let point = stallAt { limit = min(limit, point) }
+            let count = Int(min(pace, limit - sent))
+            if let rate {
+                // Send a chunk only once the rate has earned it, so the body takes size / rate overall.
+                let due = started + .milliseconds((sent + Int64(count)) * 1000 / rate)
+                guard core.pause(until: due) else { return false }
+            }
+            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+            body.fill(slice, from: range.lowerBound + sent, version: version)
+            let written: Int
+            if chunked {
+                guard Socket.sendAll(fd, Array((String(count, radix: 16) + "\r\n").utf8)) else { return false }
+                written = Socket.sendAll(fd, UnsafeRawBufferPointer(slice))
+                guard written == count, Socket.sendAll(fd, [13, 10]) else {
+                    core.addBodyBytes(written, path: path)
+                    return false
+                }
+            } else {
+                written = Socket.sendAll(fd, UnsafeRawBufferPointer(slice))
+            }
+            core.addBodyBytes(written, path: path)
+            sent += Int64(written)
+            if written < count { return false }
+        }
+        if toSend < length { return false }
+        if chunked { return Socket.sendAll(fd, Array("0\r\n\r\n".utf8)) }
+        return true
+    }
+
+    /// Keeps the socket open and silent until the peer hangs up or sends anything, or the server stops.
+    private func stayQuiet() {
+        _ = Socket.waitReadable([fd, core.stopFD], timeoutMilliseconds: -1)
+    }
+}

@@ -1,1 +1,0 @@
-// FaultServer: placeholder until its first real file lands.

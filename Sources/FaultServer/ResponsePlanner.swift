@@ -1,0 +1,128 @@
+/// What the server will send for one request: a head and what follows it.
+struct PlannedResponse {
+    /// What follows the head.
+    enum Payload {
+        /// A small fixed body (error page, redirect note).
+        case page([UInt8])
+        /// A slice of the route's content, subject to the plan's body faults.
+        case content(FaultPlan.Body, range: Range<Int64>, version: Int, chunked: Bool)
+    }
+
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var payload: Payload
+
+    /// The status line and header block, ready to send.
+    func encodedHead(closing: Bool) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        for header in headers { text += "\(header.name): \(header.value)\r\n" }
+        if closing { text += "Connection: close\r\n" }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    /// The standard reason phrase, or a generic one.
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 410: "Gone"
+        case 416: "Range Not Satisfiable"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "Status \(status)"
+        }
+    }
+
+    /// A small HTML page answer with `status`.
+    static func page(_ status: Int, extraHeaders: [(name: String, value: String)] = [], note: String = "")
+        -> PlannedResponse
+    {
+        let html = "<html><head><title>\(status) \(reason(status))</title></head>"
+            + "<body><h1>\(status) \(reason(status))</h1>\(note)</body></html>\n"
+        let body = Array(html.utf8)
+        let headers = serverHeader + extraHeaders + [
+            ("Content-Type", "text/html; charset=utf-8"), ("Content-Length", "\(body.count)"),
+        ]
+        return PlannedResponse(status: status, headers: headers, payload: .page(body))
+    }
+
+    static let serverHeader: [(name: String, value: String)] = [("Server", "haul-fault-server")]
+}
+
+/// Decides the response to a request from the path's plan, like a real server would (pure).
+enum ResponsePlanner {
+    /// The response to the `requestNumber`th request (1-based) since `plan` was installed.
+    static func respond(to request: HTTPRequest, plan: FaultPlan, requestNumber: Int) -> PlannedResponse {
+        if requestNumber <= plan.failFirst {
+            let retry = plan.retryAfter.map { [(name: "Retry-After", value: "\($0)")] } ?? []
+            return .page(plan.failStatus, extraHeaders: retry)
+        }
+        if let status = plan.status {
+            return .page(status)
+        }
+        if let redirect = plan.redirect {
+            return .page(redirect.status, extraHeaders: [("Location", redirect.location)])
+        }
+        return content(for: request, plan: plan, version: plan.version(forRequest: requestNumber))
+    }
+
+    /// 200, 206 or 416 for the plan's content in `version`.
+    static func content(for request: HTTPRequest, plan: FaultPlan, version: Int) -> PlannedResponse {
+        let size = plan.body.size
+        let etag = plan.etagValue(version: version)
+        let lastModified = plan.lastModifiedValue(version: version)
+        var headers = PlannedResponse.serverHeader + [(name: "Content-Type", value: plan.contentType)]
+        if let etag { headers.append(("ETag", etag)) }
+        if let lastModified { headers.append(("Last-Modified", lastModified)) }
+        if let disposition = plan.contentDisposition { headers.append(("Content-Disposition", disposition)) }
+
+        if plan.chunked {
+            headers.append(("Transfer-Encoding", "chunked"))
+            return PlannedResponse(
+                status: 200, headers: headers, payload: .content(plan.body, range: 0..<size, version: version, chunked: true))
+        }
+        if plan.acceptRanges { headers.append(("Accept-Ranges", "bytes")) }
+
+        let range = plan.acceptRanges ? request.header("Range").flatMap(RangeRequest.parse) : nil
+        if let range, ifRangeHolds(request.header("If-Range"), etag: etag, lastModified: lastModified) {
+            switch range.resolve(size: size) {
+            case .unsatisfiable:
+                return .page(416, extraHeaders: [("Content-Range", "bytes */\(size)")])
+            case .satisfiable(var slice):
+                if let lie = plan.wrongRangeStart {
+                    let start = min(max(lie, 0), max(size - 1, 0))
+                    slice = start..<size
+                }
+                headers.append(("Content-Range", "bytes \(slice.lowerBound)-\(slice.upperBound - 1)/\(size)"))
+                headers.append(("Content-Length", "\(slice.count)"))
+                return PlannedResponse(
+                    status: 206, headers: headers, payload: .content(plan.body, range: slice, version: version, chunked: false))
+            }
+        }
+        headers.append(("Content-Length", "\(size)"))
+        return PlannedResponse(
+            status: 200, headers: headers, payload: .content(plan.body, range: 0..<size, version: version, chunked: false))
+    }
+
+    /// Whether a Range may be honoured: no If-Range, or one that equals the strong ETag or the Last-Modified date.
+    static func ifRangeHolds(_ ifRange: String?, etag: String?, lastModified: String?) -> Bool {
+        guard let ifRange = ifRange?.trimmingSpaces() else { return true }
+        if ifRange.hasPrefix("\"") || ifRange.hasPrefix("W/") {
+            guard let etag, !etag.hasPrefix("W/"), !ifRange.hasPrefix("W/") else { return false }
+            return ifRange == etag
+        }
+        return lastModified != nil && ifRange == lastModified
+    }
+}

@@ -1,0 +1,24 @@
+/// What happened on one path so far (since the server started, or since `FaultServer.resetStats(_:)`).
+public struct RouteStats: Sendable, Equatable {
+    /// Requests received for the path.
+    public var requests: Int
+    /// Body bytes actually written to sockets, over all responses (chunk framing not counted).
+    public var bodyBytesSent: Int64
+    /// The Range header of each request, nil where there was none.
+    public var rangeHeaders: [String?]
+    /// The If-Range header of each request, nil where there was none.
+    public var ifRangeHeaders: [String?]
+    /// The status code of each response, in request order.
+    public var statuses: [Int]
+
+    public init(
+        requests: Int = 0, bodyBytesSent: Int64 = 0, rangeHeaders: [String?] = [], ifRangeHeaders: [String?] = [],
+        statuses: [Int] = []
+    ) {
+        self.requests = requests
+        self.bodyBytesSent = bodyBytesSent
+        self.rangeHeaders = rangeHeaders
+        self.ifRangeHeaders = ifRangeHeaders
+        self.statuses = statuses
+    }
+}

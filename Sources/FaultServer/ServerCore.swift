@@ -1,0 +1,229 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// The shared state of one server: listener, routes, counters, stats and open connections.
+///
+/// Owned jointly by the public `FaultServer` and by every server thread, so it lives until the
+/// last thread has finished. Everything mutable sits behind one mutex.
+final class ServerCore: Sendable {
+    /// Per-path counters behind the plan's "first K" faults; reset when a plan is installed.
+    struct Counters {
+        var requests = 0
+        var drops = 0
+        var stalls = 0
+    }
+
+    /// What the connection thread should serve for one request.
+    enum Lookup {
+        case plan(FaultPlan, requestNumber: Int)
+        case badQuery
+        case notFound
+    }
+
+    struct State {
+        var plans: [String: FaultPlan] = [:]
+        var counters: [String: Counters] = [:]
+        var stats: [String: RouteStats] = [:]
+        var connections: Set<Int32> = []
+        var threads = 0
+        var accepted = 0
+        var stopping = false
+    }
+
+    let port: UInt16
+    private let listenFD: Int32
+    /// Read end of the stop pipe: becomes (and stays) readable once the server stops; every wait polls it.
+    let stopFD: Int32
+    private let stopWriteFD: Int32
+    private let deadline: ContinuousClock.Instant
+    private let state = Mutex(State())
+
+    init(port: UInt16, lifetime: Duration) throws {
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else { throw Socket.Failure(call: "pipe", code: errno) }
+        Socket.setCloseOnExec(pipeFDs[0])
+        Socket.setCloseOnExec(pipeFDs[1])
+        do {
+            (listenFD, self.port) = try Socket.listenLoopback(port: port)
+        } catch {
+            close(pipeFDs[0])
+            close(pipeFDs[1])
+            throw error
+        }
+        stopFD = pipeFDs[0]
+        stopWriteFD = pipeFDs[1]
+        deadline = .now + lifetime
+    }
+
+    deinit {
+        close(stopFD)
+        close(stopWriteFD)
+    }
+
+    // MARK: Threads
+
+    /// Starts the accept loop; it ends at stop or when the lifetime is over.
+    func start() throws {
+        state.withLock { $0.threads += 1 }
+        do {
+            try ServerThread.spawn { [self] in acceptLoop() }
+        } catch {
+            state.withLock { $0.threads -= 1 }
+            close(listenFD)
+            throw error
+        }
+    }
+
+    private func acceptLoop() {
+        defer {
+            close(listenFD)
+            state.withLock { $0.threads -= 1 }
+        }
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            if remaining <= .zero {
+                beginShutdown()
+                return
+            }
+            let ready = Socket.waitReadable([listenFD, stopFD], timeoutMilliseconds: Socket.milliseconds(remaining))
+            if ready.contains(stopFD) { return }
+            guard ready.contains(listenFD) else { continue }
+            guard let fd = Socket.accept(listenFD) else { return }
+            let admitted = state.withLock { state -> Bool in
+                guard !state.stopping else { return false }
+                state.connections.insert(fd)
+                state.threads += 1
+                state.accepted += 1
+                return true
+            }
+            guard admitted else {
+                close(fd)
+                return
+            }
+            do {
+                try ServerThread.spawn { [self] in
+                    Connection(fd: fd, core: self).run()
+                    finishConnection(fd)
+                }
+            } catch {
+                finishConnection(fd)
+            }
+        }
+    }
+
+    /// Forgets and closes a connection; under the lock, so `beginShutdown` never touches a reused descriptor.
+    private func finishConnection(_ fd: Int32) {
+        state.withLock { state in
+            state.connections.remove(fd)
+            close(fd)
+            state.threads -= 1
+        }
+    }
+
+    /// Marks the server stopped, wakes every wait and cuts every open connection. Idempotent.
+    func beginShutdown() {
+        let first = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.stopping = true
+            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            return true
+        }
+        guard first else { return }
+        var byte: UInt8 = 1
+        _ = write(stopWriteFD, &byte, 1)
+    }
+
+    /// Stops and waits (at most `timeout`) until every server thread has finished.
+    func stop(timeout: Duration = .seconds(2)) {
+        beginShutdown()
+        let giveUp = ContinuousClock.now + timeout
+        while state.withLock({ $0.threads }) > 0 && ContinuousClock.now < giveUp {
+            _ = Socket.waitReadable([], timeoutMilliseconds: 2)
+        }
+    }
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+    var connectionsAccepted: Int { state.withLock { $0.accepted } }
+
+    /// Sleeps for `duration` unless the server stops first; false when it stopped.
+    func pause(for duration: Duration) -> Bool {
+        pause(until: .now + duration)
+    }
+
+    /// Sleeps until `instant` unless the server stops first; false when it stopped.
+    func pause(until instant: ContinuousClock.Instant) -> Bool {
+        while true {
+            let remaining = ContinuousClock.now.duration(to: instant)
+            if remaining <= .zero { return !isStopping }
+            if !Socket.waitReadable([stopFD], timeoutMilliseconds: Socket.milliseconds(remaining)).isEmpty { return false }
+        }
+    }
+
+    // MARK: Routes and stats
+
+    func install(_ plan: FaultPlan, at path: String) {
+        let key = HTTPRequest.routeKey(path)
+        state.withLock { state in
+            state.plans[key] = plan
+            state.counters[key] = Counters()
+        }
+    }
+
+    func stats(_ path: String) -> RouteStats {
+        let key = HTTPRequest.routeKey(path)
+        return state.withLock { $0.stats[key] ?? RouteStats() }
+    }
+
+    func resetStats(_ path: String) {
+        let key = HTTPRequest.routeKey(path)
+        state.withLock { $0.stats[key] = nil }
+    }
+
+    /// Records a request in the stats and finds what to serve for it (keys are `HTTPRequest.routeKey`).
+    func lookUp(_ request: HTTPRequest) -> Lookup {
+        state.withLock { state in
+            let path = request.routeKey
+            state.stats[path, default: RouteStats()].requests += 1
+            state.stats[path]!.rangeHeaders.append(request.header("Range"))
+            state.stats[path]!.ifRangeHeaders.append(request.header("If-Range"))
+            if let plan = state.plans[path] {
+                state.counters[path, default: Counters()].requests += 1
+                return .plan(plan, requestNumber: state.counters[path]!.requests)
+            }
+            guard path.hasPrefix("/gen/"), path.count > "/gen/".count else { return .notFound }
+            let name = String(path.dropFirst("/gen/".count))
+            guard let plan = FaultPlan.fromQuery(request.query, name: name) else { return .badQuery }
+            state.counters[path, default: Counters()].requests += 1
+            return .plan(plan, requestNumber: state.counters[path]!.requests)
+        }
+    }
+
+    func recordStatus(_ status: Int, path: String) {
+        state.withLock { $0.stats[path, default: RouteStats()].statuses.append(status) }
+    }
+
+    func addBodyBytes(_ count: Int, path: String) {
+        guard count > 0 else { return }
+        state.withLock { $0.stats[path, default: RouteStats()].bodyBytesSent += Int64(count) }
+    }
+
+    /// Takes one of the plan's `dropTimes` drops for `path`; false when they are used up.
+    func claimDrop(path: String, limit: Int) -> Bool {
+        state.withLock { state in
+            guard state.counters[path, default: Counters()].drops < limit else { return false }
+            state.counters[path]!.drops += 1
+            return true
+        }
+    }
+
+    /// Takes one of the plan's `stallTimes` stalls for `path`; false when they are used up.
+    func claimStall(path: String, limit: Int) -> Bool {
+        state.withLock { state in
+            guard state.counters[path, default: Counters()].stalls < limit else { return false }
+            state.counters[path]!.stalls += 1
+            return true
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import FaultServer
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// Connections, stopping, lifetime, ad-hoc query plans and the `haul-fault-server` command.
+@Suite struct LifecycleTests {
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
+        let curl = try Curl()
+        let server = try FaultServer(lifetime: .seconds(60))
+        defer { server.stop() }
+        server.route("/a", .file(size: 1_000, seed: 1))
+        server.route("/b", .file(size: 2_000, seed: 2))
+        // One curl run with two URLs reuses the connection.
+        let result = try await curl.fetch(server.url("/a"), options: ["-o", "/dev/null", server.url("/b")])
+        #expect(result.exitCode == 0)
+        #expect(server.stats("/a").requests == 1)
+        #expect(server.stats("/b").requests == 1)
+        #expect(server.connectionsAccepted == 1)
+    }
+
+    @Test func queryPlansNeedNoSwift() async throws {
+        let curl = try Curl()
+        let server = try FaultServer(lifetime: .seconds(60))
+        defer { server.stop() }
+        let full = try await curl.fetch(server.url("/gen/x.bin?size=64k&seed=5"))
+        #expect(full.body == FaultPlan.Body.generated(size: 65_536, seed: 5).bytes())
+        let dropped = try await curl.fetch(server.url("/gen/y.bin?size=10000&drop=4000"))
+        #expect(dropped.exitCode == 18)
+        #expect(dropped.body.count == 4_000)
+        let again = try await curl.fetch(server.url("/gen/y.bin?size=10000&drop=4000"))
+        #expect(again.exitCode == 0)
+        let failing = try await curl.fetch(server.url("/gen/z.bin?size=10&fail=1&retryafter=2"))
+        #expect(failing.status == 503)
+        #expect(failing.header("Retry-After") == "2")
+        let status = try await curl.fetch(server.url("/gen/s.bin?size=10&status=410"))
+        #expect(status.status == 410)
+        let noRange = try await curl.fetch(server.url("/gen/n.bin?size=100&norange=1"), headers: ["Range: bytes=5-"])
+        #expect(noRange.status == 200)
+        let named = try await curl.fetch(server.url("/gen/file?size=1&filename=%E9%9B%BB%E5%BD%B1.mp4"))
+        #expect(named.header("Content-Disposition") == "attachment; filename*=UTF-8''%E9%9B%BB%E5%BD%B1.mp4")
+        let missingSize = try await curl.fetch(server.url("/gen/q.bin"))
+        #expect(missingSize.status == 400)
+        #expect(server.stats("/gen/y.bin").requests == 2)
+        #expect(server.stats("/gen/y.bin").bodyBytesSent == 14_000)
+    }
+
+    @Test func stopEndsStalledConnectionsPromptly() async throws {
+        let curl = try Curl()
+        let server = try FaultServer(lifetime: .seconds(60))
+        var plan = FaultPlan.file(size: 100_000, seed: 1)
+        plan.stallAfter = 1_000
+        server.route("/stall", plan)
+        async let fetched = curl.fetch(server.url("/stall"))
+        try await eventually("the stall to begin", timeout: .seconds(5)) { server.stats("/stall").bodyBytesSent == 1_000 }
+        let clock = ContinuousClock()
+        let stopping = clock.measure { server.stop() }
+        let result = try await fetched
+        #expect(stopping < .seconds(1))
+        #expect(result.exitCode == 18)
+        #expect(server.isStopped)
+        #expect(!LoopbackPort.isAccepting(server.port))
+    }
+
+    @Test func lifetimeStopsTheServerByItself() async throws {
+        let server = try FaultServer(lifetime: .milliseconds(200))
+        #expect(LoopbackPort.isAccepting(server.port))
+        try await eventually("the lifetime to end", timeout: .seconds(5)) { server.isStopped }
+        try await eventually("the listener to close", timeout: .seconds(5)) { !LoopbackPort.isAccepting(server.port) }
+    }
+
+    @Test func demoRoutesAreServed() async throws {
+        let curl = try Curl()
+        let server = try FaultServer(lifetime: .seconds(60))
+        defer { server.stop() }
+        let urls = server.installDemoRoutes()
+        #expect(urls.count == 6)
+        #expect(urls.contains(server.url("/demo/%E9%9B%BB%E5%BD%B1.%E7%AC%AC01%E9%9B%86.mp4")))
+        let list = try await curl.fetch(server.url("/demo/urls.txt"))
+        #expect(String(decoding: list.body, as: UTF8.self) == urls.map { $0 + "\n" }.joined())
+        let missing = try await curl.fetch(server.url("/demo/missing.bin"))
+        #expect(missing.status == 404)
+        let head = try await curl.fetch(server.url("/demo/download.php"), options: ["-I"])
+        #expect(head.header("Content-Disposition")?.hasPrefix("attachment; filename*=UTF-8''") == true)
+    }
+
+    @Test func commandPrintsItsURLsAndStopsOnSIGTERM() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let portFile = directory.file("port")
+        let process = try HaulProcess(
+            binary: "haul-fault-server", arguments: ["--demo", "--lifetime", "60", "--port-file", portFile])
+        defer { process.terminate(SIGKILL, timeout: .seconds(1)) }
+        let listening = try await process.waitForOutput(containing: "listening on http://127.0.0.1:", timeout: .seconds(10))
+        try await process.waitForOutput(containing: "/demo/missing.bin", in: .stdout, timeout: .seconds(5))
+        let port = try #require(UInt16(listening.split(separator: ":").last ?? ""))
+        let written = try String(contentsOfFile: portFile, encoding: .utf8)
+        #expect(written == "\(port)\n")
+        let lines = process.stdoutLines()
+        #expect(lines[1] == "demo urls:")
+        #expect(lines.count == 8)
+        let list = try await Curl().fetch("http://127.0.0.1:\(port)/demo/urls.txt")
+        #expect(String(decoding: list.body, as: UTF8.self).split(separator: "\n").map(String.init) == Array(lines[2...]))
+        process.kill(SIGTERM)
+        #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)
+    }
+}

@@ -1,1 +1,0 @@
-// FaultServerTests: placeholder until its first real test lands.

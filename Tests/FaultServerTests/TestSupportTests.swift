@@ -1,0 +1,93 @@
+import FaultServer
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// The shared test helpers themselves.
+@Suite struct TestSupportTests {
+    @Test func temporaryDirectoryIsCreatedAndRemoved() throws {
+        let directory = try TemporaryDirectory()
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        try Data([1, 2]).write(to: URL(fileURLWithPath: directory.file("x")))
+        #expect(directory.url.path == directory.path)
+        directory.remove()
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
+    @Test func eventuallyGivesUpAtItsDeadline() async throws {
+        let started = ContinuousClock.now
+        await #expect(throws: TimedOut.self) {
+            try await eventually("never", timeout: .milliseconds(100)) { false }
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        var calls = 0
+        try await eventually(timeout: .seconds(1), poll: .milliseconds(1)) {
+            calls += 1
+            return calls == 3
+        }
+        let value = try await eventuallyValue(timeout: .seconds(1)) { () async -> Int? in 7 }
+        #expect(value == 7)
+    }
+
+    @Test func haulProcessCapturesOutputAndStatus() async throws {
+        let process = try HaulProcess(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "echo one; echo two >&2; printf three; exit 3"])
+        #expect(try await process.waitForExit(timeout: .seconds(5)) == 3)
+        #expect(process.stdoutLines() == ["one", "three"])
+        #expect(process.stderrLines() == ["two"])
+        await #expect(throws: HaulProcess.Failure.self) {
+            try await process.waitForOutput(containing: "four", timeout: .seconds(5))
+        }
+    }
+
+    @Test func childrenGetNoInheritedProxy() async throws {
+        let environment = HaulProcess.childEnvironment(
+            inherited: ["http_proxy": "http://proxy:3128", "ALL_PROXY": "x", "HOME": "/root"], given: ["HAUL_X": "1"])
+        #expect(environment == ["HOME": "/root", "HAUL_X": "1", "SWIFT_BACKTRACE": "interactive=no"])
+        let process = try HaulProcess(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "echo \"[$HAUL_X]\""], environment: ["HAUL_X": "given"])
+        #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)
+        #expect(process.stdoutLines() == ["[given]"])
+    }
+
+    @Test func haulProcessCanBeSignalledAndFed() async throws {
+        let process = try HaulProcess(URL(fileURLWithPath: "/bin/cat"), input: .pipe)
+        process.writeStdin("hello\n")
+        try await process.waitForOutput(containing: "hello", in: .stdout, timeout: .seconds(5))
+        process.kill(SIGTERM)
+        #expect(try await process.waitForExit(timeout: .seconds(5)) == 128 + SIGTERM)
+    }
+
+    @Test func binariesAreFoundNextToTheTests() throws {
+        let url = try HaulProcess.binary(named: "haul-fault-server")
+        #expect(FileManager.default.isExecutableFile(atPath: url.path))
+        #expect(throws: HaulProcess.Failure.self) { try HaulProcess.binary(named: "no-such-binary") }
+    }
+
+    @Test(.enabled(if: NginxFixture.isAvailable)) func nginxServesRangesAndStops() async throws {
+        let nginx = try await NginxFixture.start()
+        defer { nginx.stop() }
+        let content = FaultPlan.Body.generated(size: 100_000, seed: 1).bytes()
+        try nginx.write(file: "movie.bin", bytes: content)
+        let curl = try Curl()
+        let range = try await curl.fetch(nginx.url("/movie.bin"), headers: ["Range: bytes=1000-"])
+        #expect(range.status == 206)
+        #expect(range.header("Content-Range") == "bytes 1000-99999/100000")
+        #expect(range.body == Array(content[1000...]))
+        let named = try await curl.fetch(nginx.url("/cd/movie.bin"), options: ["-I"])
+        #expect(named.header("Content-Disposition") == "attachment; filename=\"movie.bin\"")
+        let renamed = try await curl.fetch(nginx.url("/cd/movie.bin?name=%E9%9B%BB.bin"), options: ["-I"])
+        #expect(renamed.header("Content-Disposition") == "attachment; filename*=UTF-8''%E9%9B%BB.bin")
+        let entry = try await eventuallyValue("the access log entry", timeout: .seconds(5)) {
+            nginx.accessEntries().first
+        }
+        #expect(entry.status == 206)
+        #expect(entry.range == "bytes=1000-")
+        #expect(entry.bodyBytesSent == 99_000)
+        #expect(entry.uri == "/movie.bin")
+        let port = nginx.port
+        nginx.stop()
+        #expect(!LoopbackPort.isAccepting(port))
+    }
+}

@@ -1,0 +1,63 @@
+/// A bounded wait ran out before its condition held.
+public struct TimedOut: Error, CustomStringConvertible {
+    /// What was awaited, in words.
+    public var what: String
+    public var timeout: Duration
+    /// `file:line` of the wait.
+    public var location: String
+
+    public init(what: String, timeout: Duration, location: String) {
+        self.what = what
+        self.timeout = timeout
+        self.location = location
+    }
+
+    public var description: String { "timed out after \(timeout) waiting for \(what) (\(location))" }
+}
+
+/// Polls `condition` every `poll` until it returns true; throws `TimedOut` after `timeout`.
+///
+/// The condition runs on the caller's task and should be cheap: the cooperative pool is only two threads wide here.
+public func eventually(
+    _ what: String = "condition", timeout: Duration, poll: Duration = .milliseconds(20),
+    fileID: String = #fileID, line: Int = #line, _ condition: () throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try condition() { return }
+        guard ContinuousClock.now < deadline else {
+            throw TimedOut(what: what, timeout: timeout, location: "\(fileID):\(line)")
+        }
+        try await Task.sleep(for: poll)
+    }
+}
+
+/// Polls an asynchronous `condition` every `poll` until it returns true; throws `TimedOut` after `timeout`.
+public func eventually(
+    _ what: String = "condition", timeout: Duration, poll: Duration = .milliseconds(20),
+    fileID: String = #fileID, line: Int = #line, _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return }
+        guard ContinuousClock.now < deadline else {
+            throw TimedOut(what: what, timeout: timeout, location: "\(fileID):\(line)")
+        }
+        try await Task.sleep(for: poll)
+    }
+}
+
+/// Polls `produce` every `poll` until it returns a value; throws `TimedOut` after `timeout`.
+public func eventuallyValue<Value>(
+    _ what: String = "value", timeout: Duration, poll: Duration = .milliseconds(20),
+    fileID: String = #fileID, line: Int = #line, _ produce: () async throws -> Value?
+) async throws -> Value {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if let value = try await produce() { return value }
+        guard ContinuousClock.now < deadline else {
+            throw TimedOut(what: what, timeout: timeout, location: "\(fileID):\(line)")
+        }
+        try await Task.sleep(for: poll)
+    }
+}
