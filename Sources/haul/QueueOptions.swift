@@ -79,7 +79,7 @@ struct AddOptions: ParsableArguments {
 
 /// How transfers behave.
 struct TransferFlags: ParsableArguments {
-    @Option(name: [.short, .customLong("max-concurrent")], help: "Tasks running at once.")
+    @Option(name: [.customShort("j"), .customLong("max-concurrent")], help: "Tasks running at once.")
     var maxConcurrent: Int?
 
     @Option(name: .customLong("limit-rate"), help: "Receive limit per task, e.g. 500K, 2M, 1.5G (bytes/s).")

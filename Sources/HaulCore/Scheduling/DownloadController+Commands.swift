@@ -15,8 +15,12 @@ extension DownloadController {
             guard let task = tasks[id], let paused = TaskLifecycle.pause(task) else { return }
             backoff[id] = nil
             save(paused)
-            if inFlight.contains(id) { driver.send(.pause(id)) }
-            eventSink.yield(.paused(paused))
+            // A running task reports `paused` once the engine has synced its bytes.
+            if inFlight.contains(id) {
+                driver.send(.pause(id))
+            } else {
+                eventSink.yield(.paused(paused))
+            }
         case let .resume(id):
             guard let task = tasks[id], let resumed = TaskLifecycle.resume(task) else { return }
             backoff[id] = nil

@@ -134,17 +134,21 @@ public actor DownloadController {
         let ready = SlotPolicy.tasksToStart(
             tasks: candidates, maxRunning: configuration.maxConcurrent,
             backingOff: backoff.mapValues(\.instant), now: now)
+        var started: [DownloadTask] = []
         for id in ready where !inFlight.contains(id) {
             guard var task = tasks[id] else { continue }
             backoff[id] = nil
             task.state = .running
             tasks[id] = task
+            started.append(task)
             inFlight.insert(id)
             live[id] = LiveProgress(position: task.bytesDone)
             driver.send(.start(TransferRequest(task: task, options: configuration.transferOptions)))
             eventSink.yield(.started(task))
             snapshotDirty = true
         }
+        // So `haul list` in another shell shows them running; one transaction for the batch.
+        if !started.isEmpty { attempt { try store.save(started) } }
     }
 
     /// In headless mode, ends the run once nothing is left to do.

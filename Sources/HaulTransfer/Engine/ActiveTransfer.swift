@@ -77,7 +77,6 @@ final class ActiveTransfer {
         try easy.set(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
         try easy.set(CURLOPT_BUFFERSIZE, 256 * 1024)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)
-        try easy.set(CURLOPT_PIPEWAIT, true)
         try easy.set(CURLOPT_USERAGENT, "haul/0.1")
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         if let limit = options.rateLimit { try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: limit) }

@@ -1,1 +1,0 @@
-// HaulEndToEndTests: placeholder until its first real test lands.

@@ -1,1 +1,0 @@
-// HaulTransferTests: placeholder until its first real test lands.
