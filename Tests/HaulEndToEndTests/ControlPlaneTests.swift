@@ -47,7 +47,7 @@ import Testing
             !FileManager.default.fileExists(atPath: run.downloads + "/doomed.bin.part")
         }
         #expect(try await runner.waitForExit(timeout: .seconds(30)) == 0)
-        #expect(same(run.file("slow.bin"), slow.body.bytes()))
+        expectSameBytes(run.file("slow.bin"), slow.body.bytes())
         #expect(server.stats("/slow.bin").rangeHeaders.last == "bytes=\(pausedAt)-")
         let states = try await run.list().map { $0["state"] as? String }
         #expect(states == ["completed", "completed"])

@@ -13,7 +13,7 @@ import Testing
         let run = try HaulRun()
         let process = try run.start(["--headless", "--json", "-j", "2"] + (0..<4).map { server.url("/f\($0).bin") })
         #expect(try await process.waitForExit(timeout: .seconds(60)) == 0)
-        for (index, plan) in plans.enumerated() { #expect(same(run.file("f\(index).bin"), plan.body.bytes())) }
+        for (index, plan) in plans.enumerated() { expectSameBytes(run.file("f\(index).bin"), plan.body.bytes()) }
         #expect(events(process, named: "added").count == 4)
         #expect(events(process, named: "completed").count == 4)
         let completed = try #require(events(process, named: "completed", id: 1).first)
@@ -81,7 +81,7 @@ import Testing
         let retries = events(process, named: "retrying")
         #expect(retries.count == 2)
         #expect(retries.allSatisfy { ($0["after"] as? Double ?? 0) >= 1 })
-        #expect(same(run.file("busy.bin"), plan.body.bytes()))
+        expectSameBytes(run.file("busy.bin"), plan.body.bytes())
         #expect(server.stats("/busy.bin").statuses == [503, 503, 200])
     }
 }

@@ -111,7 +111,7 @@ import Testing
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/same.bin"), directory: dir.path))
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "same (1).bin", bytes: 2000))
-        #expect(same(contents(dir.path + "/same.bin"), Array("mine".utf8)))
+        expectSameBytes(contents(dir.path + "/same.bin"), Array("mine".utf8))
     }
 
     @Test func redirectsAreFollowedOnlyToHTTP() async throws {
@@ -145,7 +145,7 @@ import Testing
         engine.start(request(1, url: server.url("/chunked.bin"), directory: dir.path))
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "chunked.bin", bytes: 300_000))
         #expect(engine.responses(of: TaskID(1)).first?.totalBytes == nil)
-        #expect(same(contents(dir.path + "/chunked.bin"), plan.body.bytes()))
+        expectSameBytes(contents(dir.path + "/chunked.bin"), plan.body.bytes())
     }
 
     @Test func aChecksumMismatchKeepsNothing() async throws {

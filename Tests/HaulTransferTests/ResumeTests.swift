@@ -17,7 +17,7 @@ import Testing
         engine.start(request(1, url: server.url("/a.bin"), directory: dir.path))
         let outcome = try await engine.outcome(of: TaskID(1))
         #expect(outcome == .completed(fileName: "a.bin", bytes: 3 << 20))
-        #expect(same(contents(dir.path + "/a.bin"), plan.body.bytes()))
+        expectSameBytes(contents(dir.path + "/a.bin"), plan.body.bytes())
         #expect(listing(dir.path) == ["a.bin"])
         #expect(engine.responses(of: TaskID(1)).first?.totalBytes == 3 << 20)
     }
@@ -45,7 +45,7 @@ import Testing
             expectedTotal: first.totalBytes, validators: first.validators))
         let outcome = try await engine.outcome(of: TaskID(2))
         #expect(outcome == .completed(fileName: "drop.bin", bytes: 4 << 20))
-        #expect(same(contents(dir.path + "/drop.bin"), plan.body.bytes()))
+        expectSameBytes(contents(dir.path + "/drop.bin"), plan.body.bytes())
         let stats = server.stats("/drop.bin")
         #expect(stats.rangeHeaders.last == "bytes=1500000-")
         #expect(stats.ifRangeHeaders.last == first.validators.ifRangeValue)
@@ -68,7 +68,7 @@ import Testing
             1, url: server.url("/norange.bin"), directory: dir.path, fileName: "norange.bin", resumeFrom: 300_000,
             expectedTotal: 1 << 20))
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "norange.bin", bytes: 1 << 20))
-        #expect(same(contents(dir.path + "/norange.bin"), full))
+        expectSameBytes(contents(dir.path + "/norange.bin"), full)
         #expect(engine.responses(of: TaskID(1)).first?.restartReason == "server ignores ranges")
         #expect(engine.checkpoints(of: TaskID(1)).first == 0)
     }
@@ -92,7 +92,7 @@ import Testing
             2, url: server.url("/changing.bin"), directory: dir.path, fileName: first.fileName, resumeFrom: durable,
             expectedTotal: first.totalBytes, validators: first.validators))
         #expect(try await engine.outcome(of: TaskID(2)) == .completed(fileName: "changing.bin", bytes: 2 << 20))
-        #expect(same(contents(dir.path + "/changing.bin"), plan.body.bytes(version: 2)))
+        expectSameBytes(contents(dir.path + "/changing.bin"), plan.body.bytes(version: 2))
         #expect(engine.responses(of: TaskID(2)).first?.restartReason == "remote file changed")
     }
 
@@ -108,7 +108,7 @@ import Testing
             1, url: server.url("/done.bin"), directory: dir.path, fileName: "done.bin", resumeFrom: 500_000,
             expectedTotal: 500_000))
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "done.bin", bytes: 500_000))
-        #expect(same(contents(dir.path + "/done.bin"), plan.body.bytes()))
+        expectSameBytes(contents(dir.path + "/done.bin"), plan.body.bytes())
         #expect(server.stats("/done.bin").statuses == [416])
     }
 
@@ -131,7 +131,7 @@ import Testing
             return
         }
         #expect(durable == 100_000)
-        #expect(same(contents(dir.path + "/liar.bin.part"), [UInt8](kept)))
+        expectSameBytes(contents(dir.path + "/liar.bin.part"), [UInt8](kept))
     }
 
     @Test func theRecordedOffsetNeverExceedsThePartFile() async throws {
@@ -148,7 +148,7 @@ import Testing
             expectedTotal: 1 << 20, validators: RemoteValidators(etag: nil, lastModified: nil)))
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "short.bin", bytes: 1 << 20))
         #expect(server.stats("/short.bin").rangeHeaders == ["bytes=200000-"])
-        #expect(same(contents(dir.path + "/short.bin"), plan.body.bytes()))
+        expectSameBytes(contents(dir.path + "/short.bin"), plan.body.bytes())
     }
 
     @Test func pauseKeepsExactlyTheSyncedBytes() async throws {
@@ -170,6 +170,6 @@ import Testing
         #expect(durable < 8 << 20)
         let part = try #require(contents(dir.path + "/slow.bin.part"))
         #expect(Int64(part.count) == durable)
-        #expect(same(part, plan.body.bytes(in: 0..<durable)))
+        expectSameBytes(part, plan.body.bytes(in: 0..<durable))
     }
 }

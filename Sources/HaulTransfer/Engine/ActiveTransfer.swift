@@ -75,7 +75,9 @@ final class ActiveTransfer {
         try easy.set(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
-        try easy.set(CURLOPT_BUFFERSIZE, 256 * 1024)
+        // 256 KiB reads are cheapest; with a rate limit, smaller reads keep libcurl from bursting past it.
+        let buffer = options.rateLimit.map { Int(max(16 << 10, min(256 << 10, $0 / 8))) } ?? 256 << 10
+        try easy.set(CURLOPT_BUFFERSIZE, buffer)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)
         try easy.set(CURLOPT_USERAGENT, "haul/0.1")
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))

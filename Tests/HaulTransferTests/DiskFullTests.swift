@@ -1,0 +1,70 @@
+import FaultServer
+import Foundation
+import Glibc
+import HaulCore
+import HaulTestSupport
+import HaulTransfer
+import Testing
+
+/// A small tmpfs stands in for a full disk (mounting needs root, as in CI; the suite is skipped otherwise).
+@Suite(.timeLimit(.minutes(1)), .enabled(if: getuid() == 0)) struct DiskFullTests {
+    /// Mounts a 2 MiB tmpfs; nil when this machine does not allow it.
+    static func smallDisk() throws -> TemporaryDirectory? {
+        let dir = try TemporaryDirectory()
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir.path]
+        try mount.run()
+        mount.waitUntilExit()
+        return mount.terminationStatus == 0 ? dir : nil
+    }
+
+    static func unmount(_ dir: TemporaryDirectory) {
+        let umount = Process()
+        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+        umount.arguments = [dir.path]
+        try? umount.run()
+        umount.waitUntilExit()
+    }
+
+    @Test func enospcEndsTheTaskWithDiskFullAndKeepsTheSyncedBytes() async throws {
+        guard let disk = try Self.smallDisk() else { return }
+        defer { Self.unmount(disk) }
+        let server = try FaultServer()
+        defer { server.stop() }
+        // The server sends no length, so the up-front space check cannot catch it: the write itself fails.
+        var plan = FaultPlan.file(size: 4 << 20, seed: 51)
+        plan.chunked = true
+        server.route("/big.bin", plan)
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/big.bin"), directory: disk.path))
+        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)) else {
+            Issue.record("writing past a full disk did not fail")
+            return
+        }
+        #expect(error == .diskFull(path: disk.path + "/big.bin.part"))
+        #expect(error.pausesTask)
+        let part = try #require(contents(disk.path + "/big.bin.part"))
+        #expect(Int64(part.count) >= durable)
+        expectSameBytes(Array(part[0..<Int(durable)]), plan.body.bytes(in: 0..<durable))
+    }
+
+    @Test func aKnownSizeThatDoesNotFitIsRefusedBeforeWriting() async throws {
+        guard let disk = try Self.smallDisk() else { return }
+        defer { Self.unmount(disk) }
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/big.bin", .file(size: 4 << 20, seed: 52))
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/big.bin"), directory: disk.path))
+        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)),
+              case let .lowDiskSpace(path, free, _) = error else {
+            Issue.record("a file larger than the free space was not refused")
+            return
+        }
+        #expect(path == disk.path)
+        #expect(free <= 2 << 20)
+        #expect(durable == 0)
+        #expect(contents(disk.path + "/big.bin.part")?.count ?? 0 == 0)
+    }
+}
