@@ -21,4 +21,8 @@ echo "demo server on http://127.0.0.1:$port — downloads go to $work/downloads,
 # A fresh queue each time, so the demo always shows the same story.
 rm -rf "$work/state" "$work/downloads"
 # shellcheck disable=SC2086
-"$bin/haul" --state-dir "$work/state" -d "$work/downloads" -j 3 "$@" $urls
+status=0
+"$bin/haul" --state-dir "$work/state" -d "$work/downloads" -j 3 "$@" $urls || status=$?
+# One demo URL is a 404 on purpose, so "some task failed" (1) is the expected ending.
+[ "$status" -eq 1 ] && echo "demo finished: the 404 task failed on purpose; files are in $work/downloads"
+[ "$status" -eq 1 ] || exit "$status"

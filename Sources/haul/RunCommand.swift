@@ -19,6 +19,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines events on stdout (implies --headless).")
     var json = false
 
+    @Flag(name: .customLong("keep-running"), help: "Headless: wait for new tasks (haul add) instead of exiting when the queue is done; stop with a signal.")
+    var keepRunning = false
+
     @Option(help: "Colour theme: a name from themes/ or a path to a .toml file.")
     var theme: String?
 
@@ -42,7 +45,7 @@ struct RunCommand: AsyncParsableCommand {
             maxConcurrent: transfer.maxConcurrent ?? 3,
             retryPolicy: RetryPolicy(maxRetries: transfer.retries),
             transferOptions: options,
-            exitWhenIdle: !wantsTerminal)
+            exitWhenIdle: !wantsTerminal && !keepRunning)
         let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent)
         if !newTasks.isEmpty {
             await composition.controller.perform(.add(newTasks))

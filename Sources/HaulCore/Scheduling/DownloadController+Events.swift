@@ -43,7 +43,8 @@ extension DownloadController {
             fillSlots()
             stopIfIdle()
         }
-        if case .finished = event { publish() }
+        // Front ends read the snapshot on the next tick (200 ms); rebuilding it per event costs O(queue).
+        if case .progress = event {} else { snapshotDirty = true }
     }
 
     private func conclude(_ task: DownloadTask, _ outcome: TransferOutcome) {

@@ -170,7 +170,8 @@ public actor DownloadController {
         if now - lastSlowTick >= .seconds(1) {
             lastSlowTick = now
             reconcileExternalChanges()
-            snapshotDirty = true
+            // Speeds, ETAs and back-off countdowns change every second; an idle queue is not redrawn.
+            if !inFlight.isEmpty || !backoff.isEmpty { snapshotDirty = true }
         }
         if snapshotDirty { publish() }
     }
@@ -235,11 +236,20 @@ public actor DownloadController {
             if task.state == .waiting, let retry = backoff[task.id], retry.date > wallNow { row.retryAt = retry.date }
             if task.state == .completed { completed.append(row) } else { unfinished.append(row) }
         }
-        unfinished.sort { ($0.task.position, $0.task.id) < ($1.task.position, $1.task.id) }
-        completed.sort { ($0.task.finishedAt ?? .distantPast, $0.task.id) > ($1.task.finishedAt ?? .distantPast, $1.task.id) }
+        // Sort small keys, not rows: a row is a large value and a queue can hold thousands.
+        let unfinishedOrder = unfinished.indices.sorted {
+            (unfinished[$0].task.position, unfinished[$0].task.id) < (unfinished[$1].task.position, unfinished[$1].task.id)
+        }
+        let completedOrder = completed.indices.sorted {
+            (completed[$0].task.finishedAt ?? .distantPast, completed[$0].task.id)
+                > (completed[$1].task.finishedAt ?? .distantPast, completed[$1].task.id)
+        }
+        var rows: [QueueSnapshot.Row] = []
+        rows.reserveCapacity(unfinished.count + completed.count)
+        for index in unfinishedOrder { rows.append(unfinished[index]) }
+        for index in completedOrder { rows.append(completed[index]) }
         snapshots.publish(QueueSnapshot(
-            rows: unfinished + completed, maxConcurrent: configuration.maxConcurrent, totalSpeed: totalSpeed,
-            sequence: sequence))
+            rows: rows, maxConcurrent: configuration.maxConcurrent, totalSpeed: totalSpeed, sequence: sequence))
     }
 
     // MARK: - Store access
