@@ -27,6 +27,11 @@ public struct ViewModelBuilder: Sendable {
             row(rows[index], selected: rows[index].id == cursor.selected, now: now, frame: frame)
         }
         let selectedRow = cursor.selected.flatMap { id in rows.first { $0.id == id } }
+        let overlay = overlay(state, selected: selectedRow, now: now)
+        var footer = footer(for: state.mode)
+        if case let .confirm(question)? = overlay {
+            footer = question.choices
+        }
         return ListViewModel(
             header: header(snapshot, freeDiskBytes: freeDiskBytes),
             tabs: [
@@ -36,8 +41,8 @@ public struct ViewModelBuilder: Sendable {
             rows: rowModels,
             emptyText: rows.isEmpty ? emptyText(for: state.list) : nil,
             status: status(state, listCount: rows.count, maxConcurrent: snapshot.maxConcurrent),
-            footer: footer(for: state.mode),
-            overlay: overlay(state, selected: selectedRow, now: now),
+            footer: footer,
+            overlay: overlay,
             glyphs: glyphs)
     }
 
@@ -196,10 +201,7 @@ public struct ViewModelBuilder: Sendable {
                 FooterItem(keys: "^U", label: "clear"), FooterItem(keys: "←/→", label: "move"),
             ]
         case .confirmRemove:
-            return [
-                FooterItem(keys: "y", label: "remove", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
-                FooterItem(keys: "n", label: "cancel", essential: true),
-            ]
+            return []  // the question's own choices are the footer (see `build`)
         }
     }
 
@@ -277,7 +279,7 @@ public struct ViewModelBuilder: Sendable {
             return ConfirmViewModel(
                 title: "Remove from the list?",
                 lines: [task.displayName, "The downloaded file stays where it is."], warning: nil,
-                choices: [FooterItem(keys: "y", label: "remove"), FooterItem(keys: "n", label: "cancel")])
+                choices: [FooterItem(keys: "y", label: "remove", essential: true), FooterItem(keys: "n", label: "cancel", essential: true)])
         }
         let partial = row.bytesReceived > 0 ? "Its partial file holds \(ByteCountFormat.size(row.bytesReceived))." : "It has no data yet."
         return ConfirmViewModel(
@@ -285,8 +287,8 @@ public struct ViewModelBuilder: Sendable {
             lines: [task.displayName, partial + " y keeps it."],
             warning: "d deletes it; the download then starts over if added again.",
             choices: [
-                FooterItem(keys: "y", label: "remove"), FooterItem(keys: "d", label: "remove + delete file"),
-                FooterItem(keys: "n", label: "cancel"),
+                FooterItem(keys: "y", label: "remove", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
+                FooterItem(keys: "n", label: "cancel", essential: true),
             ])
     }
 
