@@ -164,4 +164,15 @@ import Testing
         #expect(scrolled.lines()[6] == " Add URL: cdefghijabcdefghijabcdefghij")
         #expect(scrolled[6, 38].role == .promptCursor)
     }
+
+    @Test func aRefusedURLIsShownUnderThePromptWhichKeepsItsText() {
+        let context = TestQueue.context(TestQueue.sketch)
+        var state = UIState()
+        for key in [KeyPress.character("a")] + "ftp://x".map({ KeyPress.character($0) }) + [.enter] {
+            state = state.reduce(key, context: context).0
+        }
+        let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 8, state: state).lines()
+        #expect(lines[6] == " Add URL: ftp://x")
+        #expect(lines[7] == " 'ftp://x': only http and https URLs can be downloaded")
+    }
 }

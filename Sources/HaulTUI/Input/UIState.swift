@@ -19,6 +19,11 @@ public struct UIState: Sendable, Equatable {
         case prompt(PromptField)
         /// Asking whether to remove the task (and delete its partial file).
         case confirmRemove(TaskID)
+
+        var isPrompt: Bool {
+            if case .prompt = self { return true }
+            return false
+        }
     }
 
     /// Where a list is: selected task, its row index, and the first row on screen.

@@ -1,17 +1,19 @@
 extension ListRenderer {
     /// A box drawn over the list: help, details or the remove question.
+    /// Boxes stay above the footer, which names the keys that answer them.
     func drawOverlay(_ overlay: ListViewModel.Overlay, layout: ScreenLayout, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        let height = layout.footer ?? grid.height
         switch overlay {
-        case let .help(help): drawHelp(help, glyphs: glyphs, into: &grid)
-        case let .details(details): drawDetails(details, glyphs: glyphs, into: &grid)
-        case let .confirm(confirm): drawConfirm(confirm, glyphs: glyphs, into: &grid)
+        case let .help(help): drawHelp(help, height: height, glyphs: glyphs, into: &grid)
+        case let .details(details): drawDetails(details, height: height, glyphs: glyphs, into: &grid)
+        case let .confirm(confirm): drawConfirm(confirm, height: height, glyphs: glyphs, into: &grid)
         }
     }
 
     /// One line inside a box: runs of text in roles.
     typealias BoxLine = [Segment]
 
-    func drawHelp(_ help: HelpViewModel, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+    func drawHelp(_ help: HelpViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
         let keysWidth = help.sections.flatMap(\.entries).map { DisplayWidth.of($0.keys) }.max() ?? 0
         var lines: [BoxLine] = []
         for section in help.sections {
@@ -22,7 +24,7 @@ extension ListRenderer {
             }
         }
         var contentWidth = lines.map(width).max() ?? 0
-        let innerHeight = max(1, grid.height - 2)
+        let innerHeight = max(1, height - 2)
         var columns = 1
         let half = (grid.width - 1) / 2 - 3
         if lines.count > innerHeight, half >= 36 {
@@ -41,8 +43,8 @@ extension ListRenderer {
             columnLines = [lines]
         }
         let boxWidth = min(grid.width, columns * (contentWidth + 3) + 1)
-        let boxHeight = min(grid.height, (columnLines.map(\.count).max() ?? 0) + 2)
-        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (grid.height - boxHeight) / 2))
+        let boxHeight = min(height, (columnLines.map(\.count).max() ?? 0) + 2)
+        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
         drawBox(title: help.title, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
         for (column, content) in columnLines.enumerated() {
             let x = origin.x + 2 + column * (contentWidth + 3)
@@ -51,7 +53,7 @@ extension ListRenderer {
         }
     }
 
-    func drawDetails(_ details: DetailsViewModel, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+    func drawDetails(_ details: DetailsViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
         let boxWidth = min(grid.width, 100)
         let labelWidth = (details.fields.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2
         let valueWidth = max(1, boxWidth - 4 - labelWidth)
@@ -63,13 +65,13 @@ extension ListRenderer {
                 lines.append([(label, .dialogLabel), (part, .dialog)])
             }
         }
-        let boxHeight = min(grid.height, lines.count + 2)
-        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (grid.height - boxHeight) / 2))
+        let boxHeight = min(height, lines.count + 2)
+        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
         drawBox(title: "details", x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
         drawLines(lines, x: origin.x + 2, y: origin.y + 1, limit: origin.x + boxWidth - 2, maxLines: boxHeight - 2, into: &grid)
     }
 
-    func drawConfirm(_ confirm: ConfirmViewModel, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+    func drawConfirm(_ confirm: ConfirmViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
         var choices: BoxLine = []  // on one line when they fit, else one per line
         for (index, choice) in confirm.choices.enumerated() {
             if index > 0 { choices.append(("   ", .dialog)) }
@@ -84,16 +86,16 @@ extension ListRenderer {
         if let warning = confirm.warning {
             lines += wrap(warning, width: room, maxLines: 3).map { [($0, .dialogWarning)] }
         }
-        lines.append([])
-        if width(choices) <= room {
-            lines.append(choices)
-        } else {
-            lines += confirm.choices.map { [($0.keys, .dialogKey), (" " + $0.label, .dialog)] }
-        }
+        let choiceLines: [BoxLine] = width(choices) <= room
+            ? [choices] : confirm.choices.map { [($0.keys, .dialogKey), (" " + $0.label, .dialog)] }
+        // On a short screen the choices stay (the footer repeats them) and the explanation goes first.
+        while lines.count > 1, lines.count + choiceLines.count + 2 > height { lines.removeLast() }
+        if lines.count + 1 + choiceLines.count + 2 <= height { lines.append([]) }
+        lines += choiceLines
         let contentWidth = max(lines.map(width).max() ?? 0, DisplayWidth.of(confirm.title) + 2)
         let boxWidth = min(grid.width, contentWidth + 4)
-        let boxHeight = min(grid.height, lines.count + 2)
-        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (grid.height - boxHeight) / 2))
+        let boxHeight = min(height, lines.count + 2)
+        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
         drawBox(title: confirm.title, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
         drawLines(lines, x: origin.x + 2, y: origin.y + 1, limit: origin.x + boxWidth - 2, maxLines: boxHeight - 2, into: &grid)
     }

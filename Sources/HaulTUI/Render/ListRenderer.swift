@@ -19,7 +19,13 @@ public struct ListRenderer: Sendable {
         }
         if let line = layout.bottomRule { grid.fill(row: line, from: 0, to: layout.width, character: glyphs.rule, role: .rule) }
         if let line = layout.status { drawStatus(model.status, row: line, into: &grid) }
-        if let line = layout.footer { drawFooter(model.footer, row: line, into: &grid) }
+        if let line = layout.footer {
+            if let message = model.footerMessage {
+                grid.write(DisplayWidth.truncated(message.text, to: layout.width - 2), row: line, column: 1, role: message.isError ? .messageError : .message)
+            } else {
+                drawFooter(model.footer, row: line, into: &grid)
+            }
+        }
         if let overlay = model.overlay { drawOverlay(overlay, layout: layout, glyphs: glyphs, into: &grid) }
         return grid
     }

@@ -50,6 +50,8 @@ public struct ListViewModel: Sendable, Equatable {
     public var status: StatusLine
     /// In priority order (see `KeyBinding.footerItems`); the renderer drops from the end of the optional ones.
     public var footer: [FooterItem]
+    /// Shown on the footer line instead of the keys while the prompt holds the status line (a refused URL).
+    public var footerMessage: UIState.Message?
     public var overlay: Overlay?
     public var glyphs: GlyphSet
 }

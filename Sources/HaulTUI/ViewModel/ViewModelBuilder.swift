@@ -42,6 +42,7 @@ public struct ViewModelBuilder: Sendable {
             emptyText: rows.isEmpty ? emptyText(for: state.list) : nil,
             status: status(state, listCount: rows.count, maxConcurrent: snapshot.maxConcurrent),
             footer: footer,
+            footerMessage: state.mode.isPrompt ? state.message : nil,
             overlay: overlay,
             glyphs: glyphs)
     }
@@ -173,10 +174,7 @@ public struct ViewModelBuilder: Sendable {
     // MARK: Status line and footer
 
     func status(_ state: UIState, listCount: Int, maxConcurrent: Int) -> ListViewModel.StatusLine {
-        if case let .prompt(field) = state.mode {
-            if let message = state.message { return .message(message.text, isError: message.isError) }
-            return .prompt(label: "Add URL: ", field: field)
-        }
+        if case let .prompt(field) = state.mode { return .prompt(label: "Add URL: ", field: field) }
         if let message = state.message { return .message(message.text, isError: message.isError) }
         let title = state.list == .downloading ? "Downloading" : "Completed"
         let position = listCount == 0 ? "empty" : "\(state.cursor.index + 1)/\(listCount)"
@@ -284,10 +282,10 @@ public struct ViewModelBuilder: Sendable {
         let partial = row.bytesReceived > 0 ? "Its partial file holds \(ByteCountFormat.size(row.bytesReceived))." : "It has no data yet."
         return ConfirmViewModel(
             title: "Remove this download?",
-            lines: [task.displayName, partial + " y keeps it."],
-            warning: "d deletes it; the download then starts over if added again.",
+            lines: [task.displayName, partial],
+            warning: "d also deletes the partial file; that cannot be undone.",
             choices: [
-                FooterItem(keys: "y", label: "remove", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
+                FooterItem(keys: "y", label: "remove, keep file", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
                 FooterItem(keys: "n", label: "cancel", essential: true),
             ])
     }
