@@ -40,8 +40,7 @@ final class TerminalSession {
 
     /// Takes the terminal. Throws `TerminalUnavailable` when stdin/stdout are not terminals or TERM is unusable.
     static func open() throws(TerminalUnavailable) -> TerminalSession {
-        // Only the character type: LC_NUMERIC and friends stay "C" for the rest of the process.
-        setlocale(LC_CTYPE, "")
+        setCharacterLocale()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(reason: "stdin or stdout is not a terminal")
         }
@@ -78,6 +77,19 @@ final class TerminalSession {
             isUTF8: codeset == "UTF-8", stderrCapture: StderrCapture())
         writeToTerminal(bracketedPasteOn)
         return session
+    }
+
+    /// Takes the character type from the environment (only LC_CTYPE: number formatting and the rest stay
+    /// "C" for the whole process). When the environment asks for UTF-8 in a locale this system lacks
+    /// (`LANG=en_US.UTF-8` without that locale installed), falls back to C.UTF-8 rather than ASCII.
+    private static func setCharacterLocale() {
+        setlocale(LC_CTYPE, "")
+        guard String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" else { return }
+        let names: [String] = ["LC_ALL", "LC_CTYPE", "LANG"]
+        let asked = names.lazy.compactMap { name in getenv(name).map { String(cString: $0) } }.first { !$0.isEmpty }
+        if let asked, asked.lowercased().filter({ $0 != "-" }).contains("utf8") {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
     }
 
     /// The screen size in cells.
