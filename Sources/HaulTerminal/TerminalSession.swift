@@ -23,6 +23,10 @@ final class TerminalSession {
     private var stderrCapture: StderrCapture?
     private var isOpen = true
 
+    /// Installed once per process: a second install would record the handler itself as "previous"
+    /// and chain to itself forever.
+    private static let installCrashRestore: Void = CNcursesw_install_crash_restore()
+
     private static let bracketedPasteOn = "\u{1B}[?2004h"
     private static let bracketedPasteOff = "\u{1B}[?2004l"
 
@@ -57,7 +61,7 @@ final class TerminalSession {
             delscreen(screen)
             throw TerminalUnavailable(reason: "curses gave no screen for TERM=\(term)")
         }
-        CNcursesw_install_crash_restore()
+        _ = installCrashRestore
         cbreak()
         noecho()
         nonl()
