@@ -23,12 +23,12 @@ import Testing
         #expect(ViewModelBuilder.size(done: 5 << 20, total: 5 << 20, state: .completed) == "5.0M")
     }
 
-    @Test(arguments: [
-        (nil, "—"), (Double.nan, "—"), (0.2, "1s"), (59, "59s"), (61, "1m01s"), (3599, "59m59s"), (3600, "1h00m"),
-        (86_399, "23h59m"), (90_000, "1d01h"), (99 * 86_400 + 1, "99d00h"), (100 * 86_400, ">99d"),
-    ] as [(Double?, String)])
-    func etaText(seconds: Double?, text: String) {
-        #expect(EtaText.format(seconds) == text)
+    @Test func etaColumnUsesTheCoreFormatAndADashForUnknownSizes() {
+        let snapshot = QueueSnapshot(rows: [
+            TestQueue.row(1, "a", .running, done: 1, total: 10, speed: 1, eta: 61),
+            TestQueue.row(2, "b", .running, done: 1, speed: 1, eta: 61),
+        ], sequence: 1)
+        #expect(Self.model(snapshot).rows.map(\.eta) == ["1m01s", "—"])
     }
 
     @Test func headerCountsStatesAndSeparatesRetries() {

@@ -39,7 +39,7 @@ extension ViewModelBuilder {
         }
         fields.append(Field(label: "Path", value: path))
         var stateText = task.state.rawValue
-        if let retryAt = row.retryAt { stateText += ", " + EtaText.retry(in: retryAt.timeIntervalSince(now)) }
+        if let retryAt = row.retryAt { stateText += ", retry in " + DurationFormat.eta(retryAt.timeIntervalSince(now)) }
         fields.append(Field(label: "State", value: stateText))
         let done = max(0, row.bytesReceived)
         if let total = task.totalBytes {
@@ -49,7 +49,7 @@ extension ViewModelBuilder {
             fields.append(Field(label: "Size", value: "\(ByteCountFormat.size(done)) of an unknown size"))
         }
         if task.state == .running {
-            fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(EtaText.format(row.eta)) left"))
+            fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(DurationFormat.eta(row.eta)) left"))
         }
         var validators: [String] = []
         if let etag = task.validators.etag { validators.append("ETag \(etag)") }

@@ -108,13 +108,13 @@ public struct ViewModelBuilder: Sendable {
             model.glyph = glyphs.running
             model.stateRole = .stateRunning
             model.speed = ByteCountFormat.rate(row.speed)
-            model.eta = total == nil ? "—" : EtaText.format(row.eta)
+            model.eta = total == nil ? "—" : DurationFormat.eta(row.eta)
             if total == nil { model.spinner = glyphs.spinner[((frame % glyphs.spinner.count) + glyphs.spinner.count) % glyphs.spinner.count] }
         case .waiting:
             if let retryAt = row.retryAt {
                 model.glyph = glyphs.retrying
                 model.stateRole = .stateRetrying
-                model.speed = "retry \(EtaText.format(max(0, retryAt.timeIntervalSince(now))))"
+                model.speed = "retry \(DurationFormat.eta(max(0, retryAt.timeIntervalSince(now))))"
                 model.speedRole = .stateRetrying
             } else {
                 model.speed = "waiting"
