@@ -2,6 +2,7 @@
 #include "CNcursesw.h"
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 WINDOW *CNcursesw_stdscr(void) { return stdscr; }
 attr_t CNcursesw_attr_bold(void) { return A_BOLD; }
@@ -9,13 +10,21 @@ attr_t CNcursesw_attr_reverse(void) { return A_REVERSE; }
 attr_t CNcursesw_attr_dim(void) { return A_DIM; }
 attr_t CNcursesw_attr_underline(void) { return A_UNDERLINE; }
 attr_t CNcursesw_color_pair(int pair) { return COLOR_PAIR(pair); }
+SCREEN *CNcursesw_newterm_stdio(void) { return newterm(NULL, stdout, stdin); }
+int CNcursesw_colors(void) { return COLORS; }
+int CNcursesw_color_pairs(void) { return COLOR_PAIRS; }
 int CNcursesw_wcwidth(wchar_t character) { return wcwidth(character); }
 
 static const int crash_signals[] = { SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
 static struct sigaction previous_actions[sizeof crash_signals / sizeof crash_signals[0]];
 
+static volatile sig_atomic_t crash_stderr = -1;
+
+void CNcursesw_set_crash_stderr(int descriptor) { crash_stderr = descriptor; }
+
 static void restore_then_chain(int sig, siginfo_t *info, void *context) {
     endwin();
+    if (crash_stderr >= 0) dup2(crash_stderr, 2);
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
         if (crash_signals[i] != sig) continue;
         sigaction(sig, &previous_actions[i], NULL);

@@ -1,0 +1,18 @@
+/// A user intent from the list screen. Actions never draw: `UIState.reduce` turns them into state
+/// and, for queue changes, a `QueueCommand`.
+public enum Action: Hashable, Sendable, CaseIterable {
+    case selectPrevious, selectNext, pageUp, pageDown, selectFirst, selectLast
+    /// Pause a running or waiting task, resume a paused one, retry a failed one.
+    case toggleSelected
+    case pauseAll, startAll
+    /// Open the prompt line to add URLs.
+    case add
+    /// Ask to remove the selected task (and whether to delete its partial file).
+    case remove
+    case moveUp, moveDown
+    case decreaseConcurrency, increaseConcurrency
+    case showDetails
+    case switchList
+    case toggleHelp
+    case quit
+}

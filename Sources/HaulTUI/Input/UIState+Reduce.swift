@@ -1,0 +1,163 @@
+import HaulCore
+
+extension UIState {
+    /// The most downloads `>` allows at once.
+    public static let concurrencyCeiling = 16
+
+    /// Handles one key in the current mode: returns the next state and, for a queue change, the command
+    /// to send to the controller. Pure: no drawing, no I/O.
+    public func reduce(_ key: KeyPress, context: UIContext) -> (UIState, QueueCommand?) {
+        var state = synchronized(with: context)
+        state.message = nil
+        switch state.mode {
+        case .list:
+            if case let .paste(text) = key {
+                var field = PromptField()
+                field.insert(text)
+                state.mode = .prompt(field)
+                return (state, nil)
+            }
+            guard let action = KeyBinding.action(for: key) else {
+                if case .character = key {
+                    let help = KeyBinding.binding(for: .toggleHelp)?.keys.first?.label ?? "?"
+                    state.message = Message("\(key.label) does nothing here — press \(help) for the keys")
+                }
+                return (state, nil)
+            }
+            return state.reduce(action, context: context)
+        case .help:
+            state.mode = .list
+            return (state, nil)
+        case .details:
+            switch key {
+            case .escape, .enter, .character("q"):
+                state.mode = .list
+                return (state, nil)
+            default:
+                guard let action = KeyBinding.action(for: key), Self.navigation.contains(action) else { return (state, nil) }
+                return state.reduce(action, context: context)
+            }
+        case let .prompt(field):
+            return state.reducePrompt(key, field: field, context: context)
+        case let .confirmRemove(id):
+            return state.reduceConfirm(key, id: id, context: context)
+        }
+    }
+
+    static let navigation: Set<Action> = [.selectPrevious, .selectNext, .pageUp, .pageDown, .selectFirst, .selectLast]
+
+    /// Carries out an action on the list screen.
+    public func reduce(_ action: Action, context: UIContext) -> (UIState, QueueCommand?) {
+        var state = synchronized(with: context)
+        let rows = context.rows(state.list)
+        let selected = state.cursor.selected.flatMap { id in rows.first { $0.id == id } }
+        var command: QueueCommand?
+        switch action {
+        case .selectPrevious: state.select(state.cursor.index - 1, in: rows)
+        case .selectNext: state.select(state.cursor.index + 1, in: rows)
+        case .pageUp: state.select(state.cursor.index - max(1, context.visibleRows - 1), in: rows)
+        case .pageDown: state.select(state.cursor.index + max(1, context.visibleRows - 1), in: rows)
+        case .selectFirst: state.select(0, in: rows)
+        case .selectLast: state.select(rows.count - 1, in: rows)
+        case .toggleSelected:
+            guard let row = selected else { break }
+            switch row.state {
+            case .running, .waiting: command = .pause(row.id)
+            case .paused, .failed: command = .resume(row.id)
+            case .completed: state.message = Message("\(row.name) is complete")
+            }
+        case .pauseAll: command = .pauseAll
+        case .startAll: command = .startAll
+        case .add: state.mode = .prompt(PromptField())
+        case .remove:
+            if let row = selected { state.mode = .confirmRemove(row.id) }
+        case .moveUp, .moveDown:
+            guard let row = selected else { break }
+            if row.state == .completed {
+                state.message = Message("completed tasks have no place in the queue")
+            } else {
+                command = .move(row.id, by: action == .moveUp ? -1 : 1)
+            }
+        case .decreaseConcurrency, .increaseConcurrency:
+            let wanted = context.maxConcurrent + (action == .increaseConcurrency ? 1 : -1)
+            let limit = min(max(1, wanted), Self.concurrencyCeiling)
+            if limit != context.maxConcurrent { command = .setMaxConcurrent(limit) }
+            state.message = Message("up to \(limit) download\(limit == 1 ? "" : "s") at a time")
+        case .showDetails:
+            if selected != nil { state.mode = .details }
+        case .switchList: state.list = state.list == .downloading ? .completed : .downloading
+        case .toggleHelp: state.mode = .help
+        case .quit: state.quitRequested = true
+        }
+        return (state.synchronized(with: context), command)
+    }
+
+    mutating func select(_ index: Int, in rows: [UIContext.RowRef]) {
+        guard !rows.isEmpty else { return }
+        let clamped = min(max(0, index), rows.count - 1)
+        cursor.index = clamped
+        cursor.selected = rows[clamped].id
+    }
+
+    func reducePrompt(_ key: KeyPress, field: PromptField, context: UIContext) -> (UIState, QueueCommand?) {
+        var state = self
+        var field = field
+        switch key {
+        case .escape:
+            state.mode = .list
+            return (state, nil)
+        case .enter:
+            switch AddressCheck.urls(in: field.text) {
+            case let .success(urls):
+                state.mode = .list
+                state.message = Message(urls.count == 1 ? "added \(urls[0])" : "added \(urls.count) URLs")
+                let tasks = urls.map { NewTask(url: $0, directory: context.downloadDirectory) }
+                return (state, .add(tasks))
+            case .failure(.empty):
+                state.mode = .list
+                return (state, nil)
+            case let .failure(problem):
+                state.message = Message(problem.description, isError: true)
+                return (state, nil)
+            }
+        case let .character(character): field.insert(String(character))
+        case let .paste(text): field.insert(text)
+        case .backspace, .control("h"): field.deleteBackward()
+        case .delete, .control("d"): field.deleteForward()
+        case .left, .control("b"): field.moveLeft()
+        case .right, .control("f"): field.moveRight()
+        case .home, .control("a"): field.moveToStart()
+        case .end, .control("e"): field.moveToEnd()
+        case .control("u"): field.deleteToStart()
+        case .control("w"): field.deleteWordBackward()
+        default: break
+        }
+        state.mode = .prompt(field)
+        return (state, nil)
+    }
+
+    func reduceConfirm(_ key: KeyPress, id: TaskID, context: UIContext) -> (UIState, QueueCommand?) {
+        var state = self
+        guard let row = context.row(id) else {
+            state.mode = .list
+            return (state, nil)
+        }
+        switch key {
+        case .character("y"), .character("Y"):
+            state.mode = .list
+            state.message = Message("removed \(row.name)")
+            return (state, .remove(id, deleteFile: false))
+        case .character("d"), .character("D"):
+            // A completed task has no partial file, and its finished file is never deleted from here.
+            guard row.state != .completed else { return (state, nil) }
+            state.mode = .list
+            state.message = Message("removed \(row.name) and deleted its partial file")
+            return (state, .remove(id, deleteFile: true))
+        case .character("n"), .character("N"), .character("q"), .escape:
+            state.mode = .list
+            return (state, nil)
+        default:
+            return (state, nil)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import HaulCore
+
+/// Everything the screen remembers between frames: which list, which task is selected, the open
+/// dialog, the message line. Only the interactive loop owns one; `reduce` is pure.
+///
+/// The selection is a task id, not a row number, so a row stays selected while the list around it
+/// changes; when the task leaves the list the selection stays at the same position (its neighbour).
+public struct UIState: Sendable, Equatable {
+    public enum ListKind: Sendable, Equatable, CaseIterable {
+        case downloading, completed
+    }
+
+    public enum Mode: Sendable, Equatable {
+        case list
+        case help
+        /// The details pane of the selected task.
+        case details
+        /// The add prompt.
+        case prompt(PromptField)
+        /// Asking whether to remove the task (and delete its partial file).
+        case confirmRemove(TaskID)
+
+        var isPrompt: Bool {
+            if case .prompt = self { return true }
+            return false
+        }
+    }
+
+    /// Where a list is: selected task, its row index, and the first row on screen.
+    public struct Cursor: Sendable, Equatable {
+        public var selected: TaskID?
+        public var index: Int
+        public var top: Int
+
+        public init(selected: TaskID? = nil, index: Int = 0, top: Int = 0) {
+            self.selected = selected
+            self.index = index
+            self.top = top
+        }
+    }
+
+    /// A line for the message row, shown until the next key.
+    public struct Message: Sendable, Equatable {
+        public var text: String
+        public var isError: Bool
+
+        public init(_ text: String, isError: Bool = false) {
+            self.text = text
+            self.isError = isError
+        }
+    }
+
+    public var list: ListKind
+    public var downloading: Cursor
+    public var completed: Cursor
+    public var mode: Mode
+    public var message: Message?
+    /// Set by `q`; the loop exits after the frame.
+    public var quitRequested: Bool
+
+    public init(
+        list: ListKind = .downloading, downloading: Cursor = Cursor(), completed: Cursor = Cursor(),
+        mode: Mode = .list, message: Message? = nil, quitRequested: Bool = false
+    ) {
+        self.list = list
+        self.downloading = downloading
+        self.completed = completed
+        self.mode = mode
+        self.message = message
+        self.quitRequested = quitRequested
+    }
+
+    /// The cursor of the list on screen.
+    public var cursor: Cursor {
+        get { list == .downloading ? downloading : completed }
+        set { if list == .downloading { downloading = newValue } else { completed = newValue } }
+    }
+
+    /// This state with both cursors fitted to the current lists: the selected task keeps its selection
+    /// wherever it moved; a vanished one hands it to the row now at its place; the window scrolls only
+    /// as far as needed to keep the selection visible.
+    public func synchronized(with context: UIContext) -> UIState {
+        var state = self
+        state.downloading = Self.fit(downloading, to: context.downloading, visibleRows: context.visibleRows)
+        state.completed = Self.fit(completed, to: context.completed, visibleRows: context.visibleRows)
+        if case let .confirmRemove(id) = mode, context.row(id) == nil { state.mode = .list }
+        return state
+    }
+
+    static func fit(_ cursor: Cursor, to rows: [UIContext.RowRef], visibleRows: Int) -> Cursor {
+        guard !rows.isEmpty else { return Cursor() }
+        var result = cursor
+        if let selected = cursor.selected, let found = Self.index(of: selected, in: rows, near: cursor.index) {
+            result.index = found
+        } else {
+            result.index = min(max(0, cursor.index), rows.count - 1)
+            result.selected = rows[result.index].id
+        }
+        let page = max(1, visibleRows)
+        if result.index < result.top { result.top = result.index }
+        if result.index >= result.top + page { result.top = result.index - page + 1 }
+        result.top = max(0, min(result.top, rows.count - page))
+        return result
+    }
+
+    /// Finds `id`, looking first where it was (cheap for the usual case of a list that did not move).
+    static func index(of id: TaskID, in rows: [UIContext.RowRef], near guess: Int) -> Int? {
+        if rows.indices.contains(guess), rows[guess].id == id { return guess }
+        return rows.firstIndex { $0.id == id }
+    }
+}
+
+/// What the reducer needs to know about the queue: both lists in screen order, the page size and
+/// the settings a command needs.
+public struct UIContext: Sendable, Equatable {
+    /// The little the reducer needs about one row.
+    public struct RowRef: Sendable, Equatable {
+        public var id: TaskID
+        public var state: TaskState
+        public var name: String
+
+        public init(id: TaskID, state: TaskState, name: String) {
+            self.id = id
+            self.state = state
+            self.name = name
+        }
+    }
+
+    public var downloading: [RowRef]
+    public var completed: [RowRef]
+    /// Rows that fit on screen (the page for PgUp/PgDn).
+    public var visibleRows: Int
+    public var maxConcurrent: Int
+    /// Where added URLs are downloaded.
+    public var downloadDirectory: String
+
+    public init(downloading: [RowRef], completed: [RowRef], visibleRows: Int, maxConcurrent: Int, downloadDirectory: String) {
+        self.downloading = downloading
+        self.completed = completed
+        self.visibleRows = visibleRows
+        self.maxConcurrent = maxConcurrent
+        self.downloadDirectory = downloadDirectory
+    }
+
+    /// The context for a snapshot on a screen with `visibleRows` list rows.
+    public init(snapshot: QueueSnapshot, visibleRows: Int, downloadDirectory: String) {
+        var downloading: [RowRef] = []
+        var completed: [RowRef] = []
+        for row in snapshot.rows {
+            let ref = RowRef(id: row.task.id, state: row.task.state, name: row.task.displayName)
+            if row.task.state.isUnfinished { downloading.append(ref) } else { completed.append(ref) }
+        }
+        self.init(
+            downloading: downloading, completed: completed, visibleRows: visibleRows,
+            maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
+    }
+
+    func rows(_ list: UIState.ListKind) -> [RowRef] { list == .downloading ? downloading : completed }
+
+    func row(_ id: TaskID) -> RowRef? {
+        downloading.first { $0.id == id } ?? completed.first { $0.id == id }
+    }
+}

@@ -1,0 +1,33 @@
+/// The symbols the screen draws with: Unicode for UTF-8 terminals, ASCII when the locale cannot show more.
+///
+/// Every state has its own glyph and the bar has two distinct fills, so the list stays readable with
+/// no colour at all (monochrome theme, NO_COLOR).
+public struct GlyphSet: Sendable, Equatable {
+    public var running: Character
+    public var waiting: Character
+    public var retrying: Character
+    public var paused: Character
+    public var failed: Character
+    public var completed: Character
+    public var barDone: Character
+    public var barRemaining: Character
+    /// Marks the selected row in its first column.
+    public var marker: Character
+    public var rule: Character
+    public var download: String
+    public var separator: String
+    /// Box drawing: top-left, top-right, bottom-left, bottom-right, horizontal, vertical.
+    public var box: [Character]
+    /// Spinner frames for a running task of unknown size when the bar is not shown.
+    public var spinner: [Character]
+
+    public static let unicode = GlyphSet(
+        running: "▶", waiting: "·", retrying: "↻", paused: "⏸", failed: "✗", completed: "✓",
+        barDone: "█", barRemaining: "░", marker: "›", rule: "─", download: "↓", separator: " · ",
+        box: ["┌", "┐", "└", "┘", "─", "│"], spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"])
+
+    public static let ascii = GlyphSet(
+        running: ">", waiting: ".", retrying: "~", paused: "=", failed: "x", completed: "+",
+        barDone: "#", barRemaining: "-", marker: ">", rule: "-", download: "v", separator: ", ",
+        box: ["+", "+", "+", "+", "-", "|"], spinner: ["|", "/", "-", "\\"])
+}

@@ -1,0 +1,184 @@
+extension ListRenderer {
+    /// A box drawn over the list: help, details or the remove question.
+    /// Boxes stay above the footer, which names the keys that answer them.
+    func drawOverlay(_ overlay: ListViewModel.Overlay, layout: ScreenLayout, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        let height = layout.footer ?? grid.height
+        switch overlay {
+        case let .help(help): drawHelp(help, height: height, glyphs: glyphs, into: &grid)
+        case let .details(details): drawDetails(details, height: height, glyphs: glyphs, into: &grid)
+        case let .confirm(confirm): drawConfirm(confirm, height: height, glyphs: glyphs, into: &grid)
+        }
+    }
+
+    /// One line inside a box: runs of text in roles.
+    typealias BoxLine = [Segment]
+
+    func drawHelp(_ help: HelpViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        let keysWidth = help.sections.flatMap(\.entries).map { DisplayWidth.of($0.keys) }.max() ?? 0
+        var lines: [BoxLine] = []
+        for section in help.sections {
+            if !lines.isEmpty { lines.append([]) }
+            lines.append([(section.title, .dialogTitle)])
+            for entry in section.entries {
+                lines.append([(DisplayWidth.fitted(entry.keys, to: keysWidth), .dialogKey), ("  " + entry.text, .dialog)])
+            }
+        }
+        var contentWidth = lines.map(width).max() ?? 0
+        let innerHeight = max(1, height - 2)
+        var columns = 1
+        let half = (grid.width - 1) / 2 - 3
+        if lines.count > innerHeight, half >= 36 {
+            // Two columns, each cut to fit, rather than a help screen that runs off the bottom.
+            columns = 2
+            contentWidth = min(contentWidth, half)
+        }
+        var columnLines: [[BoxLine]] = []
+        if columns == 2 {
+            // Break between sections near the middle, so a section is not split across columns.
+            let middle = (lines.count + 1) / 2
+            let breaks = lines.indices.filter { lines[$0].isEmpty }
+            let split = breaks.min { abs($0 - middle) < abs($1 - middle) } ?? middle
+            columnLines = [Array(lines[..<split]), Array(lines[split...].drop { $0.isEmpty })]
+        } else {
+            columnLines = [lines]
+        }
+        let boxWidth = min(grid.width, columns * (contentWidth + 3) + 1)
+        let boxHeight = min(height, (columnLines.map(\.count).max() ?? 0) + 2)
+        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
+        drawBox(title: help.title, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
+        for (column, content) in columnLines.enumerated() {
+            let x = origin.x + 2 + column * (contentWidth + 3)
+            let limit = min(origin.x + boxWidth - 2, x + contentWidth)
+            drawLines(content, x: x, y: origin.y + 1, limit: limit, maxLines: boxHeight - 2, into: &grid)
+        }
+    }
+
+    func drawDetails(_ details: DetailsViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        let boxWidth = min(grid.width, 100)
+        let labelWidth = (details.fields.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2
+        let valueWidth = max(1, boxWidth - 4 - labelWidth)
+        var lines: [BoxLine] = [[(details.title, .dialogTitle)], []]
+        for field in details.fields {
+            let wrapped = wrap(field.value, width: valueWidth, maxLines: 4)
+            for (index, part) in wrapped.enumerated() {
+                let label = index == 0 ? DisplayWidth.fitted(field.label, to: labelWidth) : String(repeating: " ", count: labelWidth)
+                lines.append([(label, .dialogLabel), (part, .dialog)])
+            }
+        }
+        let boxHeight = min(height, lines.count + 2)
+        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
+        drawBox(title: "details", x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
+        drawLines(lines, x: origin.x + 2, y: origin.y + 1, limit: origin.x + boxWidth - 2, maxLines: boxHeight - 2, into: &grid)
+    }
+
+    func drawConfirm(_ confirm: ConfirmViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        var choices: BoxLine = []  // on one line when they fit, else one per line
+        for (index, choice) in confirm.choices.enumerated() {
+            if index > 0 { choices.append(("   ", .dialog)) }
+            choices += [(choice.keys, .dialogKey), (" " + choice.label, .dialog)]
+        }
+        let room = max(1, grid.width - 4)
+        var lines: [BoxLine] = []
+        for (index, line) in confirm.lines.enumerated() {
+            let role: ColorRole = index == 0 ? .dialogTitle : .dialog
+            lines += wrap(line, width: room, maxLines: index == 0 ? 1 : 3).map { [($0, role)] }
+        }
+        if let warning = confirm.warning {
+            lines += wrap(warning, width: room, maxLines: 3).map { [($0, .dialogWarning)] }
+        }
+        let choiceLines: [BoxLine] = width(choices) <= room
+            ? [choices] : confirm.choices.map { [($0.keys, .dialogKey), (" " + $0.label, .dialog)] }
+        // On a short screen the choices stay (the footer repeats them) and the explanation goes first.
+        while lines.count > 1, lines.count + choiceLines.count + 2 > height { lines.removeLast() }
+        if lines.count + 1 + choiceLines.count + 2 <= height { lines.append([]) }
+        lines += choiceLines
+        let contentWidth = max(lines.map(width).max() ?? 0, DisplayWidth.of(confirm.title) + 2)
+        let boxWidth = min(grid.width, contentWidth + 4)
+        let boxHeight = min(height, lines.count + 2)
+        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
+        drawBox(title: confirm.title, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
+        drawLines(lines, x: origin.x + 2, y: origin.y + 1, limit: origin.x + boxWidth - 2, maxLines: boxHeight - 2, into: &grid)
+    }
+
+    /// A bordered box with its title in the top border, cleared inside.
+    func drawBox(title: String, x: Int, y: Int, width: Int, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        guard width >= 2, height >= 2 else { return }
+        let box = glyphs.box
+        for line in y..<(y + height) {
+            grid.unmarkSelected(row: line, from: x, to: x + width)
+            grid.fill(row: line, from: x, to: x + width, role: .dialog)
+            grid.write(box[5], row: line, column: x, role: .dialogBorder)
+            grid.write(box[5], row: line, column: x + width - 1, role: .dialogBorder)
+        }
+        grid.fill(row: y, from: x + 1, to: x + width - 1, character: box[4], role: .dialogBorder)
+        grid.fill(row: y + height - 1, from: x + 1, to: x + width - 1, character: box[4], role: .dialogBorder)
+        for (column, line, corner) in [(x, y, box[0]), (x + width - 1, y, box[1]), (x, y + height - 1, box[2]), (x + width - 1, y + height - 1, box[3])] {
+            grid.write(corner, row: line, column: column, role: .dialogBorder)
+        }
+        if width > 6 {
+            grid.write(" " + DisplayWidth.truncated(title, to: width - 6) + " ", row: y, column: x + 2, role: .dialogTitle, limit: x + width - 2)
+        }
+    }
+
+    func drawLines(_ lines: [BoxLine], x: Int, y: Int, limit: Int, maxLines: Int, into grid: inout ScreenGrid) {
+        for (index, line) in lines.prefix(max(0, maxLines)).enumerated() {
+            let isLastShown = index == maxLines - 1 && lines.count > maxLines
+            if isLastShown {
+                grid.write("…", row: y + index, column: x, role: .dialog, limit: limit)
+            } else {
+                var column = x
+                for segment in line {
+                    let cut = DisplayWidth.truncated(segment.text, to: max(0, limit - column))
+                    column = grid.write(cut, row: y + index, column: column, role: segment.role, limit: limit)
+                }
+            }
+        }
+    }
+
+    /// Wraps `text` into lines of at most `width` cells, between words where it can and inside a word
+    /// (a URL) where it must; the last kept line ends in `…` if text was left over.
+    func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
+        guard width > 0, maxLines > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        var used = 0
+        func breakLine() {
+            while current.last == " " { current.removeLast() }
+            lines.append(current)
+            current = ""
+            used = 0
+        }
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let wordWidth = DisplayWidth.of(word)
+            let gap = current.isEmpty ? 0 : 1
+            if used + gap + wordWidth <= width {
+                if gap == 1 { current.append(" ") }
+                current += word
+                used += gap + wordWidth
+                continue
+            }
+            if !current.isEmpty, wordWidth <= width {
+                breakLine()
+                current = String(word)
+                used = wordWidth
+                continue
+            }
+            // A word longer than the line: cut it by grapheme.
+            if gap == 1, used + 1 < width {
+                current.append(" ")
+                used += 1
+            }
+            for character in word {
+                let cells = DisplayWidth.of(DisplayWidth.sanitized(character))
+                if used + cells > width { breakLine() }
+                current.append(character)
+                used += cells
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { breakLine() }
+        guard lines.count > maxLines else { return lines }
+        var kept = Array(lines.prefix(maxLines))
+        kept[maxLines - 1] = DisplayWidth.truncated(kept[maxLines - 1] + "……", to: width)
+        return kept
+    }
+}

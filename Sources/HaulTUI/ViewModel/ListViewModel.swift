@@ -1,0 +1,97 @@
+import HaulCore
+
+/// Everything on screen as plain values: built by `ViewModelBuilder`, drawn by `ListRenderer`.
+public struct ListViewModel: Sendable, Equatable {
+    public struct Header: Sendable, Equatable {
+        /// Tasks per state, in display order; states with no task are left out except running and waiting.
+        public var counts: [Count]
+        /// `23.4 MiB/s`, or `—` when nothing is running.
+        public var speed: String
+        /// `80.2 GiB`, nil when unknown.
+        public var freeDisk: String?
+        /// `80.2G`, nil when unknown.
+        public var freeDiskCompact: String?
+    }
+
+    public struct Count: Sendable, Equatable {
+        public var number: Int
+        public var word: String
+        public var glyph: Character
+        public var role: ColorRole
+    }
+
+    public struct Tab: Sendable, Equatable {
+        public var title: String
+        public var count: Int
+        public var isActive: Bool
+    }
+
+    /// The line above the footer.
+    public enum StatusLine: Sendable, Equatable {
+        /// Where the selection is and the concurrency limit.
+        case info(left: String, right: String)
+        case message(String, isError: Bool)
+        /// The add prompt with its text and cursor.
+        case prompt(label: String, field: PromptField)
+    }
+
+    public enum Overlay: Sendable, Equatable {
+        case help(HelpViewModel)
+        case details(DetailsViewModel)
+        case confirm(ConfirmViewModel)
+    }
+
+    public var header: Header
+    public var tabs: [Tab]
+    /// The rows in the visible window, top to bottom.
+    public var rows: [RowViewModel]
+    /// Shown in the list area when the list is empty.
+    public var emptyText: String?
+    public var status: StatusLine
+    /// In priority order (see `KeyBinding.footerItems`); the renderer drops from the end of the optional ones.
+    public var footer: [FooterItem]
+    /// Shown on the footer line instead of the keys while the prompt holds the status line (a refused URL).
+    public var footerMessage: UIState.Message?
+    public var overlay: Overlay?
+    public var glyphs: GlyphSet
+}
+
+/// The `?` screen: every binding of the table, by section.
+public struct HelpViewModel: Sendable, Equatable {
+    public struct Section: Sendable, Equatable {
+        public var title: String
+        public var entries: [Entry]
+    }
+
+    /// `↑ k` — `select the previous task`.
+    public struct Entry: Sendable, Equatable {
+        public var keys: String
+        public var text: String
+    }
+
+    public var title: String
+    public var sections: [Section]
+    public var closingHint: String
+}
+
+/// The Enter pane: one task's facts as label and value lines.
+public struct DetailsViewModel: Sendable, Equatable {
+    public struct Field: Sendable, Equatable {
+        public var label: String
+        public var value: String
+    }
+
+    public var title: String
+    public var fields: [Field]
+    public var closingHint: String
+}
+
+/// The remove question.
+public struct ConfirmViewModel: Sendable, Equatable {
+    public var title: String
+    /// The task's name first, then what removing means.
+    public var lines: [String]
+    /// What cannot be undone, if anything.
+    public var warning: String?
+    public var choices: [FooterItem]
+}

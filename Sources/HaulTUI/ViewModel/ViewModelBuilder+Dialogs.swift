@@ -1,0 +1,97 @@
+import Foundation
+import HaulCore
+
+/// The boxes drawn over the list: help from the key table, a task's details, the remove question.
+extension ViewModelBuilder {
+    func overlay(_ state: UIState, selected: QueueSnapshot.Row?, in rows: [QueueSnapshot.Row], now: Date) -> ListViewModel.Overlay? {
+        switch state.mode {
+        case .list, .prompt: return nil
+        case .help: return .help(help())
+        case .details: return selected.map { .details(details($0, now: now)) }
+        case let .confirmRemove(id):
+            let row = selected?.id == id ? selected : rows.first { $0.id == id }
+            return row.map { .confirm(confirm($0)) }
+        }
+    }
+
+    func help() -> HelpViewModel {
+        let sections = KeyBinding.Section.allCases.map { section in
+            HelpViewModel.Section(
+                title: section.rawValue,
+                entries: KeyBinding.table.filter { $0.section == section }.map { binding in
+                    HelpViewModel.Entry(keys: binding.keys.map(\.label).joined(separator: " "), text: binding.help)
+                })
+        }
+        return HelpViewModel(title: "haul — keys", sections: sections, closingHint: "any key closes this help")
+    }
+
+    func details(_ row: QueueSnapshot.Row, now: Date) -> DetailsViewModel {
+        let task = row.task
+        typealias Field = DetailsViewModel.Field
+        var fields = [Field(label: "URL", value: AddressCheck.redacted(task.url))]
+        let path: String
+        if let name = task.fileName {
+            path = task.state == .completed
+                ? (task.directory.hasSuffix("/") ? task.directory : task.directory + "/") + name
+                : PartialFilePath.path(directory: task.directory, fileName: name)
+        } else {
+            path = task.directory + " (name decided at the first response)"
+        }
+        fields.append(Field(label: "Path", value: path))
+        var stateText = task.state.rawValue
+        if let retryAt = row.retryAt { stateText += ", retry in " + DurationFormat.eta(retryAt.timeIntervalSince(now)) }
+        fields.append(Field(label: "State", value: stateText))
+        let done = max(0, row.bytesReceived)
+        if let total = task.totalBytes {
+            let fraction = total > 0 ? Self.percent(min(1, Double(done) / Double(total))) : "—"
+            fields.append(Field(label: "Size", value: "\(ByteCountFormat.size(done)) of \(ByteCountFormat.size(total)) (\(fraction))"))
+        } else {
+            fields.append(Field(label: "Size", value: "\(ByteCountFormat.size(done)) of an unknown size"))
+        }
+        if task.state == .running {
+            fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(DurationFormat.eta(row.eta)) left"))
+        }
+        var validators: [String] = []
+        if let etag = task.validators.etag { validators.append("ETag \(etag)") }
+        if let modified = task.validators.lastModified { validators.append("Last-Modified \(modified)") }
+        fields.append(Field(label: "Validators", value: validators.isEmpty ? "none yet" : validators.joined(separator: " · ")))
+        fields.append(Field(label: "Attempts", value: String(task.attempts)))
+        if let checksum = task.checksum { fields.append(Field(label: "Checksum", value: checksum.description)) }
+        if !task.headers.isEmpty {
+            // Header names only: values often carry tokens.
+            let names = task.headers.map { $0.split(separator: ":", maxSplits: 1).first.map(String.init) ?? $0 }
+            fields.append(Field(label: "Headers", value: names.joined(separator: ", ")))
+        }
+        fields.append(Field(label: "Last error", value: task.lastError ?? "none"))
+        fields.append(Field(label: "Added", value: Self.timestamp(task.createdAt)))
+        if let finished = task.finishedAt { fields.append(Field(label: "Finished", value: Self.timestamp(finished))) }
+        fields.append(Field(label: "Task id", value: task.id.description))
+        return DetailsViewModel(title: task.displayName, fields: fields, closingHint: "Esc closes")
+    }
+
+    func confirm(_ row: QueueSnapshot.Row) -> ConfirmViewModel {
+        let task = row.task
+        if task.state == .completed {
+            return ConfirmViewModel(
+                title: "Remove from the list?",
+                lines: [task.displayName, "The downloaded file stays where it is."], warning: nil,
+                choices: [FooterItem(keys: "y", label: "remove", essential: true), FooterItem(keys: "n", label: "cancel", essential: true)])
+        }
+        let partial = row.bytesReceived > 0 ? "Its partial file holds \(ByteCountFormat.size(row.bytesReceived))." : "It has no data yet."
+        return ConfirmViewModel(
+            title: "Remove this download?",
+            lines: [task.displayName, partial],
+            warning: "d also deletes the partial file; that cannot be undone.",
+            choices: [
+                FooterItem(keys: "y", label: "remove, keep file", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
+                FooterItem(keys: "n", label: "cancel", essential: true),
+            ])
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: date)
+    }
+}

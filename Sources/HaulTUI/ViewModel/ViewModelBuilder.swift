@@ -1,0 +1,205 @@
+import Foundation
+import HaulCore
+
+/// Turns a queue snapshot and the UI state into everything on screen as plain values. All formatting
+/// of sizes, speeds, times and states happens here, so the renderer only lays out text.
+public struct ViewModelBuilder: Sendable {
+    public var glyphs: GlyphSet
+
+    public init(glyphs: GlyphSet = .unicode) {
+        self.glyphs = glyphs
+    }
+
+    /// The screen for `snapshot` in `state` (which should be synchronized with the same snapshot).
+    /// - Parameters:
+    ///   - freeDiskBytes: free space at the download directory, nil when unknown.
+    ///   - now: the wall clock, for retry countdowns.
+    ///   - frame: a counter that advances once per redraw tick; it moves the activity indicator.
+    public func build(
+        snapshot: QueueSnapshot, state: UIState, layout: ScreenLayout, freeDiskBytes: Int64?, now: Date, frame: Int
+    ) -> ListViewModel {
+        let downloading = snapshot.downloading
+        let completed = snapshot.completed
+        let rows = state.list == .downloading ? downloading : completed
+        let cursor = state.cursor
+        let window = rows.indices.clamped(to: cursor.top..<(cursor.top + layout.visibleRows))
+        let rowModels = window.map { index in
+            row(rows[index], selected: rows[index].id == cursor.selected, now: now, frame: frame)
+        }
+        let selectedRow = cursor.selected.flatMap { id in rows.first { $0.id == id } }
+        let overlay = overlay(state, selected: selectedRow, in: snapshot.rows, now: now)
+        var footer = footer(for: state.mode)
+        if case let .confirm(question)? = overlay {
+            footer = question.choices
+        }
+        return ListViewModel(
+            header: header(snapshot, freeDiskBytes: freeDiskBytes),
+            tabs: [
+                .init(title: "Downloading", count: downloading.count, isActive: state.list == .downloading),
+                .init(title: "Completed", count: completed.count, isActive: state.list == .completed),
+            ],
+            rows: rowModels,
+            emptyText: rows.isEmpty ? emptyText(for: state.list) : nil,
+            status: status(state, listCount: rows.count, maxConcurrent: snapshot.maxConcurrent),
+            footer: footer,
+            footerMessage: state.mode.isPrompt ? state.message : nil,
+            overlay: overlay,
+            glyphs: glyphs)
+    }
+
+    // MARK: Header
+
+    func header(_ snapshot: QueueSnapshot, freeDiskBytes: Int64?) -> ListViewModel.Header {
+        var running = 0, waiting = 0, retrying = 0, paused = 0, failed = 0, done = 0
+        for row in snapshot.rows {
+            switch row.task.state {
+            case .running: running += 1
+            case .waiting: if row.retryAt != nil { retrying += 1 } else { waiting += 1 }
+            case .paused: paused += 1
+            case .failed: failed += 1
+            case .completed: done += 1
+            }
+        }
+        var counts: [ListViewModel.Count] = [
+            .init(number: running, word: "running", glyph: glyphs.running, role: .stateRunning),
+            .init(number: waiting, word: "waiting", glyph: glyphs.waiting, role: .stateWaiting),
+        ]
+        let optional: [ListViewModel.Count] = [
+            .init(number: retrying, word: "retrying", glyph: glyphs.retrying, role: .stateRetrying),
+            .init(number: paused, word: "paused", glyph: glyphs.paused, role: .statePaused),
+            .init(number: failed, word: "failed", glyph: glyphs.failed, role: .stateFailed),
+            .init(number: done, word: "done", glyph: glyphs.completed, role: .stateCompleted),
+        ]
+        counts += optional.filter { $0.number > 0 }
+        return ListViewModel.Header(
+            counts: counts,
+            speed: ByteCountFormat.rate(snapshot.totalSpeed),
+            freeDisk: freeDiskBytes.map { ByteCountFormat.size(max(0, $0)) },
+            freeDiskCompact: freeDiskBytes.map { ByteCountFormat.compact(max(0, $0)) })
+    }
+
+    // MARK: Rows
+
+    func row(_ row: QueueSnapshot.Row, selected: Bool, now: Date, frame: Int) -> RowViewModel {
+        let task = row.task
+        let done = max(0, row.bytesReceived)
+        let total = task.totalBytes.flatMap { $0 > 0 ? $0 : nil }
+        let fill: ProgressBar.Fill
+        var percent = "—"
+        if task.state == .completed {
+            fill = .fraction(1)
+            percent = "100.0%"
+        } else if let total {
+            let fraction = min(1, Double(done) / Double(total))
+            fill = .fraction(fraction)
+            percent = Self.percent(fraction)
+        } else {
+            fill = task.state == .running ? .activity(phase: frame) : .unknown
+        }
+
+        var model = RowViewModel(
+            id: task.id, isSelected: selected, glyph: glyphs.waiting, stateRole: .stateWaiting, name: task.displayName,
+            fill: fill, percent: percent, size: Self.size(done: done, total: total, state: task.state),
+            speed: "", speedRole: .columnSpeed, eta: "", problem: nil, spinner: nil)
+
+        let hintKey = KeyBinding.hintKey(for: .toggleSelected)
+        switch task.state {
+        case .running:
+            model.glyph = glyphs.running
+            model.stateRole = .stateRunning
+            model.speed = ByteCountFormat.rate(row.speed)
+            model.eta = total == nil ? "—" : DurationFormat.eta(row.eta)
+            if total == nil { model.spinner = glyphs.spinner[((frame % glyphs.spinner.count) + glyphs.spinner.count) % glyphs.spinner.count] }
+        case .waiting:
+            if let retryAt = row.retryAt {
+                model.glyph = glyphs.retrying
+                model.stateRole = .stateRetrying
+                model.speed = "retry \(DurationFormat.eta(max(0, retryAt.timeIntervalSince(now))))"
+                model.speedRole = .stateRetrying
+            } else {
+                model.speed = "waiting"
+                model.speedRole = .stateWaiting
+            }
+        case .paused:
+            model.glyph = glyphs.paused
+            model.stateRole = .statePaused
+            model.speed = "paused"
+            model.speedRole = .statePaused
+            if let error = task.lastError {
+                model.problem = .init(text: error, hint: "press \(hintKey) to resume", shortHint: "\(hintKey): resume")
+            }
+        case .failed:
+            model.glyph = glyphs.failed
+            model.stateRole = .stateFailed
+            model.speed = "failed"
+            model.speedRole = .stateFailed
+            model.problem = .init(
+                text: task.lastError ?? "failed", hint: "press \(hintKey) to retry", shortHint: "\(hintKey): retry")
+        case .completed:
+            model.glyph = glyphs.completed
+            model.stateRole = .stateCompleted
+            model.speed = "done"
+            model.speedRole = .stateCompleted
+        }
+        return model
+    }
+
+    /// `55.2%`; `100.0%` only when every byte is there.
+    static func percent(_ fraction: Double) -> String {
+        var tenths = Int((fraction * 1000).rounded(.down))
+        if fraction < 1 { tenths = min(tenths, 999) }
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+
+    /// `552.0M/1.0G`; `12.0M/—` when the total is unknown; `—/—` before anything is known; the total alone when complete.
+    static func size(done: Int64, total: Int64?, state: TaskState) -> String {
+        if state == .completed { return ByteCountFormat.compact(total ?? done) }
+        switch (done, total) {
+        case let (_, total?): return "\(ByteCountFormat.compact(done))/\(ByteCountFormat.compact(total))"
+        case (0, nil): return "—/—"
+        default: return "\(ByteCountFormat.compact(done))/—"
+        }
+    }
+
+    func emptyText(for list: UIState.ListKind) -> String {
+        switch list {
+        case .downloading:
+            let add = KeyBinding.binding(for: .add)?.keys.first?.label ?? "a"
+            return "Nothing to download — press \(add) to add a URL"
+        case .completed:
+            return "Nothing completed yet"
+        }
+    }
+
+    // MARK: Status line and footer
+
+    func status(_ state: UIState, listCount: Int, maxConcurrent: Int) -> ListViewModel.StatusLine {
+        if case let .prompt(field) = state.mode { return .prompt(label: "Add URL: ", field: field) }
+        if let message = state.message { return .message(message.text, isError: message.isError) }
+        let title = state.list == .downloading ? "Downloading" : "Completed"
+        let position = listCount == 0 ? "empty" : "\(state.cursor.index + 1)/\(listCount)"
+        return .info(left: "\(title) \(position)", right: "\(maxConcurrent) at a time (\(Self.limitKeys))")
+    }
+
+    static var limitKeys: String {
+        [Action.decreaseConcurrency, .increaseConcurrency]
+            .compactMap { KeyBinding.binding(for: $0)?.keys.first?.label }
+            .joined(separator: " ")
+    }
+
+    func footer(for mode: UIState.Mode) -> [FooterItem] {
+        switch mode {
+        case .list: return KeyBinding.footerItems
+        case .help: return [FooterItem(keys: "any key", label: "close help", essential: true)]
+        case .details:
+            return [FooterItem(keys: "Esc", label: "close", essential: true), FooterItem(keys: "↑/↓", label: "other task")]
+        case .prompt:
+            return [
+                FooterItem(keys: "Enter", label: "add", essential: true), FooterItem(keys: "Esc", label: "cancel", essential: true),
+                FooterItem(keys: "^U", label: "clear"), FooterItem(keys: "←/→", label: "move"),
+            ]
+        case .confirmRemove:
+            return []  // the question's own choices are the footer (see `build`)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HaulCore
+import HaulTUI
+
+/// The interactive list: one loop on the calling thread that reads keys, watches snapshots, redraws.
+public enum InteractiveSession {
+    /// How long one key read waits: the loop's tick.
+    static let tickMilliseconds: Int32 = 250
+    /// Keys read before drawing, so a paste or key repeat is handled in one frame.
+    static let keysPerFrame = 256
+
+    /// Takes the terminal (newterm on stdin/stdout), runs the key loop on the CALLING thread until the
+    /// user quits or `stopRequested()` returns true (checked every tick), and always restores the
+    /// terminal. Throws `TerminalUnavailable` when there is no usable terminal, so the caller can fall
+    /// back to headless.
+    ///
+    /// The screen is redrawn after keys, when the snapshot's sequence changes, on resize, and once a
+    /// second (speeds, ETAs, the activity indicator, free disk space). Call it from a dedicated thread,
+    /// never from the cooperative pool: it blocks.
+    public static func run(
+        snapshots: SnapshotBox, send: @escaping @Sendable (QueueCommand) -> Void,
+        options: TerminalOptions, stopRequested: @escaping @Sendable () -> Bool
+    ) throws -> SessionEnd {
+        let session = try TerminalSession.open()
+        defer { session.close() }
+        var loop = Loop(session: session, options: options)
+        return loop.run(snapshots: snapshots, send: send, stopRequested: stopRequested)
+    }
+
+    /// The state of one run; lives on the calling thread.
+    struct Loop {
+        let session: TerminalSession
+        let options: TerminalOptions
+        let reader: KeyReader
+        let builder: ViewModelBuilder
+        let renderer = ListRenderer()
+        var painter: CursesPainter
+        var state = UIState()
+        var frame = 0
+        var freeDisk: Int64?
+        var lastSecond = ContinuousClock.now
+        var lastSequence: UInt64?
+        /// When the message on screen appeared; messages go after `messageSeconds`.
+        var messageShownAt: ContinuousClock.Instant?
+        static let messageSeconds: Duration = .seconds(4)
+
+        init(session: TerminalSession, options: TerminalOptions) {
+            self.session = session
+            self.options = options
+            reader = KeyReader(window: session.window)
+            builder = ViewModelBuilder(glyphs: session.isUTF8 ? .unicode : .ascii)
+            painter = CursesPainter(
+                window: session.window, theme: options.theme,
+                colors: ColorPairCache(hasColors: session.hasColors, hasDefaultColors: session.hasDefaultColors))
+            freeDisk = FreeDiskSpace.bytes(at: options.downloadDirectory)
+        }
+
+        mutating func run(
+            snapshots: SnapshotBox, send: @Sendable (QueueCommand) -> Void, stopRequested: @Sendable () -> Bool
+        ) -> SessionEnd {
+            var snapshot = snapshots.read()
+            draw(snapshot)
+            while true {
+                if stopRequested() { return .stopRequested }
+                var needsDraw = false
+                var event = reader.next(waitingMilliseconds: InteractiveSession.tickMilliseconds)
+                var handled = 0
+                while event != .idle, handled < InteractiveSession.keysPerFrame {
+                    handled += 1
+                    needsDraw = true
+                    if case let .key(key) = event {
+                        snapshot = snapshots.read()
+                        let (next, command) = state.reduce(key, context: context(snapshot))
+                        if next.message != state.message { messageShownAt = next.message == nil ? nil : .now }
+                        state = next
+                        if let command { send(command) }
+                        if state.quitRequested { return .quit }
+                    }
+                    event = reader.next(waitingMilliseconds: 0)
+                }
+                snapshot = snapshots.read()
+                if snapshot.sequence != lastSequence { needsDraw = true }
+                let now = ContinuousClock.now
+                if now - lastSecond >= .seconds(1) {
+                    lastSecond = now
+                    frame += 1
+                    freeDisk = FreeDiskSpace.bytes(at: options.downloadDirectory)
+                    needsDraw = true
+                    if let shown = messageShownAt, now - shown >= Self.messageSeconds {
+                        state.message = nil
+                        messageShownAt = nil
+                    }
+                }
+                if needsDraw { draw(snapshot) }
+            }
+        }
+
+        func context(_ snapshot: QueueSnapshot) -> UIContext {
+            let size = session.size
+            let layout = ScreenLayout(width: size.width, height: size.height)
+            return UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory)
+        }
+
+        mutating func draw(_ snapshot: QueueSnapshot) {
+            let size = session.size
+            let layout = ScreenLayout(width: size.width, height: size.height)
+            state = state.synchronized(with: context(snapshot))
+            lastSequence = snapshot.sequence
+            let model = builder.build(
+                snapshot: snapshot, state: state, layout: layout, freeDiskBytes: freeDisk, now: Date(), frame: frame)
+            painter.paint(renderer.render(model, layout: layout))
+        }
+    }
+}

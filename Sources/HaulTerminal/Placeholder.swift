@@ -1,1 +1,0 @@
-// HaulTerminal: placeholder until its first real file lands.

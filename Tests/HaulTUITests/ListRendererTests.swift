@@ -1,0 +1,178 @@
+import Foundation
+import HaulCore
+import Testing
+@testable import HaulTUI
+
+/// The screen as text at the widths the issue names (40, 80, 200) and at the narrow fallbacks.
+@Suite struct ListRendererTests {
+    init() { setlocale(LC_CTYPE, "C.UTF-8") }
+
+    static let mib = TestQueue.mib
+
+    /// Bars at 0, 50 and 100 %, a stream of unknown size, and a waiting CJK name on back-off.
+    static var bars: QueueSnapshot {
+        QueueSnapshot(
+            rows: [
+                TestQueue.row(1, "zero.bin", .running, done: 0, total: 100 * mib),
+                TestQueue.row(2, "half.bin", .running, done: 50 * mib, total: 100 * mib, speed: 1024, eta: 51200),
+                TestQueue.row(3, "full.bin", .running, done: 100 * mib, total: 100 * mib, speed: 1e6, eta: 0),
+                TestQueue.row(4, "stream.bin", .running, done: 12 * mib, speed: 2e6),
+                TestQueue.row(5, "電影-第一集-超長的檔案名稱.mkv", .waiting, retryIn: 12),
+            ],
+            maxConcurrent: 3, totalSpeed: 3e6, sequence: 1)
+    }
+
+    @Test func sketchAt80Columns() {
+        #expect(TestQueue.screen(TestQueue.sketch, width: 80).lines() == [
+            " haul  ▶2 ·1 ⏸1 ✗1 ✓1                         ↓ 16.1 MiB/s   disk 80.2 GiB free",
+            "─ Downloading 5 ─ Completed 1 ──────────────────────────────────────────────────",
+            "›▶ 電影.第01集.mp4       ███████░░░░░░░  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s",
+            " ▶ ubuntu-24.04.iso      ██░░░░░░░░░░░░  21.0%     1.2G/5.7G   12.0 MiB/s  6m20s",
+            " ⏸ dataset.tar.zst       ████░░░░░░░░░░  29.3%   301.0M/1.0G       paused",
+            " · notes.pdf             ░░░░░░░░░░░░░░      —           —/—      waiting",
+            " ✗ broken.bin            HTTP 404 Not Found from example.org — press p to retry",
+            "",
+            "",
+            "────────────────────────────────────────────────────────────────────────────────",
+            " Downloading 1/5                                              3 at a time (< >)",
+            " space pause/resume  a add  x remove  Enter details  J/K move  ? help  q quit",
+        ])
+    }
+
+    @Test func sketchAt40ColumnsDropsBarEtaAndSize() {
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40).lines() == [
+            " haul  ▶2 ·1 ⏸1 ✗1 ✓1      ↓ 16.1 MiB/s",
+            "─ Downloading 5 ─ Completed 1 ──────────",
+            "›▶ 電影.第01集.mp4    53.9%    4.1 MiB/s",
+            " ▶ ubuntu-24.04.iso   21.0%   12.0 MiB/s",
+            " ⏸ dataset.tar.zst    29.3%       paused",
+            " · notes.pdf              —      waiting",
+            " ✗ broken.bin        HTTP 404 … p: retry",
+            "",
+            "",
+            "────────────────────────────────────────",
+            " Downloading 1/5      3 at a time (< >)",
+            " space pause/resume  ? help  q quit",
+        ])
+    }
+
+    @Test func sketchAt200ColumnsGivesTheNameAndBarTheRoom() {
+        let grid = TestQueue.screen(TestQueue.sketch, width: 200)
+        let lines = grid.lines()
+        #expect(lines[0].hasPrefix(" haul  2 running · 1 waiting · 1 paused · 1 failed · 1 done"))
+        #expect(lines[0].hasSuffix("↓ 16.1 MiB/s   disk 80.2 GiB free"))
+        #expect(lines[2] == "›▶ 電影.第01集.mp4" + String(repeating: " ", count: 101)
+            + String(repeating: "█", count: 21) + String(repeating: "░", count: 19) + "  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s")
+        #expect(lines[6].hasSuffix("HTTP 404 Not Found from example.org — press p to retry"))
+        #expect(lines[11] == " space pause/resume  a add  x remove  Enter details  J/K move  </> limit  Tab lists  ? help  q quit")
+    }
+
+    @Test func barsAtZeroHalfAndFullAndAnActivityBlockForUnknownSizes() {
+        let lines = TestQueue.screen(Self.bars, width: 80, height: 9, frame: 5).lines()
+        #expect(lines[2...5] == [
+            "›▶ zero.bin              ░░░░░░░░░░░░░░   0.0%     0B/100.0M            —      —",
+            " ▶ half.bin              ███████░░░░░░░  50.0%  50.0M/100.0M    1.0 KiB/s 14h13m",
+            " ▶ full.bin              ██████████████ 100.0% 100.0M/100.0M  976.6 KiB/s     0s",
+            " ▶ stream.bin            ░░░░░███░░░░░░      —       12.0M/—    1.9 MiB/s      —",
+        ])
+        // The block moves with the frame and never shows a percent.
+        let later = TestQueue.screen(Self.bars, width: 80, height: 9, frame: 6).lines()
+        #expect(later[5] == " ▶ stream.bin            ░░░░░░███░░░░░      —       12.0M/—    1.9 MiB/s      —")
+    }
+
+    @Test func narrowFallbacksDropTheBarThenTheEtaThenTheSize() {
+        #expect(TestQueue.screen(Self.bars, width: 64, height: 9).lines()[3]
+            == " ▶ half.bin              50.0%  50.0M/100.0M    1.0 KiB/s 14h13m")
+        #expect(TestQueue.screen(Self.bars, width: 50, height: 9).lines()[3]
+            == " ▶ half.bin       50.0%  50.0M/100.0M    1.0 KiB/s")
+        #expect(TestQueue.screen(Self.bars, width: 40, height: 9).lines()[3] == " ▶ half.bin           50.0%    1.0 KiB/s")
+        #expect(TestQueue.screen(Self.bars, width: 30, height: 9).lines()[3] == " ▶ half.bin              50.0%")
+        // With no bar, a stream of unknown size shows a spinner where the percent goes.
+        #expect(TestQueue.screen(Self.bars, width: 40, height: 9).lines()[5] == " ▶ stream.bin             ⠋    1.9 MiB/s")
+    }
+
+    @Test func cjkNamesAreCutByDisplayWidthWithAnEllipsis() {
+        var state = UIState()
+        state.downloading = .init(selected: TaskID(5), index: 4)
+        let wide = TestQueue.screen(Self.bars, width: 80, height: 10, state: state).lines()
+        #expect(wide[6] == "›↻ 電影-第一集-超長的檔… ░░░░░░░░░░░░░░      —           —/—    retry 12s")
+        let narrow = TestQueue.screen(Self.bars, width: 40, height: 10, state: state).lines()
+        #expect(narrow[6] == "›↻ 電影-第一集-超長…      —    retry 12s")
+    }
+
+    @Test func everyLineIsExactlyTheScreenWidthFrom1To300Columns() {
+        for width in 1...300 {
+            let grid = TestQueue.screen(TestQueue.sketch, width: width, height: 10)
+            for line in grid.lines(keepTrailingSpaces: true) {
+                #expect(DisplayWidth.of(line) == width, "width \(width): \(line)")
+            }
+        }
+    }
+
+    @Test func shortScreensKeepARowAndTheStatusLine() {
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 1).lines() == [" Downloading 1/5      3 at a time (< >)"])
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 3).lines() == [
+            " haul  ▶2 ·1 ⏸1 ✗1 ✓1      ↓ 16.1 MiB/s",
+            "›▶ 電影.第01集.mp4    53.9%    4.1 MiB/s",
+            " Downloading 1/5      3 at a time (< >)",
+        ])
+    }
+
+    @Test func anEmptyListTeachesTheAddKey() {
+        let lines = TestQueue.screen(QueueSnapshot(), width: 80, height: 8).lines()
+        #expect(lines[0] == " haul  0 running · 0 waiting                           ↓ —   disk 80.2 GiB free")
+        #expect(lines[2] == "   Nothing to download — press a to add a URL")
+        #expect(lines[6] == " Downloading empty                                            3 at a time (< >)")
+    }
+
+    @Test func theCompletedListShowsFinishedTasks() {
+        let state = UIState(list: .completed)
+        let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 8, state: state).lines()
+        #expect(lines[2] == "›✓ done.zip              ██████████████ 100.0%         10.0M         done")
+        #expect(lines[6] == " Completed 1/1                                                3 at a time (< >)")
+    }
+
+    @Test func asciiGlyphsForTerminalsWithoutUTF8() {
+        let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 10, glyphs: .ascii).lines()
+        #expect(lines[0] == " haul  >2 .1 =1 x1 +1                         v 16.1 MiB/s   disk 80.2 GiB free")
+        #expect(lines[2] == ">> 電影.第01集.mp4       #######-------  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s")
+    }
+
+    @Test func theSelectedRowIsMarkedForThePainterAndTheRolesFollowTheColumns() {
+        let grid = TestQueue.screen(TestQueue.sketch, width: 80)
+        #expect((0..<80).allSatisfy { grid[2, $0].selected })
+        #expect((0..<80).allSatisfy { !grid[3, $0].selected })
+        #expect(grid[2, 0].role == .rowMarker)
+        #expect(grid[2, 1].role == .stateRunning)
+        #expect(grid[4, 1].role == .statePaused)
+        #expect(grid[6, 1].role == .stateFailed)
+        #expect(grid[2, 25].role == .barDone)
+        #expect(grid[2, 37].role == .barRemaining)
+        #expect(grid[6, 25].role == .rowError)
+        #expect(grid[6, 70].role == .rowHint)
+        // The wide first character of the name takes two cells.
+        #expect(grid[2, 3].character == "電" && grid[2, 3].width == 2 && grid[2, 4].width == 0)
+    }
+
+    @Test func thePromptShowsUTF8TextAndScrollsWithItsCursor() {
+        let state = UIState(mode: .prompt(PromptField("https://例え.jp/ファイル.zip")))
+        let lines = TestQueue.screen(TestQueue.sketch, width: 40, height: 8, state: state).lines()
+        #expect(lines[6] == " Add URL: https://例え.jp/ファイル.zip")
+        #expect(lines[7] == " Enter add  Esc cancel  ^U clear")
+        let long = PromptField("https://example.org/" + String(repeating: "abcdefghij", count: 5))
+        let scrolled = TestQueue.screen(TestQueue.sketch, width: 40, height: 8, state: UIState(mode: .prompt(long)))
+        #expect(scrolled.lines()[6] == " Add URL: cdefghijabcdefghijabcdefghij")
+        #expect(scrolled[6, 38].role == .promptCursor)
+    }
+
+    @Test func aRefusedURLIsShownUnderThePromptWhichKeepsItsText() {
+        let context = TestQueue.context(TestQueue.sketch)
+        var state = UIState()
+        for key in [KeyPress.character("a")] + "ftp://x".map({ KeyPress.character($0) }) + [.enter] {
+            state = state.reduce(key, context: context).0
+        }
+        let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 8, state: state).lines()
+        #expect(lines[6] == " Add URL: ftp://x")
+        #expect(lines[7] == " 'ftp://x': only http and https URLs can be downloaded")
+    }
+}

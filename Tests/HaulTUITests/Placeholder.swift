@@ -1,1 +1,0 @@
-// HaulTUITests: placeholder until its first real test lands.

@@ -1,0 +1,247 @@
+import HaulCore
+import Testing
+@testable import HaulTUI
+
+/// Key → action → UI state (and the command sent to the controller).
+@Suite struct UIStateTests {
+    typealias Ref = UIContext.RowRef
+
+    static func refs(_ ids: [Int64], state: TaskState = .running) -> [Ref] {
+        ids.map { Ref(id: TaskID($0), state: state, name: "task-\($0)") }
+    }
+
+    static func context(_ downloading: [Ref], completed: [Ref] = [], visibleRows: Int = 3, maxConcurrent: Int = 3) -> UIContext {
+        UIContext(downloading: downloading, completed: completed, visibleRows: visibleRows, maxConcurrent: maxConcurrent, downloadDirectory: "/dl")
+    }
+
+    /// Presses keys in order; returns the final state and every command sent.
+    static func press(_ keys: [KeyPress], from state: UIState = UIState(), in context: UIContext) -> (UIState, [QueueCommand]) {
+        var state = state
+        var commands: [QueueCommand] = []
+        for key in keys {
+            let (next, command) = state.reduce(key, context: context)
+            state = next
+            if let command { commands.append(command) }
+        }
+        return (state, commands)
+    }
+
+    static func type(_ text: String) -> [KeyPress] { text.map { .character($0) } }
+
+    // MARK: Selection
+
+    @Test func selectionFollowsTheTaskIdWhenRowsAreInsertedAbove() {
+        let before = Self.context(Self.refs([1, 2, 3, 4]))
+        let (state, _) = Self.press([.down, .down], in: before)
+        #expect(state.cursor.selected == TaskID(3))
+        let after = Self.context(Self.refs([9, 8, 1, 2, 3, 4]))
+        let synced = state.synchronized(with: after)
+        #expect(synced.cursor.selected == TaskID(3))
+        #expect(synced.cursor.index == 4)
+        #expect(synced.cursor.top == 2, "scrolls just enough to keep it visible")
+    }
+
+    @Test func aVanishedTaskHandsTheSelectionToTheRowNowInItsPlace() {
+        let (state, _) = Self.press([.down], in: Self.context(Self.refs([1, 2, 3])))
+        #expect(state.cursor.selected == TaskID(2))
+        let synced = state.synchronized(with: Self.context(Self.refs([1, 3])))
+        #expect(synced.cursor.selected == TaskID(3))
+        let last = synced.synchronized(with: Self.context(Self.refs([1])))
+        #expect(last.cursor.selected == TaskID(1))
+        let empty = last.synchronized(with: Self.context([]))
+        #expect(empty.cursor == UIState.Cursor())
+    }
+
+    @Test func navigationKeysClampAndScroll() {
+        let context = Self.context(Self.refs(Array(1...10)), visibleRows: 3)
+        var (state, _) = Self.press([.end], in: context)
+        #expect(state.cursor.selected == TaskID(10))
+        #expect(state.cursor.top == 7)
+        (state, _) = Self.press([.pageUp], from: state, in: context)
+        #expect(state.cursor.index == 7)
+        #expect(state.cursor.top == 7)
+        (state, _) = Self.press([.up, .character("k")], from: state, in: context)
+        #expect(state.cursor.index == 5)
+        #expect(state.cursor.top == 5)
+        (state, _) = Self.press([.home, .up], from: state, in: context)
+        #expect(state.cursor.index == 0)
+        (state, _) = Self.press([.pageDown, .character("j")], from: state, in: context)
+        #expect(state.cursor.selected == TaskID(4))
+        (state, _) = Self.press([.character("G"), .down], from: state, in: context)
+        #expect(state.cursor.selected == TaskID(10))
+    }
+
+    @Test func tabSwitchesListsAndEachListKeepsItsSelection() {
+        let context = Self.context(Self.refs([1, 2, 3]), completed: Self.refs([7, 8], state: .completed))
+        var (state, _) = Self.press([.down, .tab, .down], in: context)
+        #expect(state.list == .completed)
+        #expect(state.cursor.selected == TaskID(8))
+        (state, _) = Self.press([.tab], from: state, in: context)
+        #expect(state.list == .downloading)
+        #expect(state.cursor.selected == TaskID(2))
+    }
+
+    // MARK: Commands
+
+    @Test func spaceAndPPauseRunningResumePausedAndRetryFailed() {
+        let rows = [
+            Ref(id: TaskID(1), state: .running, name: "a"), Ref(id: TaskID(2), state: .waiting, name: "b"),
+            Ref(id: TaskID(3), state: .paused, name: "c"), Ref(id: TaskID(4), state: .failed, name: "d"),
+        ]
+        let (_, commands) = Self.press([.character(" "), .down, .character("p"), .down, .character(" "), .down, .character("p")], in: Self.context(rows))
+        #expect(commands == [.pause(TaskID(1)), .pause(TaskID(2)), .resume(TaskID(3)), .resume(TaskID(4))])
+    }
+
+    @Test func completedTasksCannotBePausedOrMoved() {
+        let context = Self.context([], completed: Self.refs([5], state: .completed))
+        let (state, commands) = Self.press([.tab, .character(" ")], in: context)
+        #expect(commands.isEmpty)
+        #expect(state.message?.text == "task-5 is complete")
+        let (moved, moveCommands) = Self.press([.character("J")], from: state, in: context)
+        #expect(moveCommands.isEmpty)
+        #expect(moved.message?.text == "completed tasks have no place in the queue")
+    }
+
+    @Test func queueWideKeysAndMoves() {
+        let (_, commands) = Self.press(
+            [.character("P"), .character("S"), .down, .character("J"), .character("K")], in: Self.context(Self.refs([1, 2, 3])))
+        #expect(commands == [.pauseAll, .startAll, .move(TaskID(2), by: 1), .move(TaskID(2), by: -1)])
+    }
+
+    @Test func concurrencyLimitChangesLiveWithinBounds() {
+        var (state, commands) = Self.press([.character(">")], in: Self.context(Self.refs([1]), maxConcurrent: 3))
+        #expect(commands == [.setMaxConcurrent(4)])
+        #expect(state.message?.text == "up to 4 downloads at a time")
+        (state, commands) = Self.press([.character("<")], in: Self.context(Self.refs([1]), maxConcurrent: 1))
+        #expect(commands.isEmpty)
+        #expect(state.message?.text == "up to 1 download at a time")
+        (_, commands) = Self.press([.character(">")], in: Self.context(Self.refs([1]), maxConcurrent: UIState.concurrencyCeiling))
+        #expect(commands.isEmpty)
+    }
+
+    @Test func quitHelpAndUnknownKeys() {
+        let context = Self.context(Self.refs([1]))
+        var (state, _) = Self.press([.character("?")], in: context)
+        #expect(state.mode == .help)
+        (state, _) = Self.press([.character("q")], from: state, in: context)
+        #expect(state.mode == .list)
+        #expect(!state.quitRequested, "q closes the help first")
+        (state, _) = Self.press([.character("z")], from: state, in: context)
+        #expect(state.message?.text == "z does nothing here — press ? for the keys")
+        (state, _) = Self.press([.down], from: state, in: context)
+        #expect(state.message == nil, "a message lasts until the next key")
+        (state, _) = Self.press([.character("q")], from: state, in: context)
+        #expect(state.quitRequested)
+    }
+
+    @Test func detailsFollowTheSelectionAndCloseWithEsc() {
+        let context = Self.context(Self.refs([1, 2]))
+        var (state, commands) = Self.press([.enter, .down, .character(" ")], in: context)
+        #expect(state.mode == .details)
+        #expect(state.cursor.selected == TaskID(2))
+        #expect(commands.isEmpty, "only navigation works under the details pane")
+        (state, _) = Self.press([.escape], from: state, in: context)
+        #expect(state.mode == .list)
+        let (empty, _) = Self.press([.enter], in: Self.context([]))
+        #expect(empty.mode == .list, "nothing to show")
+    }
+
+    // MARK: Remove
+
+    @Test func removeAsksThenKeepsOrDeletesThePartialFile() {
+        let context = Self.context(Self.refs([1, 2]))
+        var (state, commands) = Self.press([.character("x")], in: context)
+        #expect(state.mode == .confirmRemove(TaskID(1)))
+        (state, commands) = Self.press([.character("y")], from: state, in: context)
+        #expect(commands == [.remove(TaskID(1), deleteFile: false)])
+        #expect(state.mode == .list)
+        (_, commands) = Self.press([.delete, .character("d")], in: context)
+        #expect(commands == [.remove(TaskID(1), deleteFile: true)])
+        (state, commands) = Self.press([.character("x"), .character("a"), .character("n")], in: context)
+        #expect(commands.isEmpty)
+        #expect(state.mode == .list)
+        (_, commands) = Self.press([.character("x"), .escape], in: context)
+        #expect(commands.isEmpty)
+    }
+
+    @Test func removingACompletedTaskNeverDeletesItsFile() {
+        let context = Self.context([], completed: Self.refs([5], state: .completed))
+        var (state, commands) = Self.press([.tab, .character("x"), .character("d")], in: context)
+        #expect(commands.isEmpty)
+        #expect(state.mode == .confirmRemove(TaskID(5)))
+        (state, commands) = Self.press([.character("y")], from: state, in: context)
+        #expect(commands == [.remove(TaskID(5), deleteFile: false)])
+    }
+
+    @Test func theQuestionClosesWhenItsTaskDisappears() {
+        let (state, _) = Self.press([.character("x")], in: Self.context(Self.refs([1, 2])))
+        #expect(state.synchronized(with: Self.context(Self.refs([2]))).mode == .list)
+    }
+
+    // MARK: Add prompt
+
+    @Test func promptEditsUTF8TextByGrapheme() {
+        let context = Self.context([])
+        var (state, _) = Self.press([.character("a")] + Self.type("https://例え.jp/ファイルe\u{301}"), in: context)
+        #expect(state.mode == .prompt(PromptField("https://例え.jp/ファイルe\u{301}")))
+        (state, _) = Self.press([.backspace, .left, .left, .character("X"), .home, .delete, .end, .character("!")], from: state, in: context)
+        guard case let .prompt(field) = state.mode else { Issue.record("prompt closed"); return }
+        #expect(field.text == "ttps://例え.jp/ファXイル!")
+        #expect(field.cursor == field.characters.count)
+        (state, _) = Self.press([.left, .control("w")], from: state, in: context)
+        guard case let .prompt(cut) = state.mode else { Issue.record("prompt closed"); return }
+        #expect(cut.text == "!")
+        (state, _) = Self.press([.end, .control("u")], from: state, in: context)
+        #expect(state.mode == .prompt(PromptField("")))
+    }
+
+    @Test func escCancelsThePromptWithoutACommand() {
+        let (state, commands) = Self.press([.character("a")] + Self.type("https://x.org/f") + [.escape], in: Self.context([]))
+        #expect(state.mode == .list)
+        #expect(commands.isEmpty)
+    }
+
+    @Test func enterAddsValidURLsIntoTheDownloadDirectory() {
+        let (state, commands) = Self.press([.character("a")] + Self.type("https://example.org/電影.mp4") + [.enter], in: Self.context([]))
+        #expect(commands == [.add([NewTask(url: "https://example.org/電影.mp4", directory: "/dl")])])
+        #expect(state.mode == .list)
+        #expect(state.message?.text == "added https://example.org/電影.mp4")
+    }
+
+    @Test func aBadURLIsRefusedWithAMessageAndThePromptStays() {
+        for (text, message) in [
+            ("ftp://example.org/f", "'ftp://example.org/f': only http and https URLs can be downloaded"),
+            ("example.org/f", "'example.org/f': only http and https URLs can be downloaded"),
+            ("https:///nohost", "'https:///nohost' has no host name"),
+            ("http://a b", "'b': only http and https URLs can be downloaded"),
+        ] {
+            let (state, commands) = Self.press([.character("a")] + Self.type(text) + [.enter], in: Self.context([]))
+            #expect(commands.isEmpty, "\(text)")
+            #expect(state.message == UIState.Message(message, isError: true), "\(text)")
+            #expect(state.mode == .prompt(PromptField(text)), "\(text)")
+        }
+    }
+
+    @Test func aPasteOpensThePromptAndMayHoldSeveralURLs() {
+        let pasted = "https://a.org/1\nhttps://b.org/2\r\n"
+        let (state, commands) = Self.press([.paste(pasted)], in: Self.context([]))
+        #expect(state.mode == .prompt(PromptField("https://a.org/1 https://b.org/2 ")))
+        #expect(commands.isEmpty)
+        let (added, addCommands) = Self.press([.enter], from: state, in: Self.context([]))
+        #expect(addCommands == [.add([NewTask(url: "https://a.org/1", directory: "/dl"), NewTask(url: "https://b.org/2", directory: "/dl")])])
+        #expect(added.message?.text == "added 2 URLs")
+    }
+
+    @Test func enterOnAnEmptyPromptJustClosesIt() {
+        let (state, commands) = Self.press([.character("a"), .character(" "), .enter], in: Self.context([]))
+        #expect(state.mode == .list)
+        #expect(commands.isEmpty)
+    }
+
+    @Test func listKeysTypeIntoThePromptInsteadOfActing() {
+        let (state, commands) = Self.press([.character("a")] + Self.type("qxP ") + [.tab], in: Self.context(Self.refs([1])))
+        #expect(commands.isEmpty)
+        #expect(!state.quitRequested)
+        #expect(state.mode == .prompt(PromptField("qxP ")))
+    }
+}
