@@ -4,6 +4,7 @@ import HaulCore
 import HaulStore
 import HaulTransfer
 import HaulTUI
+import HaulTerminal
 
 /// Builds the engine, the controller and a front end, and runs them; nothing else.
 final class Composition {
@@ -24,13 +25,71 @@ final class Composition {
 
     /// Runs the queue with log lines (or JSON Lines) until nothing is waiting or running.
     func runHeadless(format: PlainReporter.Format, announceFallback: Bool) async -> ExitStatus {
-        let reporter = PlainReporter(format: format)
-        let output = HeadlessOutput(format: format)
-        if announceFallback { output.note("no usable terminal: running headless") }
+        if announceFallback { HeadlessOutput(format: format).note("no usable terminal: running headless") }
+        installStopSignals()
+        let reporting = startReporting(format: format)
+        let summary = await controller.run()
+        await reporting.finish()
+        return ExitStatus(summary)
+    }
+
+    /// Runs the live list on its own thread while the controller runs; falls back to headless when the
+    /// terminal cannot be used.
+    func runInteractive(options: TerminalOptions) async -> ExitStatus {
+        installStopSignals()
         let controller = controller
-        signals.install { [controller] in
+        let (commands, sink) = AsyncStream.makeStream(of: QueueCommand.self)
+        // One consumer keeps the user's commands in order.
+        let forwarding = Task {
+            for await command in commands { await controller.perform(command) }
+        }
+        let run = Task { await controller.run() }
+        let snapshots = snapshots
+        let stopRequested = signals.requested
+        let end: Result<SessionEnd, any Error> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: Result {
+                    try InteractiveSession.run(
+                        snapshots: snapshots, send: { sink.yield($0) }, options: options, stopRequested: stopRequested)
+                })
+            }
+            thread.name = "haul.keys"
+            thread.start()
+        }
+        sink.finish()
+        await forwarding.value
+        switch end {
+        case .success(.quit):
+            // State is saved as it goes; running tasks go back to waiting and resume on the next start.
+            await controller.stop()
+            _ = await run.value
+            return .success
+        case .success(.stopRequested):
+            await controller.stop()
+            _ = await run.value
+            return .interrupted
+        case let .failure(error):
+            HeadlessOutput(format: .human).note("\(error)")
+            let reporting = startReporting(format: .human)
+            await controller.finishWhenIdle()
+            let summary = await run.value
+            await reporting.finish()
+            return ExitStatus(summary)
+        }
+    }
+
+    private func installStopSignals() {
+        let controller = controller
+        signals.install {
             Task { await controller.stop() }
         }
+    }
+
+    /// Prints controller events as they happen and a progress summary periodically.
+    private func startReporting(format: PlainReporter.Format) -> Reporting {
+        let reporter = PlainReporter(format: format)
+        let output = HeadlessOutput(format: format)
+        let controller = controller
         let events = Task {
             for await event in controller.events { output.emit(reporter.line(for: event)) }
         }
@@ -43,15 +102,19 @@ final class Composition {
                 for line in reporter.progressLines(for: snapshots.read()) { output.emit(line) }
             }
         }
-        let summary = await controller.run()
-        progress.cancel()
-        _ = await events.value
-        return ExitStatus(summary)
+        return Reporting(events: events, progress: progress)
     }
+}
 
-    /// Runs the live list; nil when the terminal cannot be used (the caller runs headless instead).
-    func runInteractive(theme: String?, noColor: Bool, downloadDirectory: String) async throws -> ExitStatus? {
-        nil
+/// The tasks that print a headless run.
+struct Reporting {
+    let events: Task<Void, Never>
+    let progress: Task<Void, Never>
+
+    /// Stops the periodic summary and waits until every event line is out (the event stream ends with the run).
+    func finish() async {
+        progress.cancel()
+        await events.value
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import HaulCore
 import HaulStore
 import HaulTUI
+import HaulTerminal
 
 /// `haul [URL ...]`: add the URLs, then run the queue (live list on a terminal, headless otherwise).
 struct RunCommand: AsyncParsableCommand {
@@ -31,6 +32,9 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let newTasks = try add.newTasks()
         let options = try transfer.transferOptions()
+        let wantsTerminal = !headless && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
+        // Theme errors are usage errors, reported before the screen is taken.
+        let theme = wantsTerminal ? try loadTheme() : nil
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let lock: TransferLock
         do {
@@ -40,7 +44,6 @@ struct RunCommand: AsyncParsableCommand {
         }
         defer { lock.release() }
         let store = session.store
-        let wantsTerminal = !headless && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
         let configuration = DownloadController.Configuration(
             maxConcurrent: transfer.maxConcurrent ?? 3,
             retryPolicy: RetryPolicy(maxRetries: transfer.retries),
@@ -51,14 +54,28 @@ struct RunCommand: AsyncParsableCommand {
             await composition.controller.perform(.add(newTasks))
         }
         let status: ExitStatus
-        if wantsTerminal, let interactive = try await composition.runInteractive(
-            theme: theme, noColor: noColor, downloadDirectory: add.directory.map { absolutePath($0) }
-                ?? FileManager.default.currentDirectoryPath) {
-            status = interactive
+        if let theme {
+            let directory = add.directory.map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
+            status = await composition.runInteractive(options: TerminalOptions(theme: theme, downloadDirectory: directory))
         } else {
-            status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !headless && !json && isatty(STDOUT_FILENO) == 1)
+            status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !headless && !json)
         }
         lock.release()
         throw ExitCode(status.rawValue)
+    }
+
+    /// The theme named by --theme (or NO_COLOR / --no-color); warnings go to stderr.
+    private func loadTheme() throws -> Theme {
+        let environment = ProcessInfo.processInfo.environment
+        let monochrome = noColor || (theme == nil && !(environment["NO_COLOR"] ?? "").isEmpty)
+        do {
+            let (loaded, warnings) = try ThemeLoader.load(
+                nameOrPath: theme, noColor: monochrome, userDirectory: ThemeLoader.userDirectory(environment: environment),
+                bundledDirectory: ThemeLoader.bundledDirectory(executablePath: Bundle.main.executablePath ?? CommandLine.arguments[0]))
+            for warning in warnings { note("theme: \(warning)") }
+            return loaded
+        } catch {
+            throw UsageFailure(message: error.description)
+        }
     }
 }

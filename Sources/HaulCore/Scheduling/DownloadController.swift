@@ -105,6 +105,12 @@ public actor DownloadController {
         driver.send(.shutdown)
     }
 
+    /// From now on, end the run once nothing is waiting or running (the live list fell back to headless).
+    public func finishWhenIdle() {
+        configuration.exitWhenIdle = true
+        stopIfIdle()
+    }
+
     // MARK: - Loading and scheduling
 
     func loadIfNeeded() {
