@@ -1,0 +1,74 @@
+import FaultServer
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// The live list driven through tmux, as a person would: rows, pause and resume, add, resize, quit.
+@Suite(.timeLimit(.minutes(2)), .enabled(if: TmuxDriver.isAvailable)) struct LiveListTests {
+    @Test func pauseResumeAddResizeAndQuit() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var slow = FaultPlan.file(size: 8 << 20, seed: 61)
+        slow.throttle = 1 << 20
+        server.route("/slow.bin", slow)
+        var other = FaultPlan.file(size: 6 << 20, seed: 62)
+        other.throttle = 512 << 10
+        server.route("/電影.第01集.mp4", other)
+        server.route("/added.bin", .file(size: 300_000, seed: 63))
+        let run = try HaulRun()
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) -j 3 "
+            + "\(server.url("/slow.bin")) '\(server.url("/%E9%9B%BB%E5%BD%B1.%E7%AC%AC01%E9%9B%86.mp4"))'")
+        defer { tmux.kill() }
+
+        let first = try await tmux.waitFor("rows with progress") { $0.contains("slow.bin") && $0.contains("電影.第01集.mp4") && $0.contains("MiB/s") }
+        #expect(first.contains("2 running"))
+        #expect(first.contains("space pause/resume"))
+
+        // Pause the selected (first) row: it shows paused and the server stops sending.
+        try tmux.send("Space")
+        try await tmux.waitFor("1 paused")
+        let sentAtPause = server.stats("/slow.bin").bodyBytesSent
+        try await eventually("the server stopped sending", timeout: .seconds(5)) {
+            let before = server.stats("/slow.bin").bodyBytesSent
+            try await Task.sleep(for: .milliseconds(300))
+            return server.stats("/slow.bin").bodyBytesSent == before
+        }
+        #expect(server.stats("/slow.bin").bodyBytesSent < 8 << 20)
+        #expect(sentAtPause > 0)
+
+        // Resume at full speed; it completes and moves to the Completed list.
+        slow.throttle = nil
+        server.route("/slow.bin", slow)
+        try tmux.send("Space")
+        try await tmux.waitFor("Completed 1", timeout: .seconds(20))
+        expectSameBytes(run.file("slow.bin"), slow.body.bytes())
+        #expect(server.stats("/slow.bin").rangeHeaders.last != nil)
+
+        // Add a URL through the prompt; it downloads.
+        try tmux.send("a")
+        try await tmux.waitFor("URL")
+        try tmux.send(server.url("/added.bin"), literal: true)
+        try tmux.send("Enter")
+        try await tmux.waitFor("Completed 2", timeout: .seconds(20))
+        #expect(run.file("added.bin")?.count == 300_000)
+
+        // Narrow, then wide again: the rows re-lay out without wrapping.
+        try tmux.resize(width: 50, height: 20)
+        let narrow = try await tmux.waitFor("50-column layout") { screen in
+            screen.contains("電影") && screen.split(separator: "\n").allSatisfy { $0.count <= 50 }
+        }
+        #expect(!narrow.contains("space pause/resume  a add  x remove  Enter details"))
+        try tmux.resize(width: 100, height: 20)
+        try await tmux.waitFor("space pause/resume")
+
+        try tmux.send("q")
+        // The pane then shows the exit status and `stty -a`: the terminal must be back in cooked mode.
+        let end = try await tmux.waitFor("exit status and terminal modes") { $0.contains("EXITED=") && $0.contains("TTY:") }
+        #expect(end.contains("EXITED=0"))
+        #expect(end.contains("TTY: icanon echo"))
+        let rows = try await run.list()
+        #expect(rows.count == 3)
+        #expect(rows.contains { $0["state"] as? String == "waiting" || $0["state"] as? String == "completed" })
+    }
+}
