@@ -162,6 +162,9 @@ public actor DownloadController {
         guard isRunning, configuration.exitWhenIdle, !stopping, inFlight.isEmpty else { return }
         let pending = tasks.values.contains { $0.state == .waiting || $0.state == .running }
         guard !pending else { return }
+        // A last look for tasks another shell added since the last tick, so `haul add` is never stranded.
+        reconcileExternalChanges()
+        guard !tasks.values.contains(where: { $0.state == .waiting }) else { return }
         stopping = true
         driver.send(.shutdown)
     }

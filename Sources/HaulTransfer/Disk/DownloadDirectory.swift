@@ -29,15 +29,21 @@ final class DownloadDirectory: Sendable {
     }
 
     /// Creates a new part file for `fileName`, or for `name (n).ext` when that name or its part file is taken.
-    func reservePart(for fileName: String) throws(DownloadError) -> (name: String, writer: FileWriter) {
+    ///
+    /// An empty part file that no transfer of this process uses is taken over: it is what a crash between
+    /// creating the file and recording its name leaves behind.
+    func reservePart(for fileName: String, inUse: Set<String>) throws(DownloadError) -> (name: String, writer: FileWriter) {
         for n in 0..<1000 {
             let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
             if exists(candidate) { continue }
             let partName = PartialFilePath.partName(for: candidate)
             let fd = openat(self.fd, partName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 { return (candidate, FileWriter(fd: fd, path: fullPath(partName))) }
-            if errno == EEXIST { continue }
-            throw FileWriter.error(call: "open", path: fullPath(partName), errno: errno)
+            guard errno == EEXIST else { throw FileWriter.error(call: "open", path: fullPath(partName), errno: errno) }
+            if !inUse.contains(fullPath(partName)), regularFileSize(partName) == 0 {
+                let reused = openat(self.fd, partName, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+                if reused >= 0 { return (candidate, FileWriter(fd: reused, path: fullPath(partName))) }
+            }
         }
         throw .fileSystem(call: "open", path: fullPath(fileName), errno: EEXIST, message: "1000 files of that name exist")
     }
@@ -73,6 +79,13 @@ final class DownloadDirectory: Sendable {
         var info = statvfs()
         guard fstatvfs(fd, &info) == 0 else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// Size of a regular file in the directory (never following a link); nil when there is none.
+    func regularFileSize(_ name: String) -> Int64? {
+        var info = stat()
+        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
     }
 
     private func exists(_ name: String) -> Bool {

@@ -36,13 +36,31 @@ final class ActiveTransfer {
     var lastDiskCheck: ContinuousClock.Instant = .now
     var syncInFlight = false
 
-    init(request: TransferRequest, attempt: Int, emit: @escaping (TransferEvent) -> Void) throws(DownloadError) {
+    /// Part files (full paths) of this engine's transfers; owned by the transfer thread.
+    private let partsInUse: PartRegistry
+    /// The file was already published by an earlier run that died before recording it: nothing to fetch.
+    private(set) var publishedEarlier = false
+
+    init(
+        request: TransferRequest, attempt: Int, partsInUse: PartRegistry, emit: @escaping (TransferEvent) -> Void
+    ) throws(DownloadError) {
         self.request = request
         self.attempt = attempt
+        self.partsInUse = partsInUse
         self.emit = emit
         host = URLValidation.host(of: request.url)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         directory = try DownloadDirectory(path: request.directory)
+        if let name = request.fileName, let total = request.expectedTotal,
+           directory.regularFileSize(PartialFilePath.partName(for: name)) == nil,
+           directory.regularFileSize(name) == total {
+            // Renamed into place, then the process died before the database heard of it.
+            fileName = name
+            position = total
+            durable = total
+            publishedEarlier = true
+            return
+        }
         try checkFreeSpace(needed: nil)
         if let name = request.fileName {
             // An earlier attempt decided the name: continue its part file from the durable byte.
@@ -52,6 +70,7 @@ final class ActiveTransfer {
             if onDisk != resumeAt { try writer.truncate(to: resumeAt) }
             fileName = name
             self.writer = writer
+            partsInUse.paths.insert(writer.path)
             position = resumeAt
             durable = resumeAt
             requestedOffset = resumeAt
@@ -59,7 +78,10 @@ final class ActiveTransfer {
     }
 
     deinit {
-        writer?.close()
+        if let writer {
+            partsInUse.paths.remove(writer.path)
+            writer.close()
+        }
         errorBuffer.deallocate()
     }
 
@@ -172,9 +194,10 @@ final class ActiveTransfer {
         if let writer {
             try writer.truncate(to: 0)
         } else {
-            let (name, writer) = try directory.reservePart(for: chooseName())
+            let (name, writer) = try directory.reservePart(for: chooseName(), inUse: partsInUse.paths)
             fileName = name
             self.writer = writer
+            partsInUse.paths.insert(writer.path)
         }
         epoch += 1
         position = 0
@@ -245,6 +268,13 @@ final class ActiveTransfer {
             return .network(code: Int(code.rawValue), message: message, host: host)
         }
     }
+}
+
+/// The part files this engine's transfers hold, so a new transfer never takes over a sibling's empty part file.
+///
+/// Owned and used by the transfer thread only.
+final class PartRegistry {
+    var paths: Set<String> = []
 }
 
 /// `CURLOPT_HEADERFUNCTION`: one header line of any response.

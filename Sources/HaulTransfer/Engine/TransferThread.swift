@@ -18,6 +18,7 @@ final class TransferThread {
     /// Transfers whose closing disk work is still running on the worker queue.
     private var concluding: Set<TaskID> = []
     private var attempts = 0
+    private let partsInUse = PartRegistry()
     private var shuttingDown = false
     private var lastProgress: ContinuousClock.Instant = .now
 
@@ -71,11 +72,16 @@ final class TransferThread {
         attempts += 1
         let transfer: ActiveTransfer
         do {
-            transfer = try ActiveTransfer(request: request, attempt: attempts) { [continuation] event in
+            transfer = try ActiveTransfer(request: request, attempt: attempts, partsInUse: partsInUse) { [continuation] event in
                 continuation.yield(event)
             }
         } catch {
             continuation.yield(.finished(request.id, .failed(error, durableBytes: request.resumeFrom)))
+            return
+        }
+        if transfer.publishedEarlier {
+            concluding.insert(request.id)
+            inbox.post(.concluded(request.id, .completed(fileName: transfer.fileName ?? "", bytes: transfer.position)))
             return
         }
         do {

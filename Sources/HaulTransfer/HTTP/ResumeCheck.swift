@@ -38,12 +38,21 @@ enum ResumeCheck {
                 return .discardAndRetry(
                     .serverLied("the file is now \(total) bytes, was \(expectedTotal): remote file changed, starting over"))
             }
+            // A server may ignore If-Range (or we had only a weak ETag to send): the 206 must still be the same file.
+            if let changed = changedValidator(head: head, stored: storedValidators) {
+                return .discardAndRetry(.serverLied("\(changed) changed since the download began: remote file changed, starting over"))
+            }
             return .append(offset: requestedOffset, total: range.total ?? expectedTotal)
         case 200...299:
             let total = head.isChunked ? nil : head.contentLength
             guard requestedOffset > 0 else { return .restart(total: total, reason: nil) }
             let newValidators = RemoteValidators(etag: head["etag"], lastModified: head["last-modified"])
-            let changed = storedValidators.ifRangeValue != nil && newValidators != storedValidators
+            let changed = changedValidator(head: head, stored: storedValidators) != nil
+            // The same strong ETag promises the same bytes: a full answer of another length is a lie, not a new file.
+            if let etag = storedValidators.etag, !etag.hasPrefix("W/"), newValidators.etag == etag,
+               let expectedTotal, let total, total != expectedTotal {
+                return .reject(.serverLied("a full answer of \(total) bytes under the same ETag as the \(expectedTotal)-byte file"))
+            }
             return .restart(total: total, reason: changed ? "remote file changed" : "server ignores ranges")
         case 416:
             if let rangeText = head["content-range"], let range = ContentRange(parsing: rangeText),
@@ -55,5 +64,12 @@ enum ResumeCheck {
             let retryAfter = head["retry-after"].flatMap { RetryAfter.seconds(from: $0, now: .now) }
             return .reject(.httpStatus(code: head.status, reason: head.reason, host: host, retryAfter: retryAfter))
         }
+    }
+
+    /// Which validator of a response contradicts the one recorded when the download began, if any.
+    static func changedValidator(head: ResponseHead, stored: RemoteValidators) -> String? {
+        if let etag = stored.etag, let now = head["etag"], now != etag { return "the ETag" }
+        if let date = stored.lastModified, let now = head["last-modified"], now != date { return "Last-Modified" }
+        return nil
     }
 }
