@@ -34,7 +34,12 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
-        for task in try session.store.loadAll() {
+        let tasks = try session.store.loadAll()
+        if tasks.isEmpty { note("the queue is empty") }
+        // Without a transferring process, a task recorded as running is only waiting for the next run.
+        let nobodyRuns = session.runnerPID == nil
+        for var task in tasks {
+            if nobodyRuns, task.state == .running { task.state = .waiting }
             if json {
                 var line = JSONLine()
                 line.add("id", task.id.rawValue)

@@ -9,10 +9,21 @@ struct Haul: AsyncParsableCommand {
         commandName: "haul",
         abstract: "A resumable download queue for the terminal.",
         discussion: """
-            Downloads resume from the exact byte where they stopped, also after a crash or reboot.
+            haul URL... adds the URLs, then runs the queue: the live list on a
+            terminal, headless otherwise. Downloads resume from the exact byte
+            where they stopped, also after a crash or a reboot.
+
+            Run options (all in `haul run --help`):
+              -d DIR  -o NAME  -i FILE  -j N  --headless  --json  --keep-running
+              --limit-rate RATE  --retries N  --timeout S  --disk-reserve SIZE
+              -H "K: V"  --checksum sha-256=HEX  --ca-cert FILE  --state-dir DIR
+              --theme NAME|PATH  --no-color
+
             The queue lives in $XDG_STATE_HOME/haul (default ~/.local/state/haul).
-            Exit status: 0 every task run completed · 1 some task failed · 2 usage error · 130 interrupted.
+            Exit status: 0 all completed, 1 some task failed, 2 usage error,
+            130 interrupted (state saved).
             """,
+        version: "0.1.0",
         subcommands: [RunCommand.self, AddCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self,
                       RemoveCommand.self, DemoCommand.self],
         defaultSubcommand: RunCommand.self)
@@ -38,7 +49,7 @@ extension Haul {
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data("haul: \(fullMessage(for: error))\n".utf8))
+            FileHandle.standardError.write(Data("haul: \(message(for: error))\n(see `haul --help`)\n".utf8))
             Foundation.exit(ExitStatus.usage.rawValue)
         }
     }

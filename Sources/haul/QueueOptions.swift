@@ -28,12 +28,24 @@ struct AddOptions: ParsableArguments {
     @Option(help: "Expected digest of the finished file: sha-256=HEX.")
     var checksum: String?
 
+    /// A `-H` header: `Name: value`, one line, and not one of the headers haul sets itself for resuming.
+    static func validate(header: String) throws {
+        guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
+            throw ValidationError("header '\(header)' is not of the form 'Name: value'")
+        }
+        guard !header.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+            throw ValidationError("header '\(header.debugDescription)' contains a line break or control character")
+        }
+        let name = header[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        if ["range", "if-range", "content-length", "transfer-encoding"].contains(name) {
+            throw ValidationError("header '\(name)' is set by haul itself (it resumes with Range and If-Range)")
+        }
+    }
+
     /// The tasks these options describe, validated; throws a ValidationError with a clear message.
     func newTasks() throws -> [NewTask] {
         let baseDirectory = absolutePath(directory ?? FileManager.default.currentDirectoryPath)
-        for header in headers where !header.contains(":") {
-            throw ValidationError("header '\(header)' is not of the form 'Name: value'")
-        }
+        for header in headers { try Self.validate(header: header) }
         var checksumValue: Checksum?
         if let checksum {
             guard let parsed = Checksum(parsing: checksum) else {
@@ -54,12 +66,12 @@ struct AddOptions: ParsableArguments {
             tasks.append(NewTask(url: valid, directory: baseDirectory, requestedName: output, checksum: checksumValue, headers: headers))
         }
         if let inputFile {
-            let text: String
-            do {
-                text = try String(contentsOfFile: inputFile, encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot read input file '\(inputFile)': \(error.localizedDescription)")
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: inputFile, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  let data = FileManager.default.contents(atPath: inputFile) else {
+                throw ValidationError("cannot read input file '\(inputFile)' (missing, a directory, or not readable)")
             }
+            let text = String(decoding: data, as: UTF8.self)
             let parsed: (entries: [InputFileEntry], warnings: [String])
             do { parsed = try InputFile.parse(text) } catch { throw ValidationError("\(inputFile): \(error)") }
             for warning in parsed.warnings { FileHandle.standardError.write(Data("haul: \(inputFile): \(warning)\n".utf8)) }
@@ -94,6 +106,9 @@ struct TransferFlags: ParsableArguments {
     @Option(name: .customLong("ca-cert"), help: "Extra CA bundle to trust (verification stays on).")
     var caCertificate: String?
 
+    @Option(name: .customLong("disk-reserve"), help: "Free space to keep on the download filesystem, e.g. 64M (a task pauses below it).")
+    var diskReserve: String = "64M"
+
     func transferOptions() throws -> TransferOptions {
         guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
         if let maxConcurrent, !(1...64).contains(maxConcurrent) {
@@ -102,15 +117,18 @@ struct TransferFlags: ParsableArguments {
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
         var rate: Int64?
         if let limitRate {
-            guard let parsed = RateLimit.bytesPerSecond(limitRate) else {
-                throw ValidationError("--limit-rate '\(limitRate)' is not a rate like 500K, 2M or 1048576")
+            guard let parsed = ByteSize.parse(limitRate) else {
+                throw ValidationError("--limit-rate '\(limitRate)' is not a rate like 500K, 2M or 1048576 (0 for none)")
             }
-            rate = parsed
+            rate = parsed > 0 ? parsed : nil
+        }
+        guard let reserve = ByteSize.parse(diskReserve) else {
+            throw ValidationError("--disk-reserve '\(diskReserve)' is not a size like 64M, 1G or 0")
         }
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw ValidationError("--ca-cert '\(caCertificate)' cannot be read")
         }
-        return TransferOptions(rateLimit: rate, stallTimeout: timeout, caCertificate: caCertificate)
+        return TransferOptions(rateLimit: rate, stallTimeout: timeout, caCertificate: caCertificate, diskReserve: reserve)
     }
 }
 

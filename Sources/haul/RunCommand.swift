@@ -40,7 +40,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             lock = try TransferLock.acquire(at: session.directory.lockPath)
         } catch {
-            throw UsageFailure(message: "\(error.description)\n(use `haul add URL` to queue into the running haul)")
+            throw UsageFailure(message: error.description)
         }
         defer { lock.release() }
         let store = session.store
@@ -61,6 +61,7 @@ struct RunCommand: AsyncParsableCommand {
             status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !headless && !json)
         }
         lock.release()
+        if status == .interrupted { note("interrupted: every task's bytes are saved; run haul again to continue") }
         throw ExitCode(status.rawValue)
     }
 

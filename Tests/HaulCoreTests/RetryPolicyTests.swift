@@ -64,7 +64,7 @@ import Testing
         (.checksumMismatch(expected: "a", actual: "b"), .fail),
         (.fileSystem(call: "openat", path: "/x", errno: 13, message: "Permission denied"), .fail),
         (.diskFull(path: "/x"), .pause),
-        (.lowDiskSpace(path: "/x", freeBytes: 1, reserveBytes: 64 << 20), .pause),
+        (.lowDiskSpace(path: "/x", freeBytes: 1, neededBytes: 0, reserveBytes: 64 << 20), .pause),
     ])
     func decisionByErrorKind(error: DownloadError, expected: RetryPolicy.Decision) {
         #expect(RetryPolicy().decide(after: error, attempt: 1) == expected)

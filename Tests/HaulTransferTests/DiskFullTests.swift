@@ -58,11 +58,12 @@ import Testing
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/big.bin"), directory: disk.path))
         guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)),
-              case let .lowDiskSpace(path, free, _) = error else {
+              case let .lowDiskSpace(path, free, needed, _) = error else {
             Issue.record("a file larger than the free space was not refused")
             return
         }
         #expect(path == disk.path)
+        #expect(needed == 4 << 20)
         #expect(free <= 2 << 20)
         #expect(durable == 0)
         #expect(contents(disk.path + "/big.bin.part")?.count ?? 0 == 0)

@@ -16,8 +16,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(host: String)
     /// The filesystem is full (ENOSPC or EDQUOT) while writing the part file.
     case diskFull(path: String)
-    /// Free space fell below the reserve.
-    case lowDiskSpace(path: String, freeBytes: Int64, reserveBytes: Int64)
+    /// Free space is below what the rest of the file needs plus the reserve.
+    case lowDiskSpace(path: String, freeBytes: Int64, neededBytes: Int64, reserveBytes: Int64)
     /// A system call on a file failed.
     case fileSystem(call: String, path: String, errno: Int32, message: String)
     /// The server's answer contradicts itself or what it said before.
@@ -72,8 +72,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "too many redirects starting at \(host)"
         case let .diskFull(path):
             return "disk full writing \(path) — free some space, then resume"
-        case let .lowDiskSpace(path, free, reserve):
-            return "only \(ByteCountFormat.size(free)) free at \(path) (reserve \(ByteCountFormat.size(reserve))) — free some space, then resume"
+        case let .lowDiskSpace(path, free, needed, reserve):
+            let what = needed > 0 ? "\(ByteCountFormat.size(needed)) for the rest of the file plus " : ""
+            return "not enough space at \(path): \(what)the \(ByteCountFormat.size(reserve)) reserve, "
+                + "only \(ByteCountFormat.size(free)) free — free some space (or lower --disk-reserve), then resume"
         case let .fileSystem(call, path, errno, message):
             return "\(call) failed on \(path): \(message) (errno \(errno))"
         case let .serverLied(detail):

@@ -20,8 +20,13 @@ public enum TaskLifecycle {
 
     /// Applies a transfer outcome to the task. `stateBefore` is the state the controller holds now
     /// (the user may have paused or resumed while the transfer was stopping).
+    ///
+    /// `startedAt` is the durable byte count when the attempt began: an attempt that moved the download
+    /// forward before failing resets the count of attempts, so a connection that keeps dropping while
+    /// making progress never runs out of retries.
     public static func apply(
-        _ outcome: TransferOutcome, to task: DownloadTask, retryPolicy: RetryPolicy, now: Date = Date()
+        _ outcome: TransferOutcome, to task: DownloadTask, retryPolicy: RetryPolicy, startedAt: Int64? = nil,
+        now: Date = Date()
     ) -> (DownloadTask, Effect) {
         var task = task
         switch outcome {
@@ -45,6 +50,7 @@ public enum TaskLifecycle {
             task.lastError = error.description
             // The user paused or resumed while it was stopping: respect that, keep the error for the details.
             guard task.state == .running else { return (task, .stopped) }
+            if let startedAt, durable > startedAt { task.attempts = 0 }
             task.attempts += 1
             switch retryPolicy.decide(after: error, attempt: task.attempts) {
             case let .retry(after):

@@ -35,10 +35,11 @@ extension DownloadController {
             // Only transfers we started end; anything else is stale.
             guard inFlight.remove(id) != nil else { return }
             live[id] = nil
+            let startedAt = attemptStart.removeValue(forKey: id)
             if let removed = removing.removeValue(forKey: id) {
                 finishRemoval(removed.task, outcome: outcome, deleteFile: removed.deleteFile)
             } else if let task = tasks[id] {
-                conclude(task, outcome)
+                conclude(task, outcome, startedAt: startedAt)
             }
             fillSlots()
             stopIfIdle()
@@ -47,8 +48,9 @@ extension DownloadController {
         if case .progress = event {} else { snapshotDirty = true }
     }
 
-    private func conclude(_ task: DownloadTask, _ outcome: TransferOutcome) {
-        let (updated, effect) = TaskLifecycle.apply(outcome, to: task, retryPolicy: configuration.retryPolicy)
+    private func conclude(_ task: DownloadTask, _ outcome: TransferOutcome, startedAt: Int64?) {
+        let (updated, effect) = TaskLifecycle.apply(
+            outcome, to: task, retryPolicy: configuration.retryPolicy, startedAt: startedAt)
         save(updated)
         switch effect {
         case .completed:

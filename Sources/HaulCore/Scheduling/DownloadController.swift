@@ -41,6 +41,8 @@ public actor DownloadController {
     /// Tasks the engine holds (started, no `finished` yet).
     var inFlight: Set<TaskID> = []
     var live: [TaskID: LiveProgress] = [:]
+    /// Durable bytes of each in-flight task when its attempt began.
+    var attemptStart: [TaskID: Int64] = [:]
     /// Waiting tasks backing off before a retry, and when they may start.
     var backoff: [TaskID: (instant: ContinuousClock.Instant, date: Date)] = [:]
     /// Durable byte counts not yet written to the store.
@@ -148,6 +150,7 @@ public actor DownloadController {
             tasks[id] = task
             started.append(task)
             inFlight.insert(id)
+            attemptStart[id] = task.bytesDone
             live[id] = LiveProgress(position: task.bytesDone)
             driver.send(.start(TransferRequest(task: task, options: configuration.transferOptions)))
             eventSink.yield(.started(task))

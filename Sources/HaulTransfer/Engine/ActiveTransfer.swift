@@ -224,8 +224,9 @@ final class ActiveTransfer {
     func checkFreeSpace(needed: Int64?) throws(DownloadError) {
         guard let free = directory.freeBytes() else { return }
         let reserve = request.options.diskReserve
-        if free < reserve + max(0, needed ?? 0) {
-            throw .lowDiskSpace(path: request.directory, freeBytes: free, reserveBytes: reserve)
+        let rest = max(0, needed ?? 0)
+        if free < reserve + rest {
+            throw .lowDiskSpace(path: request.directory, freeBytes: free, neededBytes: rest, reserveBytes: reserve)
         }
     }
 
@@ -254,7 +255,10 @@ final class ActiveTransfer {
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             let effective = easy.info(string: CURLINFO_EFFECTIVE_URL) ?? request.url
-            return .unsupportedScheme(URLComponents(string: effective)?.scheme ?? effective)
+            let scheme = URLComponents(string: effective)?.scheme?.lowercased() ?? effective
+            // On an http(s) URL this means the answer was not HTTP at all (a garbage status line).
+            guard scheme == "http" || scheme == "https" else { return .unsupportedScheme(scheme) }
+            return .serverLied("the answer from \(host) is not valid HTTP (\(message))")
         case CURLE_URL_MALFORMAT:
             return .invalidURL(request.url)
         case CURLE_TOO_MANY_REDIRECTS:

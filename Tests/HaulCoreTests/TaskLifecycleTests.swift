@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import HaulCore
+
+/// The pure lifecycle rules of DESIGN §3.
+@Suite struct TaskLifecycleTests {
+    let policy = RetryPolicy(maxRetries: 2)
+    let network = DownloadError.network(code: 56, message: "reset", host: "h")
+
+    func running(bytes: Int64 = 0, attempts: Int = 0) -> DownloadTask {
+        DownloadTask(id: TaskID(1), url: "http://h/x", directory: "/tmp", state: .running, position: 1,
+                     bytesDone: bytes, attempts: attempts)
+    }
+
+    @Test func attemptsWithoutProgressRunOut() {
+        var task = running(attempts: 2)
+        (task, _) = TaskLifecycle.apply(.failed(network, durableBytes: 100), to: task, retryPolicy: policy, startedAt: 100)
+        #expect(task.state == .failed)
+        #expect(task.attempts == 3)
+    }
+
+    @Test func anAttemptThatMadeProgressStartsTheCountAgain() {
+        let (task, effect) = TaskLifecycle.apply(
+            .failed(network, durableBytes: 5000), to: running(bytes: 100, attempts: 2), retryPolicy: policy, startedAt: 100)
+        #expect(task.state == .waiting)
+        #expect(task.attempts == 1)
+        #expect(effect == .retry(after: 1, error: network))
+    }
+
+    @Test func stoppingWhileRunningRequeues() {
+        let (task, effect) = TaskLifecycle.apply(.paused(durableBytes: 42), to: running(), retryPolicy: policy)
+        #expect(task.state == .waiting)
+        #expect(task.bytesDone == 42)
+        #expect(effect == .requeued)
+    }
+
+    @Test func aUserPauseWinsOverALateFailure() {
+        var task = running()
+        task.state = .paused
+        let (after, effect) = TaskLifecycle.apply(.failed(network, durableBytes: 7), to: task, retryPolicy: policy)
+        #expect(after.state == .paused)
+        #expect(after.bytesDone == 7)
+        #expect(effect == .stopped)
+    }
+
+    @Test func diskTroublePausesWithTheReason() {
+        let full = DownloadError.diskFull(path: "/d/x.part")
+        let (task, effect) = TaskLifecycle.apply(.failed(full, durableBytes: 9), to: running(), retryPolicy: policy)
+        #expect(task.state == .paused)
+        #expect(task.lastError == full.description)
+        #expect(effect == .pausedByError(full))
+    }
+
+    @Test func resumeAndPauseOnlyFromTheRightStates() {
+        var failed = running(attempts: 4)
+        failed.state = .failed
+        #expect(TaskLifecycle.resume(failed)?.state == .waiting)
+        #expect(TaskLifecycle.resume(failed)?.attempts == 0)
+        #expect(TaskLifecycle.resume(running()) == nil)
+        var done = running()
+        done.state = .completed
+        #expect(TaskLifecycle.pause(done) == nil)
+        #expect(TaskLifecycle.pause(running())?.state == .paused)
+    }
+}
