@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The queue database: one SQLite file in WAL mode, migrated to the current schema when opened.
@@ -27,13 +28,7 @@ public final class AppDatabase: Sendable {
 
     /// Opens the database file at `path`, creating it if needed, and migrates it.
     public convenience init(path: String) throws(StoreError) {
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: Self.makeConfiguration())
-        } catch {
-            throw .cannotOpen(path: path, reason: String(describing: error))
-        }
-        try self.init(writer: pool, path: path)
+        try self.init(writer: Self.openPool(path: path), path: path)
     }
 
     /// A private in-memory database with the real schema and settings, for tests.
@@ -45,6 +40,22 @@ public final class AppDatabase: Sendable {
             throw .cannotOpen(path: ":memory:", reason: String(describing: error))
         }
         return try AppDatabase(writer: queue, path: nil)
+    }
+
+    /// Opens the pool. Switching a fresh file to WAL takes an exclusive lock that the busy timeout does
+    /// not cover, so two processes creating the file at once can see SQLITE_BUSY: try again for up to a second.
+    private static func openPool(path: String) throws(StoreError) -> DatabasePool {
+        var attempt = 0
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: makeConfiguration())
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 50 {
+                attempt += 1
+                usleep(20_000)
+            } catch {
+                throw .cannotOpen(path: path, reason: String(describing: error))
+            }
+        }
     }
 
     private init(writer: any DatabaseWriter, path: String?) throws(StoreError) {

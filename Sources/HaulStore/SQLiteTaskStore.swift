@@ -94,13 +94,20 @@ public struct SQLiteTaskStore: TaskStore {
     /// removed rather than coming back.
     public func save(_ tasks: [DownloadTask]) throws {
         guard !tasks.isEmpty else { return }
+        // One cached statement for the columns a task's life changes (the URL, directory, name asked for,
+        // checksum, headers and creation time never change): this runs for every state change of every task.
         try database.writer.write { db in
+            let update = try db.cachedStatement(sql: """
+                UPDATE task SET fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
+                    lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?
+                WHERE id = ?
+                """)
             for task in tasks {
-                do {
-                    try TaskRecord(task).update(db)
-                } catch RecordError.recordNotFound {
-                    continue
-                }
+                try update.execute(arguments: [
+                    task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
+                    task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
+                    task.finishedAt?.databaseValue, task.id.rawValue,
+                ])
             }
         }
     }

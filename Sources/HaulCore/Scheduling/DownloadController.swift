@@ -37,7 +37,7 @@ public actor DownloadController {
     let snapshots: SnapshotBox
     var configuration: Configuration
 
-    var tasks: [TaskID: DownloadTask] = [:]
+    var tasks = TaskTable()
     /// Tasks the engine holds (started, no `finished` yet).
     var inFlight: Set<TaskID> = []
     var live: [TaskID: LiveProgress] = [:]
@@ -133,14 +133,9 @@ public actor DownloadController {
     /// Starts the first waiting tasks in queue order while slots are free.
     func fillSlots() {
         guard isRunning, !stopping else { return }
-        let running = tasks.values.filter { $0.state == .running }.count
-        guard running < configuration.maxConcurrent else { return }
         let now = ContinuousClock.now
-        let candidates = tasks.values
-            .filter { $0.state == .waiting || $0.state == .running }
-            .map { (id: $0.id, state: $0.state, position: $0.position) }
         let ready = SlotPolicy.tasksToStart(
-            tasks: candidates, maxRunning: configuration.maxConcurrent,
+            waiting: tasks.waitingPositions, running: tasks.runningCount, maxRunning: configuration.maxConcurrent,
             backingOff: backoff.mapValues(\.instant), now: now)
         var started: [DownloadTask] = []
         for id in ready where !inFlight.contains(id) {
@@ -163,11 +158,10 @@ public actor DownloadController {
     /// In headless mode, ends the run once nothing is left to do.
     func stopIfIdle() {
         guard isRunning, configuration.exitWhenIdle, !stopping, inFlight.isEmpty else { return }
-        let pending = tasks.values.contains { $0.state == .waiting || $0.state == .running }
-        guard !pending else { return }
+        guard !tasks.hasPendingWork else { return }
         // A last look for tasks another shell added since the last tick, so `haul add` is never stranded.
         reconcileExternalChanges()
-        guard !tasks.values.contains(where: { $0.state == .waiting }) else { return }
+        guard !tasks.hasPendingWork else { return }
         stopping = true
         driver.send(.shutdown)
     }

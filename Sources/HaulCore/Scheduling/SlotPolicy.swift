@@ -11,17 +11,38 @@ public enum SlotPolicy {
         backingOff: [TaskID: ContinuousClock.Instant],
         now: ContinuousClock.Instant
     ) -> [TaskID] {
-        let running = tasks.reduce(0) { $0 + ($1.state == .running ? 1 : 0) }
+        var waiting: [TaskID: Int64] = [:]
+        var running = 0
+        for task in tasks {
+            switch task.state {
+            case .waiting: waiting[task.id] = task.position
+            case .running: running += 1
+            default: break
+            }
+        }
+        return tasksToStart(waiting: waiting, running: running, maxRunning: maxRunning, backingOff: backingOff, now: now)
+    }
+
+    /// The same rule from the controller's indexes: `waiting` holds the waiting tasks' positions and
+    /// `running` how many run now.
+    public static func tasksToStart(
+        waiting: [TaskID: Int64], running: Int, maxRunning: Int, backingOff: [TaskID: ContinuousClock.Instant],
+        now: ContinuousClock.Instant
+    ) -> [TaskID] {
         let free = maxRunning - running
         guard free > 0 else { return [] }
-        return tasks
-            .filter { task in
-                guard task.state == .waiting else { return false }
-                if let retryAt = backingOff[task.id], retryAt > now { return false }
-                return true
-            }
-            .sorted { ($0.position, $0.id) < ($1.position, $1.id) }
-            .prefix(free)
-            .map(\.id)
+        var ready: [(id: TaskID, position: Int64)] = []
+        ready.reserveCapacity(waiting.count)
+        for (id, position) in waiting {
+            if let retryAt = backingOff[id], retryAt > now { continue }
+            ready.append((id, position))
+        }
+        let inQueueOrder: ((id: TaskID, position: Int64), (id: TaskID, position: Int64)) -> Bool = {
+            ($0.position, $0.id) < ($1.position, $1.id)
+        }
+        // One slot frees at a time as tasks finish: pick the first without sorting the whole queue.
+        if free == 1 { return ready.min(by: inQueueOrder).map { [$0.id] } ?? [] }
+        ready.sort(by: inQueueOrder)
+        return ready.prefix(free).map(\.id)
     }
 }
