@@ -135,8 +135,15 @@ struct HeadlessOutput: Sendable {
     let format: PlainReporter.Format
 
     func emit(_ line: String) {
-        let handle = format == .json ? FileHandle.standardOutput : FileHandle.standardError
-        handle.write(Data((format == .json ? line : "haul: " + line).utf8 + [0x0A]))
+        let text = (format == .json ? line : "haul: " + line) + "\n"
+        let fd = format == .json ? STDOUT_FILENO : STDERR_FILENO
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }  // a closed pipe: nothing more to say
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     func note(_ text: String) {

@@ -29,8 +29,12 @@ public enum SafeFileName {
 
     /// The decoded last path segment of a URL, sanitised; nil when the URL has no usable segment.
     public static func fromURL(_ text: String) -> String? {
-        guard let components = URLComponents(string: text) else { return nil }
-        let path = components.percentEncodedPath
+        // A plain scan instead of URLComponents: this runs for every task name shown or chosen.
+        var rest = Substring(text)
+        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let path = rest[slash...]
         guard let segment = path.split(separator: "/").last else { return nil }
         let decoded = String(segment).removingPercentEncoding ?? String(segment)
         return sanitize(decoded)

@@ -201,9 +201,9 @@ final class ActiveTransfer {
         }
         epoch += 1
         position = 0
-        durable = 0
         // Recording 0 needs no sync: the database may never claim more than the file holds.
-        emit(.checkpoint(request.id, durableBytes: 0))
+        if durable != 0 || request.resumeFrom != 0 { emit(.checkpoint(request.id, durableBytes: 0)) }
+        durable = 0
     }
 
     /// `-o`, else Content-Disposition, else the URL's last segment (as given, then after redirects), sanitised.
