@@ -24,6 +24,7 @@ release: deps
 bench: release
 	@scripts/install-deps.sh --bench
 	@bench/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/tui.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build

@@ -84,11 +84,15 @@ public enum InteractiveSession {
                 if now - lastSecond >= .seconds(1) {
                     lastSecond = now
                     frame += 1
-                    freeDisk = FreeDiskSpace.bytes(at: options.downloadDirectory)
-                    needsDraw = true
+                    let disk = FreeDiskSpace.bytes(at: options.downloadDirectory)
+                    // An idle queue is not redrawn: only transfers, back-off countdowns and disk space move.
+                    let animating = snapshot.rows.contains { $0.task.state == .running || $0.retryAt != nil }
+                    if animating || disk != freeDisk { needsDraw = true }
+                    freeDisk = disk
                     if let shown = messageShownAt, now - shown >= Self.messageSeconds {
                         state.message = nil
                         messageShownAt = nil
+                        needsDraw = true
                     }
                 }
                 if needsDraw { draw(snapshot) }

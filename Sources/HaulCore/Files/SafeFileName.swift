@@ -10,6 +10,7 @@ public enum SafeFileName {
 
     /// The cleaned name, or nil when nothing usable is left.
     public static func sanitize(_ raw: String) -> String? {
+        if isPlainASCIIName(raw) { return raw }
         // Keep only the last path component, whichever separator the server used.
         let lastComponent = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var scalars = String.UnicodeScalarView()
@@ -29,14 +30,17 @@ public enum SafeFileName {
 
     /// The decoded last path segment of a URL, sanitised; nil when the URL has no usable segment.
     public static func fromURL(_ text: String) -> String? {
-        // A plain scan instead of URLComponents: this runs for every task name shown or chosen.
-        var rest = Substring(text)
-        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
-        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-        guard let slash = rest.firstIndex(of: "/") else { return nil }
-        let path = rest[slash...]
-        guard let segment = path.split(separator: "/").last else { return nil }
-        let decoded = String(segment).removingPercentEncoding ?? String(segment)
+        // A plain byte scan instead of URLComponents: the front ends name every task with it, every frame.
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) {
+            start = bytes.index(colon, offsetBy: 3)
+        }
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        guard let pathStart = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        guard let segment = Substring(text[pathStart..<end]).split(separator: "/").last else { return nil }
+        let raw = String(segment)
+        let decoded = raw.utf8.contains(UInt8(ascii: "%")) ? (raw.removingPercentEncoding ?? raw) : raw
         return sanitize(decoded)
     }
 
@@ -50,6 +54,15 @@ public enum SafeFileName {
     public static func numbered(_ name: String, _ n: Int) -> String {
         let (stem, ext) = split(name)
         return capped("\(stem) (\(n))") + ext
+    }
+
+    /// The common case, checked without allocating: printable ASCII, no separators, nothing to trim.
+    static func isPlainASCIIName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard let first = bytes.first, let last = bytes.last, bytes.count <= maxBytes,
+              first != UInt8(ascii: "."), first != UInt8(ascii: "-"), first != UInt8(ascii: " "),
+              last != UInt8(ascii: "."), last != UInt8(ascii: " ") else { return false }
+        return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }
     }
 
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {

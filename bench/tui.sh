@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The live list with 10,000 tasks (all paused): time to first frame, key → screen, idle CPU and RSS,
+# and bytes written to the terminal per idle second. Runs haul inside tmux on a private server.
+# Usage: bench/tui.sh BIN_DIR
+set -euo pipefail
+bin="$(cd "$1" && pwd)"
+tasks="${BENCH_TASKS:-10000}"
+root="$(mktemp -d /dev/shm/haul-tui-bench.XXXXXX)"
+sock="haul-bench-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$root"' EXIT
+now_ms() { date +%s%3N; }
+
+for i in $(seq 1 "$tasks"); do echo "http://127.0.0.1:9/file-$i.bin"; done >"$root/list.txt"
+"$bin/haul" add --state-dir "$root/state" -d "$root/dl" -i "$root/list.txt" >/dev/null 2>&1
+"$bin/haul" pause --all --state-dir "$root/state" >/dev/null 2>&1
+
+start=$(now_ms)
+tmux -L "$sock" -u new-session -d -s b -x 160 -y 50 \
+  "env LANG=C.UTF-8 TERM=tmux-256color $bin/haul --state-dir $root/state -d $root/dl"
+until tmux -L "$sock" capture-pane -p -t b | grep -q "paused"; do
+  [ $(( $(now_ms) - start )) -gt 20000 ] && { echo "no frame within 20 s"; exit 1; }
+  sleep 0.01
+done
+first=$(( $(now_ms) - start ))
+pid=$(pgrep -f "^$bin/haul --state-dir $root/state" | head -1)
+
+# Key → screen: move the selection down and wait for the status line to count it.
+before=$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" | head -1)
+t0=$(now_ms)
+tmux -L "$sock" send-keys -t b j
+until [ "$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" | head -1)" != "$before" ]; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && break
+  sleep 0.002
+done
+key=$(( $(now_ms) - t0 ))
+
+# Idle: CPU ticks and terminal bytes over 10 s.
+tmux -L "$sock" pipe-pane -t b "cat >> $root/tty.out"
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+c0=$(ticks); sleep 10; c1=$(ticks)
+hz=$(getconf CLK_TCK)
+cpu=$(python3 -c "print(f'{($c1 - $c0) / $hz / 10 * 100:.2f}')")
+bytes=$(stat -c %s "$root/tty.out" 2>/dev/null || echo 0)
+rss=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
+tmux -L "$sock" send-keys -t b q
+
+printf 'live list, %d tasks\n' "$tasks"
+printf '  first frame      %6d ms   (target < 300)\n' "$first"
+printf '  key -> screen    %6d ms   (target < 50; includes the 2 ms polling of tmux)\n' "$key"
+printf '  idle CPU         %6s %%    (target < 1, over 10 s)\n' "$cpu"
+printf '  peak RSS         %6d KiB  (target < 65536)\n' "$rss"
+printf '  terminal bytes   %6d B/s  (idle, diffed updates)\n' "$(( bytes / 10 ))"
