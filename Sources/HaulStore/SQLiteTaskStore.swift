@@ -22,18 +22,17 @@ public struct SQLiteTaskStore: TaskStore {
 
     /// Unfinished tasks in queue order, then completed ones newest first.
     public func loadAll() throws -> [DownloadTask] {
-        let records = try database.writer.read { db in
-            let unfinished = try TaskRecord
-                .filter(TaskRecord.Columns.state != TaskState.completed)
-                .order(TaskRecord.Columns.position, TaskRecord.Columns.id)
-                .fetchAll(db)
-            let completed = try TaskRecord
-                .filter(TaskRecord.Columns.state == TaskState.completed)
-                .order(TaskRecord.Columns.finishedAt.desc, TaskRecord.Columns.id.desc)
-                .fetchAll(db)
-            return unfinished + completed
+        try database.writer.read { db in
+            var tasks: [DownloadTask] = []
+            for sql in [
+                "SELECT \(TaskRecord.selection) FROM task WHERE state != 'completed' ORDER BY position, id",
+                "SELECT \(TaskRecord.selection) FROM task WHERE state = 'completed' ORDER BY finishedAt DESC, id DESC",
+            ] {
+                let rows = try Row.fetchCursor(db, sql: sql)
+                while let row = try rows.next() { tasks.append(try TaskRecord(positional: row).task()) }
+            }
+            return tasks
         }
-        return try records.map { record throws(StoreError) in try record.task() }
     }
 
     /// The tasks with these ids, in the order asked, each once; ids not in the queue are skipped.

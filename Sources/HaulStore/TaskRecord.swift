@@ -98,6 +98,26 @@ extension TaskRecord {
     }
 }
 
+// MARK: - Bulk reads
+
+extension TaskRecord {
+    /// Every column in the order `init(positional:)` reads them.
+    static let selection = """
+        id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
+        attempts, lastError, checksum, headers, createdAt, finishedAt
+        """
+
+    /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
+    /// should not look every column up by name.
+    init(positional row: Row) {
+        self.init(
+            id: row[0], url: row[1], directory: row[2], requestedName: row[3], fileName: row[4], state: row[5],
+            position: row[6], bytesDone: row[7], totalBytes: row[8], etag: row[9], lastModified: row[10],
+            attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14], createdAt: row[15],
+            finishedAt: row[16])
+    }
+}
+
 // MARK: - GRDB
 
 extension TaskRecord: FetchableRecord, MutablePersistableRecord {
