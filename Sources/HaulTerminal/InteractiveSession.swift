@@ -4,8 +4,9 @@ import HaulTUI
 
 /// The interactive list: one loop on the calling thread that reads keys, watches snapshots, redraws.
 public enum InteractiveSession {
-    /// How long one key read waits: the loop's tick.
-    static let tickMilliseconds: Int32 = 250
+    /// How long one key read waits: the loop's tick. At 100 ms, a new snapshot (a pause confirmed,
+    /// a task finished) shows within a tenth of a second.
+    static let tickMilliseconds: Int32 = 100
     /// Keys read before drawing, so a paste or key repeat is handled in one frame.
     static let keysPerFrame = 256
 
@@ -40,6 +41,7 @@ public enum InteractiveSession {
         var freeDisk: Int64?
         var lastSecond = ContinuousClock.now
         var lastSequence: UInt64?
+        var cachedContext: (sequence: UInt64, visibleRows: Int, context: UIContext)?
         /// When the message on screen appeared; messages go after `messageSeconds`.
         var messageShownAt: ContinuousClock.Instant?
         static let messageSeconds: Duration = .seconds(4)
@@ -99,10 +101,16 @@ public enum InteractiveSession {
             }
         }
 
-        func context(_ snapshot: QueueSnapshot) -> UIContext {
+        /// The reducer's view of a snapshot, built once per snapshot and screen size (it walks every task).
+        mutating func context(_ snapshot: QueueSnapshot) -> UIContext {
             let size = session.size
             let layout = ScreenLayout(width: size.width, height: size.height)
-            return UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory)
+            if let cached = cachedContext, cached.sequence == snapshot.sequence, cached.visibleRows == layout.visibleRows {
+                return cached.context
+            }
+            let context = UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory)
+            cachedContext = (snapshot.sequence, layout.visibleRows, context)
+            return context
         }
 
         mutating func draw(_ snapshot: QueueSnapshot) {

@@ -43,6 +43,7 @@ final class Composition {
         let forwarding = Task {
             for await command in commands { await controller.perform(command) }
         }
+        await controller.publishInitialSnapshot()
         let run = Task { await controller.run() }
         let snapshots = snapshots
         let stopRequested = signals.requested

@@ -107,6 +107,12 @@ public actor DownloadController {
         driver.send(.shutdown)
     }
 
+    /// Loads the queue and publishes its first snapshot, so a front end's first frame shows the whole list.
+    public func publishInitialSnapshot() {
+        loadIfNeeded()
+        publish()
+    }
+
     /// From now on, end the run once nothing is waiting or running (the live list fell back to headless).
     public func finishWhenIdle() {
         configuration.exitWhenIdle = true
