@@ -234,32 +234,33 @@ public actor DownloadController {
         sequence += 1
         let now = ContinuousClock.now
         let wallNow = Date()
-        var unfinished: [QueueSnapshot.Row] = []
-        var completed: [QueueSnapshot.Row] = []
-        var totalSpeed: Double?
+        // Order small keys first, then build each row once: a queue can hold ten thousand tasks.
+        var unfinishedKeys: [(position: Int64, id: TaskID)] = []
+        var completedKeys: [(finished: Date, id: TaskID)] = []
         for task in tasks.values {
+            if task.state == .completed {
+                completedKeys.append((task.finishedAt ?? .distantPast, task.id))
+            } else {
+                unfinishedKeys.append((task.position, task.id))
+            }
+        }
+        unfinishedKeys.sort { ($0.position, $0.id) < ($1.position, $1.id) }
+        completedKeys.sort { ($0.finished, $0.id) > ($1.finished, $1.id) }
+        var rows: [QueueSnapshot.Row] = []
+        rows.reserveCapacity(unfinishedKeys.count + completedKeys.count)
+        var totalSpeed: Double?
+        for id in unfinishedKeys.lazy.map(\.id) + completedKeys.lazy.map(\.id) {
+            guard let task = tasks[id] else { continue }
             var row = QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
-            if task.state == .running, let progress = live[task.id] {
+            if task.state == .running, let progress = live[id] {
                 row.bytesReceived = progress.position
                 row.speed = progress.meter.bytesPerSecond(at: now)
                 row.eta = EtaEstimate.seconds(done: progress.position, total: task.totalBytes, bytesPerSecond: row.speed)
                 if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
             }
-            if task.state == .waiting, let retry = backoff[task.id], retry.date > wallNow { row.retryAt = retry.date }
-            if task.state == .completed { completed.append(row) } else { unfinished.append(row) }
+            if task.state == .waiting, let retry = backoff[id], retry.date > wallNow { row.retryAt = retry.date }
+            rows.append(row)
         }
-        // Sort small keys, not rows: a row is a large value and a queue can hold thousands.
-        let unfinishedOrder = unfinished.indices.sorted {
-            (unfinished[$0].task.position, unfinished[$0].task.id) < (unfinished[$1].task.position, unfinished[$1].task.id)
-        }
-        let completedOrder = completed.indices.sorted {
-            (completed[$0].task.finishedAt ?? .distantPast, completed[$0].task.id)
-                > (completed[$1].task.finishedAt ?? .distantPast, completed[$1].task.id)
-        }
-        var rows: [QueueSnapshot.Row] = []
-        rows.reserveCapacity(unfinished.count + completed.count)
-        for index in unfinishedOrder { rows.append(unfinished[index]) }
-        for index in completedOrder { rows.append(completed[index]) }
         snapshots.publish(QueueSnapshot(
             rows: rows, maxConcurrent: configuration.maxConcurrent, totalSpeed: totalSpeed, sequence: sequence))
     }
