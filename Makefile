@@ -12,7 +12,7 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
 demo: build
-	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
+	@"$$($(SWIFT) build --show-bin-path)/haul" demo
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
