@@ -9,4 +9,6 @@ public enum ControllerEvent: Sendable, Equatable {
     case completed(DownloadTask)
     case failed(DownloadTask, error: DownloadError)
     case removed(DownloadTask)
+    /// Something outside any task went wrong (the queue database could not be written); the queue goes on in memory.
+    case warning(String)
 }

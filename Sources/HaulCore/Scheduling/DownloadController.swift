@@ -58,8 +58,8 @@ public actor DownloadController {
     var lastSlowTick: ContinuousClock.Instant = .now
     var externalToken: Int64?
     var summary = RunSummary(completed: 0, failed: 0, pausedByError: 0, interrupted: false)
-    /// Messages for the user that belong to no task (store errors).
-    public private(set) var lastStoreError: String?
+    /// The last store failure, so a failure that repeats every tick is reported once.
+    var lastStoreError: String?
 
     public nonisolated let events: AsyncStream<ControllerEvent>
     let eventSink: AsyncStream<ControllerEvent>.Continuation
@@ -275,7 +275,9 @@ public actor DownloadController {
             lastStoreError = nil
             return value
         } catch {
-            lastStoreError = "could not save the queue: \(error)"
+            let message = "could not update the queue database: \(error) — progress is kept in memory until it can be saved"
+            if message != lastStoreError { eventSink.yield(.warning(message)) }
+            lastStoreError = message
             return nil
         }
     }

@@ -67,11 +67,18 @@ public struct PlainReporter: Sendable {
             return "#\(task.id) \(verb) \(task.displayName): \(error)"
         case let .removed(task):
             return "#\(task.id) removed    \(task.displayName)"
+        case let .warning(message):
+            return "warning: \(message)"
         }
     }
 
     private func jsonLine(for event: ControllerEvent) -> String {
         var json = JSONLine()
+        if case let .warning(message) = event {
+            json.add("event", "warning")
+            json.add("message", message)
+            return json.text
+        }
         let (name, task): (String, DownloadTask) = switch event {
         case let .added(task): ("added", task)
         case let .started(task): ("started", task)
@@ -81,6 +88,7 @@ public struct PlainReporter: Sendable {
         case let .completed(task): ("completed", task)
         case let .failed(task, _): (task.state == .paused ? "paused" : "failed", task)
         case let .removed(task): ("removed", task)
+        case .warning: preconditionFailure("handled above")
         }
         json.add("event", name)
         json.add("id", task.id.rawValue)

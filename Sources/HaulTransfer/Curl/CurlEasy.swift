@@ -53,12 +53,6 @@ final class CurlEasy {
         headerList = list
     }
 
-    func info(long info: CURLINFO) -> Int {
-        var value = 0
-        _ = CCurl_easy_getinfo_long(handle, info, &value)
-        return value
-    }
-
     /// Copies the string at once: it belongs to the handle.
     func info(string info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
