@@ -32,6 +32,12 @@ struct Haul: AsyncParsableCommand {
 extension Haul {
     /// Parses, runs, and maps every error to DESIGN §2's exit statuses (usage and configuration errors → 2).
     static func main() async {
+        // A closed stdout (`haul list | head -1`) must end a write with EPIPE, not kill the process; and a
+        // parent that started us with signals blocked must not make SIGINT/SIGTERM/SIGHUP go unnoticed.
+        signal(SIGPIPE, SIG_IGN)
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

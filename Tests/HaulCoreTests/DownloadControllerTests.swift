@@ -156,4 +156,19 @@ import Testing
         await controller.stop()
         _ = await run.value
     }
+
+    @Test func aTaskAddedElsewhereJustBeforeTheQueueRunsDryIsStillRun() async throws {
+        let controller = controller(max: 1, headless: true)
+        await controller.perform(.add(newTasks(1)))
+        let run = Task { await controller.run() }
+        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        // Another shell adds a task; the last one finishes before the next tick could notice.
+        try store.externalAdd(NewTask(url: "http://127.0.0.1/late.bin", directory: "/tmp"))
+        driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 1)))
+        try await waitFor("late task started") { driver.started == [TaskID(1), TaskID(2)] }
+        #expect(!driver.commands.contains(.shutdown))
+        driver.emit(.finished(TaskID(2), .completed(fileName: "late.bin", bytes: 1)))
+        let summary = await run.value
+        #expect(summary.completed == 2)
+    }
 }
