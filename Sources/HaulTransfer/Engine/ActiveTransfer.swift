@@ -121,8 +121,7 @@ final class ActiveTransfer {
     // MARK: - Callbacks (transfer thread, inside curl_multi_perform)
 
     func onHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if head.feed(line), !head.isInformational, !head.isFollowedRedirect {
+        if head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect {
             decide()
         }
         return bytes.count

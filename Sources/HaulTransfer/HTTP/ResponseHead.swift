@@ -8,26 +8,52 @@ struct ResponseHead {
     private(set) var fields: [String: String] = [:]
     private(set) var isComplete = false
 
+    /// The headers haul reads; others are skipped without building strings (this runs for every line).
+    static let wanted: [String] = [
+        "content-length", "content-range", "etag", "last-modified", "content-disposition", "location",
+        "retry-after", "transfer-encoding",
+    ]
+
     /// Feeds one header line (with or without CRLF). Returns true when the line ended the head.
     mutating func feed(_ line: String) -> Bool {
-        let text = line.trimmingTrailingNewline()
-        if text.hasPrefix("HTTP/") {
+        var line = line
+        return line.withUTF8 { feed(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Feeds one header line as libcurl hands it over.
+    mutating func feed(bytes: UnsafeRawBufferPointer) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+        if line.starts(with: "HTTP/".utf8) {
             self = ResponseHead()
+            let text = String(decoding: line, as: UTF8.self)
             let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             if parts.count >= 2 { status = Int(parts[1]) ?? 0 }
             if parts.count == 3 { reason = String(parts[2]) }
             return false
         }
-        if text.isEmpty {
+        if line.isEmpty {
             isComplete = status != 0
             return isComplete
         }
-        guard let colon = text.firstIndex(of: ":") else { return false }
-        let name = text[..<colon].lowercased()
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: " \t")
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
+        guard let key = Self.wanted.first(where: { Self.equalsIgnoringCase(name, $0) }) else { return false }
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]), as: UTF8.self)
         // Repeated headers of the kinds we read are rare; the last one wins.
-        fields[name] = value
+        fields[key] = value.trimmingCharacters(in: " \t")
         return false
+    }
+
+    /// ASCII case-insensitive comparison of a header name with a lower-case name.
+    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: String) -> Bool {
+        guard bytes.count == lowercase.utf8.count else { return false }
+        for (byte, expected) in zip(bytes, lowercase.utf8) {
+            let lowered = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+            if lowered != expected { return false }
+        }
+        return true
     }
 
     subscript(name: String) -> String? { fields[name] }
@@ -43,12 +69,6 @@ struct ResponseHead {
 }
 
 extension String {
-    func trimmingTrailingNewline() -> String {
-        var text = Substring(self)
-        while let last = text.last, last == "\n" || last == "\r" || last == "\r\n" { text = text.dropLast() }
-        return String(text)
-    }
-
     func trimmingCharacters(in set: String) -> String {
         Substring(self).trimmingCharacters(in: set)
     }
