@@ -143,13 +143,13 @@ public actor DownloadController {
         let ready = SlotPolicy.tasksToStart(
             waiting: tasks.waitingPositions, running: tasks.runningCount, maxRunning: configuration.maxConcurrent,
             backingOff: backoff.mapValues(\.instant), now: now)
-        var started: [DownloadTask] = []
         for id in ready where !inFlight.contains(id) {
             guard var task = tasks[id] else { continue }
             backoff[id] = nil
+            // Not written yet: the save when the server answers (or the task ends) records `running`,
+            // and a task found running after a crash comes back waiting anyway.
             task.state = .running
             tasks[id] = task
-            started.append(task)
             inFlight.insert(id)
             attemptStart[id] = task.bytesDone
             live[id] = LiveProgress(position: task.bytesDone)
@@ -157,8 +157,6 @@ public actor DownloadController {
             eventSink.yield(.started(task))
             snapshotDirty = true
         }
-        // So `haul list` in another shell shows them running; one transaction for the batch.
-        if !started.isEmpty { attempt { try store.save(started) } }
     }
 
     /// In headless mode, ends the run once nothing is left to do.
