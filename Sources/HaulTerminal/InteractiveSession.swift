@@ -65,12 +65,19 @@ public enum InteractiveSession {
             while true {
                 if stopRequested() { return .stopRequested }
                 var needsDraw = false
+                // Read the whole burst first: a paste arrives as many keys at once.
+                var burst: [TerminalEvent] = []
                 var event = reader.next(waitingMilliseconds: InteractiveSession.tickMilliseconds)
-                var handled = 0
-                while event != .idle, handled < InteractiveSession.keysPerFrame {
-                    handled += 1
+                while event != .idle, burst.count < InteractiveSession.keysPerFrame {
+                    burst.append(event)
+                    event = reader.next(waitingMilliseconds: 0)
+                }
+                for (index, event) in burst.enumerated() {
                     needsDraw = true
-                    if case let .key(key) = event {
+                    if case var .key(key) = event {
+                        // A line break inside a paste (terminals without bracketed paste) separates URLs;
+                        // it must not submit the prompt and turn the rest of the paste into commands.
+                        if key == .enter, state.mode.isPrompt, index < burst.count - 1 { key = .character(" ") }
                         snapshot = snapshots.read()
                         let (next, command) = state.reduce(key, context: context(snapshot))
                         if next.message != state.message { messageShownAt = next.message == nil ? nil : .now }
@@ -78,7 +85,6 @@ public enum InteractiveSession {
                         if let command { send(command) }
                         if state.quitRequested { return .quit }
                     }
-                    event = reader.next(waitingMilliseconds: 0)
                 }
                 snapshot = snapshots.read()
                 if snapshot.sequence != lastSequence { needsDraw = true }

@@ -171,4 +171,16 @@ import Testing
         let summary = await run.value
         #expect(summary.completed == 2)
     }
+
+    @Test func pauseAllStartsNothingOnTheWay() async throws {
+        let controller = controller(max: 2)
+        await controller.perform(.add(newTasks(5)))
+        let run = Task { await controller.run() }
+        try await waitFor("two started") { driver.started.count == 2 }
+        await controller.perform(.pauseAll)
+        #expect(driver.started.count == 2)
+        #expect(box.read().count(of: .paused) == 5)
+        await controller.stop()
+        _ = await run.value
+    }
 }

@@ -73,9 +73,14 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .diskFull(path):
             return "disk full writing \(path) — free some space, then resume"
         case let .lowDiskSpace(path, free, needed, reserve):
-            let what = needed > 0 ? "\(ByteCountFormat.size(needed)) for the rest of the file plus " : ""
-            return "not enough space at \(path): \(what)the \(ByteCountFormat.size(reserve)) reserve, "
-                + "only \(ByteCountFormat.size(free)) free — free some space (or lower --disk-reserve), then resume"
+            let lower = reserve > 0 ? " (or lower --disk-reserve)" : ""
+            guard needed > 0 else {
+                return "only \(ByteCountFormat.size(free)) free at \(path), below the \(ByteCountFormat.size(reserve)) "
+                    + "reserve — free some space\(lower), then resume"
+            }
+            let keep = reserve > 0 ? " and keep the \(ByteCountFormat.size(reserve)) reserve" : ""
+            return "the rest of the file needs \(ByteCountFormat.size(needed))\(keep), but only "
+                + "\(ByteCountFormat.size(free)) is free at \(path) — free some space\(lower), then resume"
         case let .fileSystem(call, path, errno, message):
             return "\(call) failed on \(path): \(message) (errno \(errno))"
         case let .serverLied(detail):

@@ -12,27 +12,18 @@ extension DownloadController {
                 eventSink.yield(.added(task))
             }
         case let .pause(id):
-            guard let task = tasks[id], let paused = TaskLifecycle.pause(task) else { return }
-            backoff[id] = nil
-            save(paused)
-            // A running task reports `paused` once the engine has synced its bytes.
-            if inFlight.contains(id) {
-                driver.send(.pause(id))
-            } else {
-                eventSink.yield(.paused(paused))
-            }
+            pause(id)
         case let .resume(id):
-            guard let task = tasks[id], let resumed = TaskLifecycle.resume(task) else { return }
-            backoff[id] = nil
-            save(resumed)
+            resume(id)
         case .pauseAll:
+            // Slots are refilled once, after every task is paused, so none starts on the way.
             for task in tasks.values where task.state == .running || task.state == .waiting {
-                perform(.pause(task.id))
+                pause(task.id)
             }
         case .startAll:
             for task in tasks.values.sorted(by: { $0.position < $1.position })
             where task.state == .paused || task.state == .failed {
-                perform(.resume(task.id))
+                resume(task.id)
             }
         case let .remove(id, deleteFile):
             guard let task = tasks.removeValue(forKey: id) else { return }
@@ -62,6 +53,24 @@ extension DownloadController {
         fillSlots()
         publish()
         stopIfIdle()
+    }
+
+    private func pause(_ id: TaskID) {
+        guard let task = tasks[id], let paused = TaskLifecycle.pause(task) else { return }
+        backoff[id] = nil
+        save(paused)
+        // A running task reports `paused` once the engine has synced its bytes.
+        if inFlight.contains(id) {
+            driver.send(.pause(id))
+        } else {
+            eventSink.yield(.paused(paused))
+        }
+    }
+
+    private func resume(_ id: TaskID) {
+        guard let task = tasks[id], let resumed = TaskLifecycle.resume(task) else { return }
+        backoff[id] = nil
+        save(resumed)
     }
 
     /// After the limit went down: put the last running tasks back in line (they resume from their bytes).

@@ -214,6 +214,11 @@ public actor DownloadController {
     }
 
     private func apply(_ request: ControlRequest) {
+        switch (request.action, request.taskID) {
+        case (.pause, nil): return perform(.pauseAll)
+        case (.resume, nil): return perform(.startAll)
+        default: break
+        }
         let ids = request.taskID.map { [$0] } ?? Array(tasks.keys)
         for id in ids {
             switch request.action {

@@ -2,7 +2,7 @@ import HaulCore
 
 extension UIState {
     /// The most downloads `>` allows at once.
-    public static let concurrencyCeiling = 16
+    public static let concurrencyCeiling = 64  // the same ceiling as -j
 
     /// Handles one key in the current mode: returns the next state and, for a queue change, the command
     /// to send to the controller. Pure: no drawing, no I/O.

@@ -20,7 +20,7 @@ public struct UIState: Sendable, Equatable {
         /// Asking whether to remove the task (and delete its partial file).
         case confirmRemove(TaskID)
 
-        var isPrompt: Bool {
+        public var isPrompt: Bool {
             if case .prompt = self { return true }
             return false
         }
