@@ -136,7 +136,8 @@ struct HeadlessOutput: Sendable {
     let format: PlainReporter.Format
 
     func emit(_ line: String) {
-        let text = (format == .json ? line : "haul: " + line) + "\n"
+        // JSON is escaped already; human lines quote server text, which must not drive the terminal.
+        let text = (format == .json ? line : "haul: " + line.escapingControlCharacters) + "\n"
         let fd = format == .json ? STDOUT_FILENO : STDERR_FILENO
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {

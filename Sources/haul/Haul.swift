@@ -48,14 +48,14 @@ extension Haul {
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch let failure as UsageFailure {
-            FileHandle.standardError.write(Data("haul: \(failure.message)\n".utf8))
+            FileHandle.standardError.write(Data("haul: \(failure.message.escapingControlCharacters)\n".utf8))
             Foundation.exit(ExitStatus.usage.rawValue)
         } catch {
             if exitCode(for: error) == .success {
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data("haul: \(message(for: error))\n(see `haul --help`)\n".utf8))
+            FileHandle.standardError.write(Data("haul: \(message(for: error).escapingControlCharacters)\n(see `haul --help`)\n".utf8))
             Foundation.exit(ExitStatus.usage.rawValue)
         }
     }

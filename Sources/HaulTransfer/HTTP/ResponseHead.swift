@@ -30,7 +30,8 @@ struct ResponseHead {
             let text = String(decoding: line, as: UTF8.self)
             let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             if parts.count >= 2 { status = Int(parts[1]) ?? 0 }
-            if parts.count == 3 { reason = String(parts[2]) }
+            // The reason phrase is server text that ends up on the user's terminal: no control characters.
+            if parts.count == 3 { reason = String(String.UnicodeScalarView(parts[2].unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) })) }
             return false
         }
         if line.isEmpty {
