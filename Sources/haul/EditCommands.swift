@@ -54,7 +54,7 @@ struct ListCommand: ParsableCommand {
                 print(line.text)
             } else {
                 let total: String = task.totalBytes.map { ByteCountFormat.compact($0) } ?? "?"
-                var percent = "—"
+                var percent = task.state == .completed ? "100%" : "—"
                 if let whole = task.totalBytes, whole > 0 { percent = "\(Int(Double(task.bytesDone) * 100 / Double(whole)))%" }
                 var error = ""
                 if task.state == .failed || task.state == .paused, let text = task.lastError { error = "  (\(text))" }
@@ -109,7 +109,11 @@ func edit(_ selection: TaskSelection, state: StateOptions, action: ControlReques
         }
     }
     try session.store.save(changed)
-    for task in changed { print("#\(task.id) \(task.state.rawValue)") }
+    if selection.all {
+        note("\(changed.count) task(s) now \(action == .pause ? "paused" : "waiting")")
+    } else {
+        for task in changed { print("#\(task.id) \(task.state.rawValue)") }
+    }
 }
 
 struct PauseCommand: ParsableCommand {

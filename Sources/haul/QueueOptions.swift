@@ -36,7 +36,11 @@ struct AddOptions: ParsableArguments {
         guard !header.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
             throw ValidationError("header '\(header.debugDescription)' contains a line break or control character")
         }
-        let name = header[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let rawName = header[..<colon]
+        guard !rawName.contains(where: { $0 == " " || $0 == "\t" }) else {
+            throw ValidationError("header name '\(rawName)' contains a space; write it as 'Name: value'")
+        }
+        let name = rawName.lowercased()
         if ["range", "if-range", "content-length", "transfer-encoding"].contains(name) {
             throw ValidationError("header '\(name)' is set by haul itself (it resumes with Range and If-Range)")
         }
