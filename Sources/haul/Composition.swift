@@ -25,7 +25,7 @@ final class Composition {
 
     /// Runs the queue with log lines (or JSON Lines) until nothing is waiting or running.
     func runHeadless(format: PlainReporter.Format, announceFallback: Bool) async -> ExitStatus {
-        if announceFallback { HeadlessOutput(format: format).note("no usable terminal: running headless") }
+        if announceFallback { note("no usable terminal: running headless") }
         installStopSignals()
         let reporting = startReporting(format: format)
         let summary = await controller.run()
@@ -70,7 +70,7 @@ final class Composition {
             _ = await run.value
             return .interrupted
         case let .failure(error):
-            HeadlessOutput(format: .human).note("\(error)")
+            note("\(error)")
             let reporting = startReporting(format: .human)
             await controller.finishWhenIdle()
             let summary = await run.value
@@ -146,9 +146,5 @@ struct HeadlessOutput: Sendable {
             guard written > 0 else { return }  // a closed pipe: nothing more to say
             bytes = bytes.dropFirst(written)
         }
-    }
-
-    func note(_ text: String) {
-        FileHandle.standardError.write(Data("haul: \(text)\n".utf8))
     }
 }
