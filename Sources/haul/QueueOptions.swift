@@ -107,7 +107,7 @@ struct TransferFlags: ParsableArguments {
     @Option(help: "Seconds without data before a transfer counts as stalled and is retried.")
     var timeout: Int = 30
 
-    @Option(name: .customLong("ca-cert"), help: "Extra CA bundle to trust (verification stays on).")
+    @Option(name: .customLong("ca-cert"), help: "CA bundle to verify servers with instead of the system one (verification stays on).")
     var caCertificate: String?
 
     @Option(name: .customLong("disk-reserve"), help: "Free space to keep on the download filesystem, e.g. 64M (a task pauses below it).")

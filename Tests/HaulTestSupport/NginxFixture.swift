@@ -42,34 +42,39 @@ public final class NginxFixture: Sendable {
     public let prefix: TemporaryDirectory
     /// Document root, inside `prefix`.
     public let root: String
+    /// The self-signed certificate (for 127.0.0.1) when serving HTTPS, to pass as a CA bundle.
+    public let certificate: String?
     private let process: HaulProcess
 
-    private init(port: UInt16, prefix: TemporaryDirectory, root: String, process: HaulProcess) {
+    private init(port: UInt16, prefix: TemporaryDirectory, root: String, certificate: String?, process: HaulProcess) {
         self.port = port
         self.prefix = prefix
         self.root = root
+        self.certificate = certificate
         self.process = process
     }
 
     /// Starts nginx on a free loopback port and waits (bounded) until it accepts connections.
     /// Retries with another port when the chosen one was taken in the meantime.
-    public static func start(timeout: Duration = .seconds(10)) async throws -> NginxFixture {
+    /// With `tls`, it serves HTTPS and HTTP/2 with a fresh self-signed certificate (made with the openssl tool).
+    public static func start(tls: Bool = false, timeout: Duration = .seconds(10)) async throws -> NginxFixture {
         let prefix = try TemporaryDirectory(prefix: "haul-nginx")
         let root = prefix.file("root")
         for directory in [root, prefix.file("temp")] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
+        let certificate = tls ? try makeCertificate(in: prefix) : nil
         let deadline = ContinuousClock.now + timeout
         var lastError = ""
         for _ in 0..<5 {
             guard let port = LoopbackPort.free() else { continue }
             let configuration = prefix.file("nginx.conf")
-            try Self.configuration(port: port, prefix: prefix.path, root: root)
+            try Self.configuration(port: port, prefix: prefix.path, root: root, tls: tls)
                 .write(toFile: configuration, atomically: true, encoding: .utf8)
             let process = try HaulProcess(
                 URL(fileURLWithPath: binaryPath),
                 arguments: ["-e", prefix.file("error.log"), "-p", prefix.path + "/", "-c", configuration])
-            let fixture = NginxFixture(port: port, prefix: prefix, root: root, process: process)
+            let fixture = NginxFixture(port: port, prefix: prefix, root: root, certificate: certificate, process: process)
             let outcome = try await eventuallyValue(
                 "nginx to listen on 127.0.0.1:\(port)", timeout: ContinuousClock.now.duration(to: deadline)
             ) { () -> Bool? in
@@ -85,8 +90,25 @@ public final class NginxFixture: Sendable {
 
     deinit { stop() }
 
-    /// `http://127.0.0.1:PORT` followed by `path`.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    /// `http(s)://127.0.0.1:PORT` followed by `path`.
+    public func url(_ path: String) -> String { "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)\(path)" }
+
+    /// Writes a self-signed certificate for 127.0.0.1 and its key into the prefix; returns the certificate's path.
+    static func makeCertificate(in prefix: TemporaryDirectory) throws -> String {
+        let certificate = prefix.file("cert.pem")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", prefix.file("key.pem"), "-out", certificate,
+        ]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw NginxFailure(message: "openssl could not make a certificate") }
+        return certificate
+    }
 
     /// Writes `bytes` to `name` (may contain subdirectories) under the document root.
     public func write(file name: String, bytes: [UInt8]) throws {
@@ -126,7 +148,10 @@ public final class NginxFixture: Sendable {
     }
 
     /// The whole nginx.conf for one run.
-    static func configuration(port: UInt16, prefix: String, root: String) -> String {
+    static func configuration(port: UInt16, prefix: String, root: String, tls: Bool = false) -> String {
+        let listen = tls
+            ? "listen 127.0.0.1:\(port) ssl http2;\n            ssl_certificate \(prefix)/cert.pem;\n            ssl_certificate_key \(prefix)/key.pem;"
+            : "listen 127.0.0.1:\(port);"
         let user = geteuid() == 0 ? "user root;\n" : ""
         let tab = "\t"
         let format = ["$request_method", "$request_uri", "$status", "$bytes_sent", "$body_bytes_sent",
@@ -155,7 +180,7 @@ public final class NginxFixture: Sendable {
                     default "attachment; filename*=UTF-8''$arg_name";
                 }
                 server {
-                    listen 127.0.0.1:\(port);
+                    \(listen)
                     server_name localhost;
                     root \(root);
                     location / { }

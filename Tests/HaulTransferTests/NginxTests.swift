@@ -82,3 +82,37 @@ import Testing
         #expect(listing(dir.path) == ["report.bin", "報告.pdf"])
     }
 }
+
+/// HTTPS with a private CA: verification stays on, `--ca-cert` makes it pass, and HTTP/2 resumes too.
+@Suite(.timeLimit(.minutes(1)), .enabled(if: NginxFixture.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+struct NginxTLSTests {
+    @Test func verificationStaysOnAndAPrivateCAWorksOverHTTP2() async throws {
+        let nginx = try await NginxFixture.start(tls: true)
+        defer { nginx.stop() }
+        let bytes = NginxTests.content(2 << 20, seed: 45)
+        try nginx.write(file: "secure.bin", bytes: bytes)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: nginx.url("/secure.bin"), directory: dir.path))
+        guard case let .failed(error, _) = try await engine.outcome(of: TaskID(1)), case .tls = error else {
+            Issue.record("a self-signed certificate was accepted without --ca-cert")
+            return
+        }
+        #expect(listing(dir.path).isEmpty)
+
+        let trusted = TransferOptions(stallTimeout: 5, caCertificate: nginx.certificate, diskReserve: 0, checkpointInterval: 0.2)
+        // Half the file as if an earlier run had stopped there, then a resume over HTTP/2.
+        engine.start(request(2, url: nginx.url("/secure.bin"), directory: dir.path, options: trusted))
+        #expect(try await engine.outcome(of: TaskID(2)) == .completed(fileName: "secure.bin", bytes: 2 << 20))
+        let first = try #require(engine.responses(of: TaskID(2)).first)
+        #expect(FileManager.default.createFile(atPath: dir.path + "/again.bin.part", contents: Data(bytes[0..<1_000_000])))
+        engine.start(request(
+            3, url: nginx.url("/secure.bin"), directory: dir.path, fileName: "again.bin", resumeFrom: 1_000_000,
+            expectedTotal: 2 << 20, validators: first.validators, options: trusted))
+        #expect(try await engine.outcome(of: TaskID(3)) == .completed(fileName: "again.bin", bytes: 2 << 20))
+        expectSameBytes(contents(dir.path + "/again.bin"), bytes)
+        let last = try #require(nginx.accessEntries().last)
+        #expect(last.status == 206)
+        #expect(last.range == "bytes=1000000-")
+    }
+}

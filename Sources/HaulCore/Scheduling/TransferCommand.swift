@@ -59,7 +59,7 @@ public struct TransferOptions: Sendable, Equatable {
     public var stallTimeout: Int
     /// Seconds allowed for connecting.
     public var connectTimeout: Int
-    /// A CA bundle to trust in addition to verification staying on.
+    /// A CA bundle to verify servers with instead of the system one (verification always stays on).
     public var caCertificate: String?
     /// Free space to keep on the download filesystem; below it the task pauses.
     public var diskReserve: Int64
