@@ -183,4 +183,23 @@ import Testing
         await controller.stop()
         _ = await run.value
     }
+
+    @Test func aNewTaskIsToldWhichNamesOthersHold() async throws {
+        let controller = controller(max: 1)
+        await controller.perform(.add(newTasks(2)))
+        let run = Task { await controller.run() }
+        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        driver.emit(.responded(TaskID(1), ResponseSummary(
+            fileName: "same.bin", totalBytes: 10, validators: RemoteValidators(), offset: 0, restartReason: nil, httpStatus: 200)))
+        try await waitFor("name recorded") { store.task(1)?.fileName == "same.bin" }
+        await controller.perform(.pause(TaskID(1)))
+        driver.emit(.finished(TaskID(1), .paused(durableBytes: 0)))
+        try await waitFor("second started") { driver.started.count == 2 }
+        let second = driver.commands.compactMap { command -> TransferRequest? in
+            if case let .start(request) = command, request.id == TaskID(2) { return request } else { return nil }
+        }.first
+        #expect(second?.namesHeldElsewhere == ["same.bin"])
+        await controller.stop()
+        _ = await run.value
+    }
 }

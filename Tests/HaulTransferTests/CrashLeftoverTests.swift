@@ -64,4 +64,19 @@ import Testing
         expectSameBytes(contents(dir.path + "/same.bin"), plan.body.bytes())
         expectSameBytes(contents(dir.path + "/same (1).bin"), plan.body.bytes())
     }
+
+    @Test func aNameHeldByAnotherUnfinishedTaskIsNeverTaken() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/held.bin", .file(size: 5_000, seed: 75))
+        let dir = try TemporaryDirectory()
+        // Another task recorded this name and stopped before its first byte: its part file is empty.
+        #expect(FileManager.default.createFile(atPath: dir.path + "/held.bin.part", contents: Data()))
+        let engine = EngineHarness()
+        var held = request(1, url: server.url("/held.bin"), directory: dir.path)
+        held.namesHeldElsewhere = ["held.bin"]
+        engine.start(held)
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "held (1).bin", bytes: 5_000))
+        #expect(contents(dir.path + "/held.bin.part") == [])
+    }
 }

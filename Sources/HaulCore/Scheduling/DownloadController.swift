@@ -153,7 +153,9 @@ public actor DownloadController {
             inFlight.insert(id)
             attemptStart[id] = task.bytesDone
             live[id] = LiveProgress(position: task.bytesDone)
-            driver.send(.start(TransferRequest(task: task, options: configuration.transferOptions)))
+            var request = TransferRequest(task: task, options: configuration.transferOptions)
+            if task.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: task) }
+            driver.send(.start(request))
             eventSink.yield(.started(task))
             snapshotDirty = true
         }

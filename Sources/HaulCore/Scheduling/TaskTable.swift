@@ -5,6 +5,8 @@ struct TaskTable {
     /// Waiting tasks and their queue positions.
     private(set) var waitingPositions: [TaskID: Int64] = [:]
     private(set) var runningCount = 0
+    /// File names of unfinished tasks, by download directory: a new download must never take one over.
+    private(set) var unfinishedNames: [String: [String: Int]] = [:]
 
     subscript(id: TaskID) -> DownloadTask? {
         get { byID[id] }
@@ -28,7 +30,15 @@ struct TaskTable {
     /// Whether anything is waiting or running.
     var hasPendingWork: Bool { runningCount > 0 || !waitingPositions.isEmpty }
 
+    /// The file names other unfinished tasks hold in `task`'s directory.
+    func namesHeld(besides task: DownloadTask) -> Set<String> {
+        var names = Set(unfinishedNames[task.directory, default: [:]].keys)
+        if let own = task.fileName, unfinishedNames[task.directory]?[own] == 1 { names.remove(own) }
+        return names
+    }
+
     private mutating func index(_ task: DownloadTask) {
+        if task.state != .completed, let name = task.fileName { unfinishedNames[task.directory, default: [:]][name, default: 0] += 1 }
         switch task.state {
         case .waiting: waitingPositions[task.id] = task.position
         case .running: runningCount += 1
@@ -37,6 +47,10 @@ struct TaskTable {
     }
 
     private mutating func unindex(_ task: DownloadTask) {
+        if task.state != .completed, let name = task.fileName {
+            let left = (unfinishedNames[task.directory]?[name] ?? 1) - 1
+            unfinishedNames[task.directory]?[name] = left > 0 ? left : nil
+        }
         switch task.state {
         case .waiting: waitingPositions[task.id] = nil
         case .running: runningCount -= 1

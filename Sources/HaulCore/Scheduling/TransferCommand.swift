@@ -25,6 +25,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var checksum: Checksum?
     public var headers: [String]
     public var options: TransferOptions
+    /// File names other unfinished tasks hold in the same directory; a new name never takes one of them.
+    public var namesHeldElsewhere: Set<String> = []
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,

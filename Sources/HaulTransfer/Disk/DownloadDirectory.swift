@@ -32,10 +32,14 @@ final class DownloadDirectory: Sendable {
     ///
     /// An empty part file that no transfer of this process uses is taken over: it is what a crash between
     /// creating the file and recording its name leaves behind.
-    func reservePart(for fileName: String, inUse: Set<String>) throws(DownloadError) -> (name: String, writer: FileWriter) {
+    /// Names in `heldElsewhere` belong to other unfinished tasks (whose part file may be missing or empty
+    /// for now) and are never used.
+    func reservePart(
+        for fileName: String, inUse: Set<String>, heldElsewhere: Set<String>
+    ) throws(DownloadError) -> (name: String, writer: FileWriter) {
         for n in 0..<1000 {
             let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
-            if exists(candidate) { continue }
+            if heldElsewhere.contains(candidate) || exists(candidate) { continue }
             let partName = PartialFilePath.partName(for: candidate)
             let fd = openat(self.fd, partName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 { return (candidate, FileWriter(fd: fd, path: fullPath(partName))) }

@@ -78,10 +78,8 @@ final class ActiveTransfer {
     }
 
     deinit {
-        if let writer {
-            partsInUse.paths.remove(writer.path)
-            writer.close()
-        }
+        // The part file stays registered until the engine's closing work on it is done (`.concluded`).
+        writer?.close()
         errorBuffer.deallocate()
     }
 
@@ -193,7 +191,8 @@ final class ActiveTransfer {
         if let writer {
             try writer.truncate(to: 0)
         } else {
-            let (name, writer) = try directory.reservePart(for: chooseName(), inUse: partsInUse.paths)
+            let (name, writer) = try directory.reservePart(
+                for: chooseName(), inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere)
             fileName = name
             self.writer = writer
             partsInUse.paths.insert(writer.path)

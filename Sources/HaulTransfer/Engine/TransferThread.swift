@@ -15,8 +15,8 @@ final class TransferThread {
     private let multi = CurlMulti()
     private let disk = DispatchQueue(label: "haul.disk")
     private var active: [TaskID: ActiveTransfer] = [:]
-    /// Transfers whose closing disk work is still running on the worker queue.
-    private var concluding: Set<TaskID> = []
+    /// Transfers whose closing disk work is still running on the worker queue, with their part files.
+    private var concluding: [TaskID: String?] = [:]
     private var attempts = 0
     private let partsInUse = PartRegistry()
     private var shuttingDown = false
@@ -62,13 +62,13 @@ final class TransferThread {
             transfer.durable = bytes
             continuation.yield(.checkpoint(id, durableBytes: bytes))
         case let .concluded(id, outcome):
-            concluding.remove(id)
+            if let path = concluding.removeValue(forKey: id) ?? nil { partsInUse.paths.remove(path) }
             continuation.yield(.finished(id, outcome))
         }
     }
 
     private func start(_ request: TransferRequest) {
-        guard !shuttingDown, active[request.id] == nil, !concluding.contains(request.id) else { return }
+        guard !shuttingDown, active[request.id] == nil, concluding[request.id] == nil else { return }
         attempts += 1
         let transfer: ActiveTransfer
         do {
@@ -80,7 +80,7 @@ final class TransferThread {
             return
         }
         if transfer.publishedEarlier {
-            concluding.insert(request.id)
+            concluding[request.id] = .some(nil)
             inbox.post(.concluded(request.id, .completed(fileName: transfer.fileName ?? "", bytes: transfer.position)))
             return
         }
@@ -88,6 +88,7 @@ final class TransferThread {
             try transfer.configure(context: Unmanaged.passUnretained(transfer).toOpaque())
             try multi.add(transfer.easy)
         } catch {
+            if let path = transfer.writer?.path { partsInUse.paths.remove(path) }
             continuation.yield(.finished(request.id, .failed(
                 .network(code: error.code, message: error.message, host: transfer.host),
                 durableBytes: transfer.durable)))
@@ -108,7 +109,7 @@ final class TransferThread {
         let id = transfer.request.id
         multi.remove(transfer.easy)
         active[id] = nil
-        concluding.insert(id)
+        concluding[id] = .some(transfer.writer?.path)
         reportProgress(of: transfer)
         // The worker gets its own descriptor: the transfer (and its fd) is released here on this thread.
         let writer = transfer.writer.map { FileWriter(fd: dup($0.fd), path: $0.path) }
