@@ -43,6 +43,14 @@ import Testing
         #expect(header.freeDiskCompact == "5.0G")
     }
 
+    @Test func aStalledTransferSaysSoInsteadOfASpeed() {
+        var stalled = TestQueue.row(1, "a", .running, done: 1, total: 10)
+        stalled.isStalled = true
+        let moving = TestQueue.row(2, "b", .running, done: 1, total: 10, speed: 2048, eta: 4)
+        let rows = Self.model(QueueSnapshot(rows: [stalled, moving], sequence: 1)).rows
+        #expect(rows.map(\.speed) == ["stalled", "2.0 KiB/s"])
+    }
+
     @Test func runningRowsShowSpeedAndEtaOthersTheirState() {
         let snapshot = QueueSnapshot(rows: [
             TestQueue.row(1, "a", .running, done: 1, total: 10, speed: nil, eta: nil),

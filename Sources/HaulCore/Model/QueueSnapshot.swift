@@ -13,6 +13,8 @@ public struct QueueSnapshot: Sendable, Equatable {
         public var eta: Double?
         /// When a waiting task will be retried, if it is backing off.
         public var retryAt: Date?
+        /// A running task that has received nothing for a few seconds (shown as "stalled", not as a speed).
+        public var isStalled = false
 
         public var id: TaskID { task.id }
 

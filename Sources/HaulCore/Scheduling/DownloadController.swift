@@ -259,6 +259,8 @@ public actor DownloadController {
             var row = QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
             if task.state == .running, let progress = live[id] {
                 row.bytesReceived = progress.position
+                let reading = progress.meter.reading(at: now)
+                row.isStalled = reading == .stalled
                 row.speed = progress.meter.bytesPerSecond(at: now)
                 row.eta = EtaEstimate.seconds(done: progress.position, total: task.totalBytes, bytesPerSecond: row.speed)
                 if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }

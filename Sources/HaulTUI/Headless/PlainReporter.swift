@@ -41,7 +41,8 @@ public struct PlainReporter: Sendable {
                 let total = row.task.totalBytes
                 let percent = total.map { $0 > 0 ? " \(Int(Double(row.bytesReceived) * 100 / Double($0)))%" : "" } ?? ""
                 let size = ByteCountFormat.compact(row.bytesReceived) + "/" + (total.map(ByteCountFormat.compact) ?? "?")
-                return "#\(row.task.id)\(percent) \(size) \(ByteCountFormat.rate(row.speed)) eta \(DurationFormat.eta(row.eta))"
+                let speed = row.isStalled ? "stalled" : ByteCountFormat.rate(row.speed)
+                return "#\(row.task.id)\(percent) \(size) \(speed) eta \(DurationFormat.eta(row.eta))"
             }
             return ["progress: \(counts)  ↓ \(ByteCountFormat.rate(snapshot.totalSpeed))  " + rows.joined(separator: "  ")]
         }

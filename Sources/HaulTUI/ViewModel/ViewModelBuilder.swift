@@ -107,7 +107,7 @@ public struct ViewModelBuilder: Sendable {
         case .running:
             model.glyph = glyphs.running
             model.stateRole = .stateRunning
-            model.speed = ByteCountFormat.rate(row.speed)
+            model.speed = row.isStalled ? "stalled" : ByteCountFormat.rate(row.speed)
             model.eta = total == nil ? "—" : DurationFormat.eta(row.eta)
             if total == nil { model.spinner = glyphs.spinner[((frame % glyphs.spinner.count) + glyphs.spinner.count) % glyphs.spinner.count] }
         case .waiting:
