@@ -13,12 +13,8 @@ final class Composition {
     let signals = SignalTrap()
 
     init(store: SQLiteTaskStore, configuration: DownloadController.Configuration, explicitConcurrency: Int?) {
-        var configuration = configuration
-        if let explicitConcurrency {
-            // A -j on the command line wins over the stored limit, and becomes the stored limit.
-            try? store.saveMaxConcurrent(explicitConcurrency)
-            configuration.maxConcurrent = explicitConcurrency
-        }
+        // A -j on the command line (already in `configuration`) wins over the stored limit, and becomes it.
+        if let explicitConcurrency { try? store.saveMaxConcurrent(explicitConcurrency) }
         controller = DownloadController(
             store: store, driver: CurlTransferDriver(), snapshots: snapshots, configuration: configuration)
     }
@@ -60,15 +56,11 @@ final class Composition {
         sink.finish()
         await forwarding.value
         switch end {
-        case .success(.quit):
+        case let .success(sessionEnd):
             // State is saved as it goes; running tasks go back to waiting and resume on the next start.
             await controller.stop()
             _ = await run.value
-            return .success
-        case .success(.stopRequested):
-            await controller.stop()
-            _ = await run.value
-            return .interrupted
+            return sessionEnd == .quit ? .success : .interrupted
         case let .failure(error):
             note("\(error)")
             let reporting = startReporting(format: .human)

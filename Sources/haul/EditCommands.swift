@@ -17,8 +17,8 @@ struct AddCommand: ParsableCommand {
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let added = try session.store.enqueue(tasks)
         for task in added { print("#\(task.id) \(task.displayName)") }
-        if case let .some(pid) = session.runnerPID {
-            note("queued \(added.count) task(s) for the running haul\(pid.map { " (pid \($0))" } ?? "")")
+        if let runner = session.runner {
+            note("queued \(added.count) task(s) for the running haul\(runner.pid.map { " (pid \($0))" } ?? "")")
         } else {
             note("queued \(added.count) task(s); run `haul` (or `haul --headless`) to download")
         }
@@ -37,7 +37,7 @@ struct ListCommand: ParsableCommand {
         let tasks = try session.store.loadAll()
         if tasks.isEmpty { note("the queue is empty") }
         // Without a transferring process, a task recorded as running is only waiting for the next run.
-        let nobodyRuns = session.runnerPID == nil
+        let nobodyRuns = session.runner == nil
         for var task in tasks {
             if nobodyRuns, task.state == .running { task.state = .waiting }
             if json {
@@ -85,11 +85,11 @@ func edit(_ selection: TaskSelection, state: StateOptions, action: ControlReques
     if let missing = targets.first(where: { byID[$0] == nil }) {
         throw UsageFailure(message: "no task #\(missing) in the queue (see `haul list`)")
     }
-    if case let .some(pid) = session.runnerPID {
+    if let runner = session.runner {
         for id in selection.all ? [nil] : targets.map(Optional.some) {
             try session.store.postControlRequest(ControlRequest(action: action, taskID: id))
         }
-        note("asked the running haul\(pid.map { " (pid \($0))" } ?? "") to \(action.verb) \(selection.all ? "every task" : targets.map { "#\($0)" }.joined(separator: " "))")
+        note("asked the running haul\(runner.pid.map { " (pid \($0))" } ?? "") to \(action.verb) \(selection.all ? "every task" : targets.map { "#\($0)" }.joined(separator: " "))")
         return
     }
     var changed: [DownloadTask] = []

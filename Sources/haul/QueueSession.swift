@@ -19,9 +19,9 @@ struct QueueSession {
         }
     }
 
-    /// The pid of a process transferring for this state dir, if any.
-    var runnerPID: Int32?? {
-        TransferLock.holder(at: directory.lockPath).map(\.pid)
+    /// The process transferring for this state dir, if any (its pid may not be written yet).
+    var runner: TransferLockHolder? {
+        TransferLock.holder(at: directory.lockPath)
     }
 }
 

@@ -4,6 +4,7 @@ import HaulCore
 import HaulTestSupport
 import HaulTransfer
 import Synchronization
+import Testing
 
 /// Drives the real libcurl engine and collects its events, with bounded waits.
 final class EngineHarness: Sendable {
@@ -36,6 +37,19 @@ final class EngineHarness: Sendable {
             }
             return nil
         }
+    }
+
+    /// Waits for the task to end and returns its error and durable bytes; records an issue (and returns nil)
+    /// when it ended any other way.
+    func failure(
+        of id: TaskID, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (error: DownloadError, durable: Int64)? {
+        let outcome = try await outcome(of: id, timeout: timeout)
+        guard case let .failed(error, durable) = outcome else {
+            Issue.record("task \(id) was expected to fail, it ended \(outcome)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return (error, durable)
     }
 
     /// The latest live position reported for the task.

@@ -14,8 +14,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/missing.bin"), directory: dir.path))
-        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)),
-              case let .httpStatus(code, _, host, _) = error else {
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        guard case let .httpStatus(code, _, host, _) = error else {
             Issue.record("a 404 did not fail with its status")
             return
         }
@@ -36,11 +36,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/busy.bin"), directory: dir.path))
-        let outcome = try await engine.outcome(of: TaskID(1))
-        guard case let .failed(error, _) = outcome else {
-            Issue.record("503 did not fail: \(outcome)")
-            return
-        }
+        guard let (error, _) = try await engine.failure(of: TaskID(1)) else { return }
         #expect(error.isTransient)
         #expect(error.retryAfter == 7)
         engine.start(request(2, url: server.url("/busy.bin"), directory: dir.path))
@@ -56,10 +52,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/short.bin"), directory: dir.path))
-        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)) else {
-            Issue.record("a short body completed")
-            return
-        }
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
         #expect(error.isTransient)
         #expect(durable == (1 << 20) - 1000)
         #expect(!listing(dir.path).contains("short.bin"))
@@ -76,8 +69,8 @@ import Testing
         var options = TransferOptions(stallTimeout: 1, diskReserve: 0, checkpointInterval: 0.2)
         options.connectTimeout = 5
         engine.start(request(1, url: server.url("/stall.bin"), directory: dir.path, options: options))
-        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1), timeout: .seconds(10)),
-              case .stalled = error else {
+        guard let (error, durable) = try await engine.failure(of: TaskID(1), timeout: .seconds(10)) else { return }
+        guard case .stalled = error else {
             Issue.record("a stall was not reported as one")
             return
         }
@@ -126,8 +119,8 @@ import Testing
         engine.start(request(1, url: server.url("/hop1"), directory: dir.path))
         engine.start(request(2, url: server.url("/to-file"), directory: dir.path))
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "hop1", bytes: 5000))
-        guard case let .failed(error, _) = try await engine.outcome(of: TaskID(2)),
-              case .unsupportedScheme = error else {
+        guard let (error, _) = try await engine.failure(of: TaskID(2)) else { return }
+        guard case .unsupportedScheme = error else {
             Issue.record("a redirect to file:// was not refused")
             return
         }
@@ -156,8 +149,8 @@ import Testing
         let engine = EngineHarness()
         let wrong = Checksum(algorithm: .sha256, hex: String(repeating: "0", count: 64))
         engine.start(request(1, url: server.url("/sum.bin"), directory: dir.path, checksum: wrong))
-        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)),
-              case .checksumMismatch = error else {
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        guard case .checksumMismatch = error else {
             Issue.record("a wrong checksum was accepted")
             return
         }
@@ -183,8 +176,8 @@ import Testing
         let engine = EngineHarness()
         // Port 1 on loopback: nothing listens there.
         engine.start(request(1, url: "http://127.0.0.1:1/x.bin", directory: dir.path))
-        guard case let .failed(error, _) = try await engine.outcome(of: TaskID(1)),
-              case .network = error else {
+        guard let (error, _) = try await engine.failure(of: TaskID(1)) else { return }
+        guard case .network = error else {
             Issue.record("a refused connection was not a network error")
             return
         }

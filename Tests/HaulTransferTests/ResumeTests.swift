@@ -31,10 +31,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/drop.bin"), directory: dir.path))
-        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)) else {
-            Issue.record("the dropped transfer did not fail")
-            return
-        }
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
         #expect(error.isTransient)
         #expect(durable == 1_500_000)
         let first = try #require(engine.responses(of: TaskID(1)).first)
@@ -83,10 +80,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/changing.bin"), directory: dir.path))
-        guard case let .failed(_, durable) = try await engine.outcome(of: TaskID(1)) else {
-            Issue.record("expected the first attempt to fail")
-            return
-        }
+        guard let (_, durable) = try await engine.failure(of: TaskID(1)) else { return }
         let first = try #require(engine.responses(of: TaskID(1)).first)
         engine.start(request(
             2, url: server.url("/changing.bin"), directory: dir.path, fileName: first.fileName, resumeFrom: durable,
@@ -125,8 +119,8 @@ import Testing
         engine.start(request(
             1, url: server.url("/liar.bin"), directory: dir.path, fileName: "liar.bin", resumeFrom: 100_000,
             expectedTotal: 500_000))
-        guard case let .failed(error, durable) = try await engine.outcome(of: TaskID(1)),
-              case .serverLied = error else {
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        guard case .serverLied = error else {
             Issue.record("a wrong Content-Range was accepted")
             return
         }

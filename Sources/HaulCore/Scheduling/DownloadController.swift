@@ -4,8 +4,8 @@ import Foundation
 ///
 /// It loads the queue from the store, starts the first waiting tasks up to the concurrency limit,
 /// carries out transfer outcomes through `TaskLifecycle`, persists every state change at once and
-/// durable byte counts once a second, picks up edits other processes made through the store, and
-/// publishes a `QueueSnapshot` on every change and once a second.
+/// durable byte counts on its 200 ms tick, picks up edits other processes made through the store once a
+/// second, and publishes a `QueueSnapshot` on the tick after any change (and every second while tasks run).
 public actor DownloadController {
     public struct Configuration: Sendable {
         public var maxConcurrent: Int
@@ -47,7 +47,7 @@ public actor DownloadController {
     var backoff: [TaskID: (instant: ContinuousClock.Instant, date: Date)] = [:]
     /// Durable byte counts not yet written to the store.
     var unrecordedProgress: [TaskID: Int64] = [:]
-    /// Tasks removed while the engine still held them: delete the part file once it lets go?
+    /// Tasks removed while the engine still held them, and whether to delete the part file once it lets go.
     var removing: [TaskID: (task: DownloadTask, deleteFile: Bool)] = [:]
     var stopping = false
     /// Set by `run()`: before it, commands only edit the queue.

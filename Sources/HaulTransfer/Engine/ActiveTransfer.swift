@@ -83,8 +83,10 @@ final class ActiveTransfer {
         errorBuffer.deallocate()
     }
 
-    /// Sets every option on the easy handle; `context` is the unretained pointer to `self`.
-    func configure(context: UnsafeMutableRawPointer) throws(CurlError) {
+    /// Sets every option on the easy handle. Callbacks and `CURLINFO_PRIVATE` get an unretained pointer
+    /// to `self`, which the engine's table keeps alive until the handle has left the multi handle.
+    func configure() throws(CurlError) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
         let options = request.options
         try easy.set(CURLOPT_URL, request.url)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -114,6 +116,13 @@ final class ActiveTransfer {
         try easy.set(CURLOPT_WRITEFUNCTION, callback: bodyCallback)
         try easy.set(CURLOPT_WRITEDATA, pointer: context)
         try easy.set(CURLOPT_PRIVATE, pointer: context)
+    }
+
+    /// The transfer an easy handle belongs to, through `CURLINFO_PRIVATE`.
+    static func owner(of easy: UnsafeMutableRawPointer) -> ActiveTransfer? {
+        var context: UnsafeMutableRawPointer?
+        guard CCurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { return nil }
+        return Unmanaged<ActiveTransfer>.fromOpaque(context).takeUnretainedValue()
     }
 
     // MARK: - Callbacks (transfer thread, inside curl_multi_perform)

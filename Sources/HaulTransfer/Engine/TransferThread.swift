@@ -85,7 +85,7 @@ final class TransferThread {
             return
         }
         do {
-            try transfer.configure(context: Unmanaged.passUnretained(transfer).toOpaque())
+            try transfer.configure()
             try multi.add(transfer.easy)
         } catch {
             if let path = transfer.writer?.path { partsInUse.paths.remove(path) }
@@ -98,7 +98,7 @@ final class TransferThread {
     }
 
     private func finished(easy: UnsafeMutableRawPointer, result: CURLcode) {
-        guard let transfer = active.values.first(where: { $0.easy.handle == easy }) else { return }
+        guard let transfer = ActiveTransfer.owner(of: easy), active[transfer.request.id] === transfer else { return }
         conclude(transfer, transfer.ending(for: result))
     }
 
@@ -195,7 +195,6 @@ final class TransferThread {
                 do {
                     try transfer.checkFreeSpace(needed: nil)
                 } catch {
-                    transfer.failure = error
                     conclude(transfer, .failed(error))
                     continue
                 }
