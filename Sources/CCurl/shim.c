@@ -5,10 +5,7 @@ CURLcode CCurl_easy_setopt_offset(CURL *easy, CURLoption option, curl_off_t valu
 CURLcode CCurl_easy_setopt_string(CURL *easy, CURLoption option, const char *value) { return curl_easy_setopt(easy, option, value); }
 CURLcode CCurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value) { return curl_easy_setopt(easy, option, value); }
 CURLcode CCurl_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback callback) { return curl_easy_setopt(easy, option, callback); }
-CURLcode CCurl_easy_setopt_xferinfo_callback(CURL *easy, curl_xferinfo_callback callback) { return curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, callback); }
 
-CURLcode CCurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out) { return curl_easy_getinfo(easy, info, out); }
-CURLcode CCurl_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *out) { return curl_easy_getinfo(easy, info, out); }
 CURLcode CCurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **out) { return curl_easy_getinfo(easy, info, out); }
 CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out) { return curl_easy_getinfo(easy, info, out); }
 

@@ -12,11 +12,15 @@ final class Composition {
     let snapshots = SnapshotBox()
     let signals = SignalTrap()
 
-    init(store: SQLiteTaskStore, configuration: DownloadController.Configuration, explicitConcurrency: Int?) {
+    /// The controller's events for a headless run, subscribed before anything happens so none is missed.
+    private let headlessEvents: AsyncStream<ControllerEvent>?
+
+    init(store: SQLiteTaskStore, configuration: DownloadController.Configuration, explicitConcurrency: Int?, headless: Bool) {
         // A -j on the command line (already in `configuration`) wins over the stored limit, and becomes it.
         if let explicitConcurrency { try? store.saveMaxConcurrent(explicitConcurrency) }
         controller = DownloadController(
             store: store, driver: CurlTransferDriver(), snapshots: snapshots, configuration: configuration)
+        headlessEvents = headless ? controller.events() : nil
     }
 
     /// Runs the queue with log lines (or JSON Lines) until nothing is waiting or running.
@@ -82,9 +86,9 @@ final class Composition {
     private func startReporting(format: PlainReporter.Format) -> Reporting {
         let reporter = PlainReporter(format: format)
         let output = HeadlessOutput(format: format)
-        let controller = controller
+        let stream = headlessEvents ?? controller.events()
         let events = Task {
-            for await event in controller.events { output.emit(reporter.line(for: event)) }
+            for await event in stream { output.emit(reporter.line(for: event)) }
         }
         let interval: Duration = format == .json || isatty(STDERR_FILENO) == 1 ? .seconds(1) : .seconds(10)
         let snapshots = snapshots

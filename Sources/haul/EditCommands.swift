@@ -5,18 +5,22 @@ import HaulStore
 import HaulTUI
 
 /// `haul add URL ...`: queue without running; a running haul picks the tasks up within a second or two.
-struct AddCommand: ParsableCommand {
+struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Queue URLs without running them.")
 
     @OptionGroup var add: AddOptions
     @OptionGroup var state: StateOptions
 
-    func run() throws {
+    func run() async throws {
         let tasks = try add.newTasks()
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
-        let added = try session.store.enqueue(tasks)
+        let controller = session.editingController()
+        let result = await controller.perform(.add(tasks))
+        await controller.finishEditing()
+        let (added, reused) = try result.addedTasks()
         for task in added { print("#\(task.id) \(task.displayName)") }
+        for task in reused { print("#\(task.id) \(task.displayName) (already queued: \(task.state.rawValue))") }
         if let runner = session.runner {
             note("queued \(added.count) task(s) for the running haul\(runner.pid.map { " (pid \($0))" } ?? "")")
         } else {
@@ -76,14 +80,19 @@ struct TaskSelection: ParsableArguments {
     }
 }
 
-/// Applies an edit: through the running haul when there is one, else straight to the store.
-func edit(_ selection: TaskSelection, state: StateOptions, action: ControlRequest.Action) throws {
+/// Applies an edit: through the running haul when there is one, else through a controller that only
+/// edits the queue (the same rules either way). Unknown ids and tasks the edit does not apply to are
+/// errors (exit status 2).
+func edit(_ selection: TaskSelection, state: StateOptions, action: ControlRequest.Action) async throws {
     let session = try QueueSession.open(stateDirectory: state.stateDirectory)
     let known = try session.store.loadAll()
     let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
     let targets: [TaskID] = selection.all ? known.map(\.id) : selection.ids.map(TaskID.init)
     if let missing = targets.first(where: { byID[$0] == nil }) {
         throw UsageFailure(message: "no task #\(missing) in the queue (see `haul list`)")
+    }
+    if !selection.all, let task = targets.compactMap({ byID[$0] }).first(where: { !action.applies(to: $0) }) {
+        throw UsageFailure(message: "#\(task.id) is \(task.state.rawValue): nothing to \(action.verb)")
     }
     if let runner = session.runner {
         for id in selection.all ? [nil] : targets.map(Optional.some) {
@@ -92,54 +101,69 @@ func edit(_ selection: TaskSelection, state: StateOptions, action: ControlReques
         note("asked the running haul\(runner.pid.map { " (pid \($0))" } ?? "") to \(action.verb) \(selection.all ? "every task" : targets.map { "#\($0)" }.joined(separator: " "))")
         return
     }
-    var changed: [DownloadTask] = []
-    for id in targets {
-        guard let task = byID[id] else { continue }
+    let controller = session.editingController()
+    let commands: [QueueCommand] = targets.filter { id in byID[id].map(action.applies) ?? false }.map { id in
         switch action {
-        case .pause:
-            if let paused = TaskLifecycle.pause(task) { changed.append(paused) }
-        case .resume:
-            if let resumed = TaskLifecycle.resume(task) { changed.append(resumed) }
-        case .remove, .removeDeletingFile:
-            try session.store.delete([id])
-            if action == .removeDeletingFile, task.state != .completed, let name = task.fileName {
-                try? FileManager.default.removeItem(atPath: PartialFilePath.path(directory: task.directory, fileName: name))
-            }
-            print("#\(id) removed")
+        case .pause: .pause(id)
+        case .resume: .resume(id)
+        case .remove: .remove(id, deleteFile: false)
+        case .removeDeletingFile: .remove(id, deleteFile: true)
         }
     }
-    try session.store.save(changed)
+    let results = await controller.perform(commands)
+    await controller.finishEditing()
+    let after = Dictionary(uniqueKeysWithValues: (try session.store.loadAll()).map { ($0.id, $0) })
+    var changed = 0
+    for (command, result) in zip(commands, results) {
+        guard let id = command.taskID else { continue }
+        switch result {
+        case .done:
+            changed += 1
+            if !selection.all { print("#\(id) \(after[id]?.state.rawValue ?? "removed")") }
+        case let .storeFailed(message):
+            throw UsageFailure(message: message)
+        case .added, .unknownTask, .notAllowed:
+            break
+        }
+    }
     if selection.all {
-        note("\(changed.count) task(s) now \(action == .pause ? "paused" : "waiting")")
-    } else {
-        for task in changed { print("#\(task.id) \(task.state.rawValue)") }
+        note("\(changed) task(s) \(action == .pause ? "now paused" : action == .resume ? "now waiting" : "removed")")
     }
 }
 
-struct PauseCommand: ParsableCommand {
+struct PauseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause tasks (the partial file is kept).")
     @OptionGroup var selection: TaskSelection
     @OptionGroup var state: StateOptions
-    func run() throws { try edit(selection, state: state, action: .pause) }
+    func run() async throws { try await edit(selection, state: state, action: .pause) }
 }
 
-struct ResumeCommand: ParsableCommand {
+struct ResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume paused tasks, retry failed ones.")
     @OptionGroup var selection: TaskSelection
     @OptionGroup var state: StateOptions
-    func run() throws { try edit(selection, state: state, action: .resume) }
+    func run() async throws { try await edit(selection, state: state, action: .resume) }
 }
 
-struct RemoveCommand: ParsableCommand {
+struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove tasks from the queue.")
     @OptionGroup var selection: TaskSelection
     @OptionGroup var state: StateOptions
     @Flag(name: .customLong("delete-file"), help: "Also delete the partial file (finished files are never deleted).")
     var deleteFile = false
-    func run() throws { try edit(selection, state: state, action: deleteFile ? .removeDeletingFile : .remove) }
+    func run() async throws { try await edit(selection, state: state, action: deleteFile ? .removeDeletingFile : .remove) }
 }
 
 extension ControlRequest.Action {
+    /// Whether the edit changes a task in this state (the lifecycle's rule; removal applies to every task).
+    func applies(to task: DownloadTask) -> Bool {
+        switch self {
+        case .pause: TaskLifecycle.pause(task) != nil
+        case .resume: TaskLifecycle.resume(task) != nil
+        case .remove, .removeDeletingFile: true
+        }
+    }
+
     var verb: String {
         switch self {
         case .pause: "pause"

@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulStore
+import HaulTransfer
 
 /// The opened state directory and its database, shared by every subcommand.
 struct QueueSession {
@@ -19,6 +20,12 @@ struct QueueSession {
         }
     }
 
+    /// A controller that edits the queue without transferring (no `run()`); end it with `finishEditing()`.
+    func editingController() -> DownloadController {
+        DownloadController(
+            store: store, driver: CurlTransferDriver(), snapshots: SnapshotBox(), configuration: .init())
+    }
+
     /// The process transferring for this state dir, if any (its pid may not be written yet).
     var runner: TransferLockHolder? {
         TransferLock.holder(at: directory.lockPath)
@@ -29,4 +36,15 @@ struct QueueSession {
 struct UsageFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+}
+
+extension CommandResult {
+    /// The new and reused tasks of an `add`, or the reason it failed.
+    func addedTasks() throws -> (new: [DownloadTask], reused: [DownloadTask]) {
+        switch self {
+        case let .added(new, reused): return (new, reused)
+        case let .storeFailed(message): throw UsageFailure(message: message)
+        case .done, .unknownTask, .notAllowed: return ([], [])
+        }
+    }
 }

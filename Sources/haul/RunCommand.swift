@@ -44,14 +44,20 @@ struct RunCommand: AsyncParsableCommand {
         }
         defer { lock.release() }
         let store = session.store
+        // One rule for the live list and headless runs: -j wins and is remembered; without it, the limit
+        // last set (by -j or the list's < and >) holds.
+        let stored = (try? store.loadMaxConcurrent()) ?? nil
         let configuration = DownloadController.Configuration(
-            maxConcurrent: transfer.maxConcurrent ?? 3,
+            maxConcurrent: transfer.maxConcurrent ?? stored ?? ConcurrencyLimit.defaultValue,
             retryPolicy: RetryPolicy(maxRetries: transfer.retries),
             transferOptions: options,
             exitWhenIdle: !wantsTerminal && !keepRunning)
-        let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent)
+        let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {
-            await composition.controller.perform(.add(newTasks))
+            let (_, reused) = try await composition.controller.perform(.add(newTasks)).addedTasks()
+            for task in reused {
+                note("#\(task.id) \(task.displayName) is already in the queue (\(task.state.rawValue)): continuing it")
+            }
         }
         let status: ExitStatus
         if let theme {

@@ -2,61 +2,93 @@ import Testing
 @testable import HaulCore
 
 @Suite struct SlotPolicyTests {
-    typealias Row = (id: TaskID, state: TaskState, position: Int64)
     let now = ContinuousClock.now
 
-    func row(_ id: Int64, _ state: TaskState, _ position: Int64) -> Row { (TaskID(id), state, position) }
-
-    func start(_ rows: [Row], max: Int, backingOff: [TaskID: ContinuousClock.Instant] = [:]) -> [Int64] {
-        SlotPolicy.tasksToStart(tasks: rows, maxRunning: max, backingOff: backingOff, now: now).map(\.rawValue)
+    /// Waiting tasks as (id, position), none of which may preempt unless listed in `preempting`.
+    func plan(
+        waiting: [(Int64, Int64)], running: [(Int64, Int64)] = [], max: Int, preempting: Set<Int64> = [],
+        backingOff: [TaskID: ContinuousClock.Instant] = [:]
+    ) -> (start: [Int64], requeue: [Int64]) {
+        var waitingByID: [TaskID: SlotPolicy.Waiting] = [:]
+        for (id, position) in waiting {
+            waitingByID[TaskID(id)] = SlotPolicy.Waiting(position: position, mayPreempt: preempting.contains(id))
+        }
+        var runningByID: [TaskID: Int64] = [:]
+        for (id, position) in running { runningByID[TaskID(id)] = position }
+        let plan = SlotPolicy.plan(
+            waiting: waitingByID, running: runningByID, maxRunning: max, backingOff: backingOff, now: now)
+        return (plan.start.map(\.rawValue), plan.requeue.map(\.rawValue))
     }
 
     @Test func fillsFreeSlotsInQueueOrder() {
-        let rows = [row(1, .waiting, 30), row(2, .waiting, 10), row(3, .waiting, 20), row(4, .waiting, 40)]
-        #expect(start(rows, max: 3) == [2, 3, 1])
+        #expect(plan(waiting: [(1, 30), (2, 10), (3, 20), (4, 40)], max: 3).start == [2, 3, 1])
     }
 
     @Test func countsRunningTasksAgainstTheLimit() {
-        let rows = [row(1, .running, 1), row(2, .running, 2), row(3, .waiting, 3), row(4, .waiting, 4)]
-        #expect(start(rows, max: 3) == [3])
-        #expect(start(rows, max: 2) == [])
-        #expect(start(rows, max: 4) == [3, 4])
+        let running: [(Int64, Int64)] = [(1, 1), (2, 2)]
+        #expect(plan(waiting: [(3, 3), (4, 4)], running: running, max: 3).start == [3])
+        #expect(plan(waiting: [(3, 3), (4, 4)], running: running, max: 2).start == [])
+        #expect(plan(waiting: [(3, 3), (4, 4)], running: running, max: 4).start == [3, 4])
     }
 
-    @Test func nothingWhenOverTheLimitAfterItWasLowered() {
-        let rows = [row(1, .running, 1), row(2, .running, 2), row(3, .running, 3), row(4, .waiting, 4)]
-        #expect(start(rows, max: 1) == [])
-        #expect(start(rows, max: 0) == [])
-        #expect(start(rows, max: -1) == [])
-    }
-
-    @Test func onlyWaitingTasksStart() {
-        let rows = [
-            row(1, .paused, 1), row(2, .failed, 2), row(3, .completed, 3), row(4, .waiting, 4), row(5, .paused, 5),
-            row(6, .waiting, 6),
-        ]
-        #expect(start(rows, max: 5) == [4, 6])
+    @Test func aLoweredLimitRequeuesTheLastRunningTasks() {
+        let running: [(Int64, Int64)] = [(1, 1), (2, 2), (3, 3)]
+        let lowered = plan(waiting: [(4, 4)], running: running, max: 1)
+        #expect(lowered.start == [])
+        #expect(Set(lowered.requeue) == [2, 3])
+        #expect(Set(plan(waiting: [], running: running, max: 0).requeue) == [1, 2, 3])
+        #expect(plan(waiting: [], running: running, max: -1).start == [])
     }
 
     @Test func backingOffTasksAreSkippedAndOthersTakeTheirSlot() {
-        let rows = [row(1, .waiting, 1), row(2, .waiting, 2), row(3, .waiting, 3)]
         let backingOff = [TaskID(1): now + .seconds(30)]
-        #expect(start(rows, max: 1, backingOff: backingOff) == [2])
-        #expect(start(rows, max: 3, backingOff: backingOff) == [2, 3])
+        #expect(plan(waiting: [(1, 1), (2, 2), (3, 3)], max: 1, backingOff: backingOff).start == [2])
+        #expect(plan(waiting: [(1, 1), (2, 2), (3, 3)], max: 3, backingOff: backingOff).start == [2, 3])
     }
 
     @Test func backOffThatHasExpiredNoLongerBlocks() {
-        let rows = [row(1, .waiting, 1), row(2, .waiting, 2)]
-        #expect(start(rows, max: 1, backingOff: [TaskID(1): now - .seconds(1)]) == [1])
-        #expect(start(rows, max: 1, backingOff: [TaskID(1): now]) == [1])
+        #expect(plan(waiting: [(1, 1), (2, 2)], max: 1, backingOff: [TaskID(1): now - .seconds(1)]).start == [1])
+        #expect(plan(waiting: [(1, 1), (2, 2)], max: 1, backingOff: [TaskID(1): now]).start == [1])
     }
 
     @Test func tiesInPositionGoByID() {
-        let rows = [row(9, .waiting, 5), row(3, .waiting, 5), row(7, .waiting, 1)]
-        #expect(start(rows, max: 3) == [7, 3, 9])
+        #expect(plan(waiting: [(9, 5), (3, 5), (7, 1)], max: 3).start == [7, 3, 9])
     }
 
     @Test func emptyQueue() {
-        #expect(start([], max: 3) == [])
+        #expect(plan(waiting: [], max: 3).start == [])
+    }
+
+    @Test func aResumedTaskTakesTheSlotOfALaterRunningTask() {
+        // Task 1 was resumed while 4 took its slot: queue order decides, 4 goes back in line.
+        let result = plan(waiting: [(1, 1), (5, 5)], running: [(2, 2), (3, 3), (4, 4)], max: 3, preempting: [1, 5])
+        #expect(result.start == [1])
+        #expect(result.requeue == [4])
+    }
+
+    @Test func aPreemptingTaskNeverDisplacesEarlierOnes() {
+        let result = plan(waiting: [(5, 5)], running: [(2, 2), (3, 3), (4, 4)], max: 3, preempting: [5])
+        #expect(result.start == [])
+        #expect(result.requeue == [])
+    }
+
+    @Test func aRetryOnlyFillsFreeSlots() {
+        // Task 1 comes back from a back-off: it waits for a free slot rather than stopping healthy transfers.
+        let result = plan(waiting: [(1, 1)], running: [(2, 2), (3, 3), (4, 4)], max: 3)
+        #expect(result.start == [])
+        #expect(result.requeue == [])
+    }
+
+    @Test func severalPreemptionsTakeTheLatestSlotsFirst() {
+        let result = plan(
+            waiting: [(1, 1), (2, 2)], running: [(3, 3), (4, 4), (5, 5)], max: 3, preempting: [1, 2])
+        #expect(result.start == [1, 2])
+        #expect(result.requeue == [5, 4])
+    }
+
+    @Test func freeSlotsBeforePreemption() {
+        let result = plan(waiting: [(1, 1), (2, 2)], running: [(3, 3)], max: 2, preempting: [1, 2])
+        #expect(result.start == [1, 2])
+        #expect(result.requeue == [3])
     }
 }

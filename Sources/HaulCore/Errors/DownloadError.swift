@@ -18,6 +18,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case diskFull(path: String)
     /// Free space is below what the rest of the file needs plus the reserve.
     case lowDiskSpace(path: String, freeBytes: Int64, neededBytes: Int64, reserveBytes: Int64)
+    /// The part file lost its last link while downloading (deleted, or its directory removed).
+    case partFileRemoved(path: String)
     /// A system call on a file failed.
     case fileSystem(call: String, path: String, errno: Int32, message: String)
     /// The server's answer contradicts itself or what it said before.
@@ -34,7 +36,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
-             .checksumMismatch:
+             .checksumMismatch, .partFileRemoved:
             return false
         }
     }
@@ -42,7 +44,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the task should pause (keeping its bytes) rather than fail: the user must make room first.
     public var pausesTask: Bool {
         switch self {
-        case .diskFull, .lowDiskSpace: return true
+        case .diskFull, .lowDiskSpace, .partFileRemoved: return true
         default: return false
         }
     }
@@ -81,6 +83,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             let keep = reserve > 0 ? " and keep the \(ByteCountFormat.size(reserve)) reserve" : ""
             return "the rest of the file needs \(ByteCountFormat.size(needed))\(keep), but only "
                 + "\(ByteCountFormat.size(free)) is free at \(path) — free some space\(lower), then resume"
+        case let .partFileRemoved(path):
+            return "\(path) was deleted while downloading (or its folder was removed) — resume to start it again"
         case let .fileSystem(call, path, errno, message):
             return "\(call) failed on \(path): \(message) (errno \(errno))"
         case let .serverLied(detail):

@@ -66,6 +66,29 @@ public enum TaskLifecycle {
         }
     }
 
+    /// The controller gives the task a slot: waiting → running.
+    public static func start(_ task: DownloadTask) -> DownloadTask? {
+        guard task.state == .waiting else { return nil }
+        var task = task
+        task.state = .running
+        return task
+    }
+
+    /// A running task gives its slot back (the limit went down, or a task queued before it takes the slot):
+    /// running → waiting; the engine's `paused` outcome then leaves it waiting.
+    public static func requeue(_ task: DownloadTask) -> DownloadTask? {
+        guard task.state == .running else { return nil }
+        var task = task
+        task.state = .waiting
+        return task
+    }
+
+    /// A task found `running` when the queue is loaded belonged to a process that died: it waits again and
+    /// resumes from its durable byte.
+    public static func recover(_ task: DownloadTask) -> DownloadTask? {
+        requeue(task)
+    }
+
     /// A user's resume or retry: back in line, with a fresh count of attempts.
     public static func resume(_ task: DownloadTask) -> DownloadTask? {
         guard task.state == .paused || task.state == .failed else { return nil }

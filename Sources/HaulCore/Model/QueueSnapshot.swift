@@ -34,12 +34,17 @@ public struct QueueSnapshot: Sendable, Equatable {
     public var totalSpeed: Double?
     /// Monotonic counter, bumped on every published snapshot.
     public var sequence: UInt64
+    /// The latest problem outside any task (the queue database cannot be written); nil when none.
+    public var warning: String?
 
-    public init(rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0) {
+    public init(
+        rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0, warning: String? = nil
+    ) {
         self.rows = rows
         self.maxConcurrent = maxConcurrent
         self.totalSpeed = totalSpeed
         self.sequence = sequence
+        self.warning = warning
     }
 
     public func count(of state: TaskState) -> Int { rows.reduce(0) { $0 + ($1.task.state == state ? 1 : 0) } }

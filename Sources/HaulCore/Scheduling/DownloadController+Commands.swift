@@ -1,87 +1,152 @@
 import Foundation
 
 extension DownloadController {
-    /// Carries out a user's request from any front end.
-    public func perform(_ command: QueueCommand) {
+    /// Carries out a user's request from any front end and says how it went.
+    @discardableResult
+    public func perform(_ command: QueueCommand) -> CommandResult {
+        perform([command])[0]
+    }
+
+    /// Carries out several requests as one batch: slots are filled once, after all of them.
+    @discardableResult
+    public func perform(_ commands: [QueueCommand]) -> [CommandResult] {
         loadIfNeeded()
-        switch command {
-        case let .add(newTasks):
-            guard let added = attempt({ try store.enqueue(newTasks) }) else { return }
-            for task in added {
-                tasks[task.id] = task
-                eventSink.yield(.added(task))
-            }
-        case let .pause(id):
-            pause(id)
-        case let .resume(id):
-            resume(id)
-        case .pauseAll:
-            // Slots are refilled once, after every task is paused, so none starts on the way.
-            for task in tasks.values where task.state == .running || task.state == .waiting {
-                pause(task.id)
-            }
-        case .startAll:
-            for task in tasks.values.sorted(by: { $0.position < $1.position })
-            where task.state == .paused || task.state == .failed {
-                resume(task.id)
-            }
-        case let .remove(id, deleteFile):
-            guard let task = tasks.removeValue(forKey: id) else { return }
-            backoff[id] = nil
-            unrecordedProgress[id] = nil
-            attempt { try store.delete([id]) }
-            if inFlight.contains(id) {
-                removing[id] = (task, deleteFile)
-                driver.send(.pause(id))
-            } else if deleteFile, task.state != .completed, let name = task.fileName {
-                try? FileManager.default.removeItem(atPath: PartialFilePath.path(directory: task.directory, fileName: name))
-            }
-            eventSink.yield(.removed(task))
-        case let .move(id, offset):
-            guard tasks[id]?.state.isUnfinished == true else { return }
-            attempt { try store.move(id, by: offset) }
-            // Positions of neighbours changed too: read them back.
-            if let all = attempt({ try store.loadAll() }) {
-                for task in all { tasks[task.id]?.position = task.position }
-            }
-        case let .setMaxConcurrent(value):
-            configuration.maxConcurrent = max(1, min(value, 64))
-            attempt { try store.saveMaxConcurrent(configuration.maxConcurrent) }
-            trimRunning()
-        }
+        let results = commands.map(carryOut)
         snapshotDirty = true
         fillSlots()
         publish()
         stopIfIdle()
+        return results
     }
 
-    private func pause(_ id: TaskID) {
-        guard let task = tasks[id], let paused = TaskLifecycle.pause(task) else { return }
-        backoff[id] = nil
+    private func carryOut(_ command: QueueCommand) -> CommandResult {
+        switch command {
+        case let .add(newTasks):
+            return add(newTasks)
+        case let .pause(id):
+            return pause(id)
+        case let .resume(id):
+            return resume(id)
+        case .pauseAll:
+            for task in tasks.values where task.state == .running || task.state == .waiting { _ = pause(task.id) }
+            return .done
+        case .startAll:
+            for task in tasks.values.sorted(by: { $0.position < $1.position })
+            where task.state == .paused || task.state == .failed {
+                _ = resume(task.id)
+            }
+            return .done
+        case let .remove(id, deleteFile):
+            return remove(id, deleteFile: deleteFile)
+        case let .move(id, offset):
+            guard let task = tasks[id] else { return .unknownTask(id) }
+            guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
+            guard attempt({ try store.move(id, by: offset) }) != nil else { return storeFailure }
+            // Positions of neighbours changed too: read them back.
+            if let all = attempt({ try store.loadAll() }) {
+                for stored in all where tasks[stored.id]?.position != stored.position { tasks[stored.id]?.position = stored.position }
+            }
+            return .done
+        case let .setMaxConcurrent(value):
+            configuration.maxConcurrent = min(max(value, ConcurrencyLimit.range.lowerBound), ConcurrencyLimit.range.upperBound)
+            attempt { try store.saveMaxConcurrent(configuration.maxConcurrent) }
+            return .done
+        }
+    }
+
+    private var storeFailure: CommandResult { .storeFailed(lastStoreError ?? "the queue database could not be written") }
+
+    /// Queues new tasks; a URL already unfinished in the queue for the same directory and name is not
+    /// fetched twice: that task carries on (resumed when it was paused or failed).
+    private func add(_ newTasks: [NewTask]) -> CommandResult {
+        var unfinished: [TaskIdentity: TaskID] = [:]
+        for task in tasks.values where task.state.isUnfinished {
+            unfinished[TaskIdentity(task)] = unfinished[TaskIdentity(task)].map { min($0, task.id) } ?? task.id
+        }
+        var fresh: [NewTask] = []
+        var reused: [DownloadTask] = []
+        for new in newTasks {
+            let identity = TaskIdentity(new)
+            if let id = unfinished[identity], let task = tasks[id] {
+                if !reused.contains(where: { $0.id == id }) { reused.append(task) }
+                continue
+            }
+            fresh.append(new)
+        }
+        for task in reused { _ = resume(task.id) }
+        let reusedNow = reused.map { tasks[$0.id] ?? $0 }
+        guard !fresh.isEmpty else { return .added(new: [], reused: reusedNow) }
+        guard let added = attempt({ try store.enqueue(fresh) }) else { return storeFailure }
+        for task in added {
+            tasks[task.id] = task
+            hub.yield(.added(task))
+        }
+        return .added(new: added, reused: reusedNow)
+    }
+
+    private func pause(_ id: TaskID) -> CommandResult {
+        guard let task = tasks[id] else { return .unknownTask(id) }
+        if task.state == .paused { return .done }
+        guard let paused = TaskLifecycle.pause(task) else { return .notAllowed(id, state: task.state) }
+        runtime[id].backoff = nil
         save(paused)
         // A running task reports `paused` once the engine has synced its bytes.
-        if inFlight.contains(id) {
+        if runtime.isInFlight(id) {
             driver.send(.pause(id))
         } else {
-            eventSink.yield(.paused(paused))
+            hub.yield(.paused(paused))
         }
+        return .done
     }
 
-    private func resume(_ id: TaskID) {
-        guard let task = tasks[id], let resumed = TaskLifecycle.resume(task) else { return }
-        backoff[id] = nil
+    private func resume(_ id: TaskID) -> CommandResult {
+        guard let task = tasks[id] else { return .unknownTask(id) }
+        if task.state == .waiting || task.state == .running { return .done }
+        guard let resumed = TaskLifecycle.resume(task) else { return .notAllowed(id, state: task.state) }
+        runtime[id].backoff = nil
         save(resumed)
+        return .done
     }
 
-    /// After the limit went down: put the last running tasks back in line (they resume from their bytes).
-    private func trimRunning() {
-        let running = tasks.values.filter { $0.state == .running }.sorted { $0.position < $1.position }
-        guard running.count > configuration.maxConcurrent else { return }
-        for var task in running.dropFirst(configuration.maxConcurrent) {
-            // Marked waiting now; the engine's `paused` outcome leaves it waiting.
-            task.state = .waiting
-            save(task)
-            driver.send(.pause(task.id))
+    private func remove(_ id: TaskID, deleteFile: Bool) -> CommandResult {
+        guard let task = tasks.removeValue(forKey: id) else { return .unknownTask(id) }
+        guard attempt({ try store.delete([id]) }) != nil else {
+            tasks[id] = task
+            return storeFailure
         }
+        runtime[id].backoff = nil
+        runtime[id].unrecordedBytes = nil
+        // The part file belongs to the engine: it stops a transfer it holds and deletes the part file the
+        // transfer really used (the name may be decided after this controller last heard of it).
+        let deletesPart = deleteFile && task.state != .completed
+        if runtime.isInFlight(id) {
+            runtime[id].removal = TaskRuntime.Removal(task: task, deleteFile: deletesPart)
+        }
+        if deletesPart {
+            driver.send(.deletePart(id, directory: task.directory, fileName: task.fileName))
+        } else if runtime.isInFlight(id) {
+            driver.send(.pause(id))
+        }
+        hub.yield(.removed(task))
+        return .done
+    }
+}
+
+/// What makes two queued downloads the same: the URL, the directory and the name asked for.
+private struct TaskIdentity: Hashable {
+    var url: String
+    var directory: String
+    var requestedName: String?
+
+    init(_ task: DownloadTask) {
+        url = task.url
+        directory = task.directory
+        requestedName = task.requestedName
+    }
+
+    init(_ task: NewTask) {
+        url = task.url
+        directory = task.directory
+        requestedName = task.requestedName
     }
 }

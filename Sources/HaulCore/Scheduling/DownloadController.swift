@@ -2,10 +2,10 @@ import Foundation
 
 /// THE actor: the only code that changes queue and slot state.
 ///
-/// It loads the queue from the store, starts the first waiting tasks up to the concurrency limit,
-/// carries out transfer outcomes through `TaskLifecycle`, persists every state change at once and
-/// durable byte counts on its 200 ms tick, picks up edits other processes made through the store once a
-/// second, and publishes a `QueueSnapshot` on the tick after any change (and every second while tasks run).
+/// It loads the queue from the store, gives transfer slots to tasks as `SlotPolicy` plans, carries out
+/// every state change through `TaskLifecycle`, persists state changes at once and durable byte counts on
+/// its 200 ms tick, picks up edits other processes made through the store once a second, and publishes a
+/// `QueueSnapshot` (built by `SnapshotBuilder`) on the tick after any change and every second while tasks run.
 public actor DownloadController {
     public struct Configuration: Sendable {
         public var maxConcurrent: Int
@@ -38,17 +38,8 @@ public actor DownloadController {
     var configuration: Configuration
 
     var tasks = TaskTable()
-    /// Tasks the engine holds (started, no `finished` yet).
-    var inFlight: Set<TaskID> = []
-    var live: [TaskID: LiveProgress] = [:]
-    /// Durable bytes of each in-flight task when its attempt began.
-    var attemptStart: [TaskID: Int64] = [:]
-    /// Waiting tasks backing off before a retry, and when they may start.
-    var backoff: [TaskID: (instant: ContinuousClock.Instant, date: Date)] = [:]
-    /// Durable byte counts not yet written to the store.
-    var unrecordedProgress: [TaskID: Int64] = [:]
-    /// Tasks removed while the engine still held them, and whether to delete the part file once it lets go.
-    var removing: [TaskID: (task: DownloadTask, deleteFile: Bool)] = [:]
+    /// Per task: the attempt in flight, back-off, unrecorded bytes, removal intent.
+    var runtime = RuntimeTable()
     var stopping = false
     /// Set by `run()`: before it, commands only edit the queue.
     var isRunning = false
@@ -58,26 +49,27 @@ public actor DownloadController {
     var lastSlowTick: ContinuousClock.Instant = .now
     var externalToken: Int64?
     var summary = RunSummary(completed: 0, failed: 0, pausedByError: 0, interrupted: false)
-    /// The last store failure, so a failure that repeats every tick is reported once.
+    /// The last store failure, so a failure that repeats every tick is reported once; shown in snapshots.
     var lastStoreError: String?
 
-    public nonisolated let events: AsyncStream<ControllerEvent>
-    let eventSink: AsyncStream<ControllerEvent>.Continuation
+    let hub = ControllerEventHub()
 
     public init(store: TaskStore, driver: TransferDriver, snapshots: SnapshotBox, configuration: Configuration) {
         self.store = store
         self.driver = driver
         self.snapshots = snapshots
         self.configuration = configuration
-        (events, eventSink) = AsyncStream.makeStream(of: ControllerEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    /// A stream of every controller event from now on, for one subscriber; it ends when `run()` ends.
+    public nonisolated func events() -> AsyncStream<ControllerEvent> {
+        hub.subscribe()
     }
 
     /// Runs the queue until `stop()` (or, in headless mode, until nothing is waiting or running).
     public func run() async -> RunSummary {
-        if let stored = attempt({ try store.loadMaxConcurrent() }) ?? nil, stored > 0, !configuration.exitWhenIdle {
-            configuration.maxConcurrent = stored
-        }
         loadIfNeeded()
+        recoverInterruptedTasks()
         isRunning = true
         externalToken = attempt { try store.externalChangeToken() }
         fillSlots()
@@ -95,7 +87,7 @@ public actor DownloadController {
         ticker.cancel()
         flushProgress()
         publish()
-        eventSink.finish()
+        hub.finish()
         return summary
     }
 
@@ -105,6 +97,16 @@ public actor DownloadController {
         stopping = true
         summary.interrupted = true
         driver.send(.shutdown)
+    }
+
+    /// Ends a controller that only edited the queue (no `run()`): the engine finishes the disk work it was
+    /// given (part files to delete) and stops.
+    public func finishEditing() async {
+        guard !isRunning else { return }
+        stopping = true
+        driver.send(.shutdown)
+        for await _ in driver.events {}
+        hub.finish()
     }
 
     /// Loads the queue and publishes its first snapshot, so a front end's first frame shows the whole list.
@@ -124,46 +126,51 @@ public actor DownloadController {
     func loadIfNeeded() {
         guard !isLoaded, let all = attempt({ try store.loadAll() }) else { return }
         isLoaded = true
-        var requeued: [DownloadTask] = []
-        for var task in all {
-            // A task that was running when the process died comes back waiting, from its durable byte.
-            if task.state == .running {
-                task.state = .waiting
-                requeued.append(task)
-            }
-            tasks[task.id] = task
-        }
-        if !requeued.isEmpty { attempt { try store.save(requeued) } }
+        for task in all { tasks[task.id] = task }
     }
 
-    /// Starts the first waiting tasks in queue order while slots are free.
+    /// A task recorded as running when this process starts to transfer belonged to a process that died:
+    /// it comes back waiting, from its durable byte. (A controller that only edits the queue leaves the
+    /// running haul's tasks alone.)
+    func recoverInterruptedTasks() {
+        let recovered = tasks.runningPositions.keys.compactMap { tasks[$0].flatMap(TaskLifecycle.recover) }
+        for task in recovered { tasks[task.id] = task }
+        if !recovered.isEmpty { attempt { try store.save(recovered) } }
+    }
+
+    /// Gives slots to tasks as the slot policy plans: the first waiting tasks in queue order start, and
+    /// running tasks that must give their slot back stop with their bytes kept.
     func fillSlots() {
         guard isRunning, !stopping else { return }
-        let now = ContinuousClock.now
-        let ready = SlotPolicy.tasksToStart(
-            waiting: tasks.waitingPositions, running: tasks.runningCount, maxRunning: configuration.maxConcurrent,
-            backingOff: backoff.mapValues(\.instant), now: now)
-        for id in ready where !inFlight.contains(id) {
-            guard var task = tasks[id] else { continue }
-            backoff[id] = nil
+        // A task that went back in line is not ready until the engine let go of its last transfer.
+        var ready = tasks.waiting
+        for id in runtime.inFlight where ready[id] != nil { ready[id] = nil }
+        let plan = SlotPolicy.plan(
+            waiting: ready, running: tasks.runningPositions, maxRunning: configuration.maxConcurrent,
+            backingOff: runtime.backoffInstants, now: .now)
+        for id in plan.requeue {
+            guard let task = tasks[id], let waiting = TaskLifecycle.requeue(task) else { continue }
+            save(waiting)
+            driver.send(.pause(id))
+        }
+        for id in plan.start {
             // Not written yet: the save when the server answers (or the task ends) records `running`,
             // and a task found running after a crash comes back waiting anyway.
-            task.state = .running
-            tasks[id] = task
-            inFlight.insert(id)
-            attemptStart[id] = task.bytesDone
-            live[id] = LiveProgress(position: task.bytesDone)
-            var request = TransferRequest(task: task, options: configuration.transferOptions)
-            if task.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: task) }
+            guard let task = tasks[id], let running = TaskLifecycle.start(task) else { continue }
+            tasks[id] = running
+            runtime[id].backoff = nil
+            runtime[id].attempt = TaskRuntime.Attempt(startByte: running.bytesDone)
+            var request = TransferRequest(task: running, options: configuration.transferOptions)
+            if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))
-            eventSink.yield(.started(task))
+            hub.yield(.started(running))
             snapshotDirty = true
         }
     }
 
     /// In headless mode, ends the run once nothing is left to do.
     func stopIfIdle() {
-        guard isRunning, configuration.exitWhenIdle, !stopping, inFlight.isEmpty else { return }
+        guard isRunning, configuration.exitWhenIdle, !stopping, !runtime.hasAttempts else { return }
         guard !tasks.hasPendingWork else { return }
         // A last look for tasks another shell added since the last tick, so `haul add` is never stranded.
         reconcileExternalChanges()
@@ -176,22 +183,21 @@ public actor DownloadController {
 
     func tick() {
         let now = ContinuousClock.now
-        if !backoff.isEmpty { fillSlots() }
+        if runtime.hasBackoff { fillSlots() }
         // Durable byte counts: one transaction per tick, so the database trails the disk by a fraction of a second.
         flushProgress()
         if now - lastSlowTick >= .seconds(1) {
             lastSlowTick = now
             reconcileExternalChanges()
             // Speeds, ETAs and back-off countdowns change every second; an idle queue is not redrawn.
-            if !inFlight.isEmpty || !backoff.isEmpty { snapshotDirty = true }
+            if runtime.hasAttempts || runtime.hasBackoff { snapshotDirty = true }
         }
         if snapshotDirty { publish() }
     }
 
     func flushProgress() {
-        guard !unrecordedProgress.isEmpty else { return }
-        let batch = unrecordedProgress
-        unrecordedProgress = [:]
+        let batch = runtime.takeUnrecorded()
+        guard !batch.isEmpty else { return }
         attempt { try store.recordProgress(batch) }
     }
 
@@ -199,37 +205,17 @@ public actor DownloadController {
     func reconcileExternalChanges() {
         guard let token = attempt({ try store.externalChangeToken() }), token != externalToken else { return }
         externalToken = token
-        for request in attempt({ try store.takeControlRequests() }) ?? [] {
-            apply(request)
-        }
-        guard let all = attempt({ try store.loadAll() }) else { return }
-        var added = false
-        for task in all where tasks[task.id] == nil && removing[task.id] == nil {
-            tasks[task.id] = task
-            eventSink.yield(.added(task))
-            added = true
-        }
-        if added {
-            snapshotDirty = true
-            fillSlots()
-        }
-    }
-
-    private func apply(_ request: ControlRequest) {
-        switch (request.action, request.taskID) {
-        case (.pause, nil): return perform(.pauseAll)
-        case (.resume, nil): return perform(.startAll)
-        default: break
-        }
-        let ids = request.taskID.map { [$0] } ?? Array(tasks.keys)
-        for id in ids {
-            switch request.action {
-            case .pause: perform(.pause(id))
-            case .resume: perform(.resume(id))
-            case .remove: perform(.remove(id, deleteFile: false))
-            case .removeDeletingFile: perform(.remove(id, deleteFile: true))
+        // New tasks first: a `haul pause` right after `haul add` names a task this process has not seen yet.
+        if let all = attempt({ try store.loadAll() }) {
+            for task in all where tasks[task.id] == nil && runtime[task.id].removal == nil {
+                tasks[task.id] = task
+                hub.yield(.added(task))
+                snapshotDirty = true
             }
         }
+        let requests = attempt({ try store.takeControlRequests() }) ?? []
+        // One batch: slots are filled once afterwards, so removing waiting tasks never starts them on the way.
+        _ = perform(requests.flatMap(commands(for:)))
     }
 
     // MARK: - Snapshots
@@ -237,39 +223,9 @@ public actor DownloadController {
     func publish() {
         snapshotDirty = false
         sequence += 1
-        let now = ContinuousClock.now
-        let wallNow = Date()
-        // Order small keys first, then build each row once: a queue can hold ten thousand tasks.
-        var unfinishedKeys: [(position: Int64, id: TaskID)] = []
-        var completedKeys: [(finished: Date, id: TaskID)] = []
-        for task in tasks.values {
-            if task.state == .completed {
-                completedKeys.append((task.finishedAt ?? .distantPast, task.id))
-            } else {
-                unfinishedKeys.append((task.position, task.id))
-            }
-        }
-        unfinishedKeys.sort { ($0.position, $0.id) < ($1.position, $1.id) }
-        completedKeys.sort { ($0.finished, $0.id) > ($1.finished, $1.id) }
-        var rows: [QueueSnapshot.Row] = []
-        rows.reserveCapacity(unfinishedKeys.count + completedKeys.count)
-        var totalSpeed: Double?
-        for id in unfinishedKeys.lazy.map(\.id) + completedKeys.lazy.map(\.id) {
-            guard let task = tasks[id] else { continue }
-            var row = QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
-            if task.state == .running, let progress = live[id] {
-                row.bytesReceived = progress.position
-                let reading = progress.meter.reading(at: now)
-                row.isStalled = reading == .stalled
-                row.speed = progress.meter.bytesPerSecond(at: now)
-                row.eta = EtaEstimate.seconds(done: progress.position, total: task.totalBytes, bytesPerSecond: row.speed)
-                if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
-            }
-            if task.state == .waiting, let retry = backoff[id], retry.date > wallNow { row.retryAt = retry.date }
-            rows.append(row)
-        }
-        snapshots.publish(QueueSnapshot(
-            rows: rows, maxConcurrent: configuration.maxConcurrent, totalSpeed: totalSpeed, sequence: sequence))
+        snapshots.publish(SnapshotBuilder.build(
+            tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, sequence: sequence,
+            warning: lastStoreError, now: .now, wallNow: Date()))
     }
 
     // MARK: - Store access
@@ -279,11 +235,15 @@ public actor DownloadController {
     func attempt<T>(_ body: () throws -> T) -> T? {
         do {
             let value = try body()
+            if lastStoreError != nil { snapshotDirty = true }
             lastStoreError = nil
             return value
         } catch {
             let message = "could not update the queue database: \(error) — progress is kept in memory until it can be saved"
-            if message != lastStoreError { eventSink.yield(.warning(message)) }
+            if message != lastStoreError {
+                hub.yield(.warning(message))
+                snapshotDirty = true
+            }
             lastStoreError = message
             return nil
         }
@@ -291,16 +251,23 @@ public actor DownloadController {
 
     func save(_ task: DownloadTask) {
         tasks[task.id] = task
-        unrecordedProgress[task.id] = nil
+        runtime[task.id].unrecordedBytes = nil
         attempt { try store.save([task]) }
         snapshotDirty = true
     }
 }
 
-/// Live figures of a running task, kept by the controller.
-struct LiveProgress: Sendable {
-    var position: Int64
-    var meter = SpeedMeter()
-
-    init(position: Int64) { self.position = position }
+extension DownloadController {
+    /// The controller commands a request from another process stands for.
+    func commands(for request: ControlRequest) -> [QueueCommand] {
+        let ids = request.taskID.map { [$0] } ?? tasks.values.sorted { $0.position < $1.position }.map(\.id)
+        switch (request.action, request.taskID) {
+        case (.pause, nil): return [.pauseAll]
+        case (.resume, nil): return [.startAll]
+        case (.pause, _): return ids.map { .pause($0) }
+        case (.resume, _): return ids.map { .resume($0) }
+        case (.remove, _): return ids.map { .remove($0, deleteFile: false) }
+        case (.removeDeletingFile, _): return ids.map { .remove($0, deleteFile: true) }
+        }
+    }
 }

@@ -13,3 +13,13 @@ public enum QueueCommand: Sendable, Equatable {
     case move(TaskID, by: Int)
     case setMaxConcurrent(Int)
 }
+
+extension QueueCommand {
+    /// The task the command is about, if it names one.
+    public var taskID: TaskID? {
+        switch self {
+        case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _): id
+        case .add, .pauseAll, .startAll, .setMaxConcurrent: nil
+        }
+    }
+}

@@ -2,9 +2,10 @@
 /// (how many run, which wait and where), so no decision has to copy every task.
 struct TaskTable {
     private(set) var byID: [TaskID: DownloadTask] = [:]
-    /// Waiting tasks and their queue positions.
-    private(set) var waitingPositions: [TaskID: Int64] = [:]
-    private(set) var runningCount = 0
+    /// Waiting tasks, as the slot policy sees them.
+    private(set) var waiting: [TaskID: SlotPolicy.Waiting] = [:]
+    /// Running tasks and their queue positions.
+    private(set) var runningPositions: [TaskID: Int64] = [:]
     /// File names of unfinished tasks, by download directory: a new download must never take one over.
     private(set) var unfinishedNames: [String: [String: Int]] = [:]
 
@@ -28,7 +29,7 @@ struct TaskTable {
     var keys: Dictionary<TaskID, DownloadTask>.Keys { byID.keys }
 
     /// Whether anything is waiting or running.
-    var hasPendingWork: Bool { runningCount > 0 || !waitingPositions.isEmpty }
+    var hasPendingWork: Bool { !runningPositions.isEmpty || !waiting.isEmpty }
 
     /// The file names other unfinished tasks hold in `task`'s directory.
     func namesHeld(besides task: DownloadTask) -> Set<String> {
@@ -40,8 +41,10 @@ struct TaskTable {
     private mutating func index(_ task: DownloadTask) {
         if task.state != .completed, let name = task.fileName { unfinishedNames[task.directory, default: [:]][name, default: 0] += 1 }
         switch task.state {
-        case .waiting: waitingPositions[task.id] = task.position
-        case .running: runningCount += 1
+        // A task the user put back in line (resumed, retried, moved) has no failed attempt yet and may
+        // take the slot of a task queued after it; one coming back from a retry only fills free slots.
+        case .waiting: waiting[task.id] = SlotPolicy.Waiting(position: task.position, mayPreempt: task.attempts == 0)
+        case .running: runningPositions[task.id] = task.position
         default: break
         }
     }
@@ -52,8 +55,8 @@ struct TaskTable {
             unfinishedNames[task.directory]?[name] = left > 0 ? left : nil
         }
         switch task.state {
-        case .waiting: waitingPositions[task.id] = nil
-        case .running: runningCount -= 1
+        case .waiting: waiting[task.id] = nil
+        case .running: runningPositions[task.id] = nil
         default: break
         }
     }

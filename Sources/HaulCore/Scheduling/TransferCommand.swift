@@ -4,6 +4,10 @@ public enum TransferCommand: Sendable, Equatable {
     case start(TransferRequest)
     /// Stop a running transfer, keep the part file, make its bytes durable and answer `finished(.paused)`.
     case pause(TaskID)
+    /// Delete the task's part file, which belongs to the engine: a transfer the engine holds for the task
+    /// stops first (answering `finished`) and its own part file goes once its closing work is done;
+    /// otherwise the part of `fileName` in `directory` goes at once. A published file is never deleted.
+    case deletePart(TaskID, directory: String, fileName: String?)
     /// Stop every transfer as for `pause`, then end the engine thread; the event stream finishes.
     case shutdown
 }

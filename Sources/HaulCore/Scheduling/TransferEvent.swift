@@ -42,3 +42,11 @@ public enum TransferOutcome: Sendable, Equatable {
     /// Ended with an error; `durableBytes` are synced in the part file.
     case failed(DownloadError, durableBytes: Int64)
 }
+
+extension TransferOutcome {
+    /// Whether the file was verified and published.
+    public var isCompleted: Bool {
+        if case .completed = self { return true }
+        return false
+    }
+}

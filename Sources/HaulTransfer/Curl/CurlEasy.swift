@@ -60,6 +60,13 @@ final class CurlEasy {
         return String(cString: value)
     }
 
+    /// A pointer-valued info, such as `CURLINFO_PRIVATE`.
+    static func info(pointer info: CURLINFO, of handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        var value: UnsafeMutableRawPointer?
+        guard CCurl_easy_getinfo_pointer(handle, info, &value) == CURLE_OK else { return nil }
+        return value
+    }
+
     private func check(_ code: CURLcode) throws(CurlError) {
         if code != CURLE_OK { throw CurlError(code) }
     }

@@ -11,8 +11,13 @@ final class CurlMulti {
         precondition(CurlGlobal.initialized, "libcurl could not be initialised")
         guard let handle = curl_multi_init() else { fatalError("curl_multi_init returned NULL (out of memory)") }
         self.handle = handle
-        _ = CCurl_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, 64)
-        _ = CCurl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, 16)
+        try? set(CURLMOPT_MAX_TOTAL_CONNECTIONS, 64)
+        try? set(CURLMOPT_MAX_HOST_CONNECTIONS, 16)
+    }
+
+    func set(_ option: CURLMoption, _ value: Int) throws(CurlError) {
+        let code = CCurl_multi_setopt_long(handle, option, value)
+        if code != CURLM_OK { throw CurlError(multi: code) }
     }
 
     deinit { curl_multi_cleanup(handle) }

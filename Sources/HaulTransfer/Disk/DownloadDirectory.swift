@@ -92,6 +92,12 @@ final class DownloadDirectory: Sendable {
         return Int64(info.st_size)
     }
 
+    /// Whether `path` is a regular file (a link is not followed).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     private func exists(_ name: String) -> Bool {
         var info = stat()
         return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0

@@ -42,6 +42,13 @@ struct FileWriter: Sendable {
         return Int64(info.st_size)
     }
 
+    /// How many names the file has left; 0 once it was deleted (or its directory removed). nil when unknown.
+    func linkCount() -> Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return Int(info.st_nlink)
+    }
+
     func close() { _ = Glibc.close(fd) }
 
     private func error(call: String) -> DownloadError {

@@ -17,6 +17,11 @@ final class TransferThread {
     private var active: [TaskID: ActiveTransfer] = [:]
     /// Transfers whose closing disk work is still running on the worker queue, with their part files.
     private var concluding: [TaskID: String?] = [:]
+    /// Tasks whose part file is to be deleted once their closing disk work is done.
+    private var deleteWhenConcluded: Set<TaskID> = []
+    /// The part file each task's last transfer used, so a removal that arrives after the transfer ended
+    /// still deletes the file it really wrote (the controller may not have heard its name yet).
+    private var lastPart: [TaskID: String] = [:]
     private var attempts = 0
     private let partsInUse = PartRegistry()
     private var shuttingDown = false
@@ -52,6 +57,8 @@ final class TransferThread {
             start(request)
         case let .command(.pause(id)):
             if let transfer = active[id] { conclude(transfer, .paused) }
+        case let .command(.deletePart(id, directory, fileName)):
+            deletePart(of: id, directory: directory, fileName: fileName)
         case .command(.shutdown):
             shuttingDown = true
             for transfer in active.values { conclude(transfer, .paused) }
@@ -62,8 +69,30 @@ final class TransferThread {
             transfer.durable = bytes
             continuation.yield(.checkpoint(id, durableBytes: bytes))
         case let .concluded(id, outcome):
-            if let path = concluding.removeValue(forKey: id) ?? nil { partsInUse.paths.remove(path) }
+            let path = concluding.removeValue(forKey: id) ?? nil
+            if let path {
+                if deleteWhenConcluded.remove(id) != nil, !outcome.isCompleted { unlink(path) }
+                partsInUse.paths.remove(path)
+                lastPart[id] = outcome.isCompleted ? nil : path
+            }
+            deleteWhenConcluded.remove(id)
             continuation.yield(.finished(id, outcome))
+        }
+    }
+
+    /// Deletes a removed task's part file: after the closing work of a transfer that holds it, else at once.
+    private func deletePart(of id: TaskID, directory: String, fileName: String?) {
+        if let transfer = active[id] {
+            deleteWhenConcluded.insert(id)
+            conclude(transfer, .paused)
+        } else if concluding[id] != nil {
+            deleteWhenConcluded.insert(id)
+        } else if let path = lastPart.removeValue(forKey: id) {
+            unlink(path)
+        } else if let fileName {
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + PartialFilePath.partName(for: fileName)
+            // Never through a link: only a regular part file of that name is deleted.
+            if !partsInUse.paths.contains(path), DownloadDirectory.isRegularFile(path) { unlink(path) }
         }
     }
 
@@ -79,7 +108,7 @@ final class TransferThread {
             continuation.yield(.finished(request.id, .failed(error, durableBytes: request.resumeFrom)))
             return
         }
-        if transfer.publishedEarlier {
+        if transfer.phase == .publishedEarlier {
             concluding[request.id] = .some(nil)
             inbox.post(.concluded(request.id, .completed(fileName: transfer.fileName ?? "", bytes: transfer.position)))
             return
@@ -90,8 +119,7 @@ final class TransferThread {
         } catch {
             if let path = transfer.writer?.path { partsInUse.paths.remove(path) }
             continuation.yield(.finished(request.id, .failed(
-                .network(code: error.code, message: error.message, host: transfer.host),
-                durableBytes: transfer.durable)))
+                DownloadError(setup: error, host: transfer.host), durableBytes: transfer.durable)))
             return
         }
         active[request.id] = transfer
@@ -194,6 +222,7 @@ final class TransferThread {
                 transfer.lastDiskCheck = now
                 do {
                     try transfer.checkFreeSpace(needed: nil)
+                    try transfer.checkPartFileLinked()
                 } catch {
                     conclude(transfer, .failed(error))
                     continue

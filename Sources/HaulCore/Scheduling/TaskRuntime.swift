@@ -1,0 +1,77 @@
+import Foundation
+
+/// What the controller knows of a task beyond its stored record, in one place per task: the attempt the
+/// engine holds, the back-off before a retry, bytes not yet recorded, and a removal waiting for the engine.
+/// A task with none of these has no entry.
+struct TaskRuntime: Sendable {
+    /// A transfer the engine holds (started, no `finished` yet).
+    struct Attempt: Sendable {
+        /// Durable bytes when the attempt began: an attempt that moved past them resets the retry count.
+        var startByte: Int64
+        /// Bytes in the part file (live; may run ahead of the durable count).
+        var position: Int64
+        var meter = SpeedMeter()
+
+        init(startByte: Int64) {
+            self.startByte = startByte
+            position = startByte
+        }
+    }
+
+    /// When a waiting task may be retried.
+    struct Backoff: Sendable {
+        var instant: ContinuousClock.Instant
+        var date: Date
+    }
+
+    /// The task was removed while the engine still held it; the engine deletes the part file when asked.
+    struct Removal: Sendable {
+        var task: DownloadTask
+        var deleteFile: Bool
+    }
+
+    var attempt: Attempt?
+    var backoff: Backoff?
+    /// A durable byte count not yet written to the store.
+    var unrecordedBytes: Int64?
+    var removal: Removal?
+
+    var isEmpty: Bool { attempt == nil && backoff == nil && unrecordedBytes == nil && removal == nil }
+}
+
+/// The runtime records by task; entries that become empty are dropped.
+struct RuntimeTable: Sendable {
+    private(set) var byID: [TaskID: TaskRuntime] = [:]
+
+    subscript(id: TaskID) -> TaskRuntime {
+        get { byID[id] ?? TaskRuntime() }
+        set { byID[id] = newValue.isEmpty ? nil : newValue }
+    }
+
+    /// Whether the engine holds the task.
+    func isInFlight(_ id: TaskID) -> Bool { byID[id]?.attempt != nil }
+
+    /// The tasks the engine holds.
+    var inFlight: [TaskID] { byID.compactMap { $0.value.attempt == nil ? nil : $0.key } }
+
+    var hasAttempts: Bool { byID.values.contains { $0.attempt != nil } }
+    var hasBackoff: Bool { byID.values.contains { $0.backoff != nil } }
+
+    /// Retry times of the tasks backing off, for the slot policy.
+    var backoffInstants: [TaskID: ContinuousClock.Instant] {
+        var instants: [TaskID: ContinuousClock.Instant] = [:]
+        for (id, runtime) in byID { if let backoff = runtime.backoff { instants[id] = backoff.instant } }
+        return instants
+    }
+
+    /// Takes every unrecorded byte count, for one store transaction.
+    mutating func takeUnrecorded() -> [TaskID: Int64] {
+        var batch: [TaskID: Int64] = [:]
+        for (id, runtime) in byID {
+            guard let bytes = runtime.unrecordedBytes else { continue }
+            batch[id] = bytes
+            self[id].unrecordedBytes = nil
+        }
+        return batch
+    }
+}

@@ -1,0 +1,40 @@
+import CCurl
+import Foundation
+import HaulCore
+
+extension DownloadError {
+    /// The user-facing error for a transfer libcurl ended with `code`.
+    ///
+    /// - Parameters:
+    ///   - detail: libcurl's error buffer (more precise than the code's text), possibly empty.
+    ///   - effectiveURL: the URL after redirects, when libcurl knows it.
+    ///   - responseSeen: whether a response head arrived (a timeout after it means the transfer stalled).
+    init(curlCode code: CURLcode, detail: String, url: String, effectiveURL: String?, host: String,
+         responseSeen: Bool, stallTimeout: Int) {
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            let effective = effectiveURL ?? url
+            let scheme = URLComponents(string: effective)?.scheme?.lowercased() ?? effective
+            // On an http(s) URL this means the answer was not HTTP at all (a garbage status line).
+            guard scheme == "http" || scheme == "https" else { self = .unsupportedScheme(scheme); return }
+            self = .serverLied("the answer from \(host) is not valid HTTP (\(message))")
+        case CURLE_URL_MALFORMAT:
+            self = .invalidURL(url)
+        case CURLE_TOO_MANY_REDIRECTS:
+            self = .tooManyRedirects(host: host)
+        case CURLE_OPERATION_TIMEDOUT where responseSeen:
+            self = .stalled(seconds: stallTimeout, host: host)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            self = .tls(message: message, host: host)
+        default:
+            self = .network(code: Int(code.rawValue), message: message, host: host)
+        }
+    }
+
+    /// A libcurl call that failed while setting a transfer up.
+    init(setup error: CurlError, host: String) {
+        self = .network(code: error.code, message: error.message, host: host)
+    }
+}
