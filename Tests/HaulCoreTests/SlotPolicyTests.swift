@@ -66,6 +66,12 @@ import Testing
         #expect(result.requeue == [4])
     }
 
+    @Test func oneSlot() {
+        let result = plan(waiting: [(1, 1)], running: [(2, 2)], max: 1, preempting: [1])
+        #expect(result.start == [1])
+        #expect(result.requeue == [2])
+    }
+
     @Test func aPreemptingTaskNeverDisplacesEarlierOnes() {
         let result = plan(waiting: [(5, 5)], running: [(2, 2), (3, 3), (4, 4)], max: 3, preempting: [5])
         #expect(result.start == [])
