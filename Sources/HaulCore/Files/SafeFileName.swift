@@ -66,8 +66,8 @@ public enum SafeFileName {
     }
 
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isControlCharacter { return false }  // C0, DEL, C1 (includes ESC and CSI)
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return false            // C0, DEL, C1 (includes ESC and CSI)
         case 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069: return false  // invisible, bidi marks and overrides
         case 0xFEFF, 0xFFFD: return false
         default: return scalar != "/" && scalar != "\\"

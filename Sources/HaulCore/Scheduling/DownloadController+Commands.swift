@@ -45,7 +45,7 @@ extension DownloadController {
                 for task in all { tasks[task.id]?.position = task.position }
             }
         case let .setMaxConcurrent(value):
-            configuration.maxConcurrent = max(1, min(value, 64))
+            configuration.maxConcurrent = ConcurrencyLimit.clamped(value)
             attempt { try store.saveMaxConcurrent(configuration.maxConcurrent) }
             trimRunning()
         }

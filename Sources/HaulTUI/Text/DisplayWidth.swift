@@ -1,3 +1,5 @@
+import HaulCore
+
 /// How many terminal cells text takes, and how to cut it to fit, the way ncursesw will draw it.
 ///
 /// ncursesw places each scalar by glibc's `wcwidth`, so a cell grid only lines up with the screen if
@@ -39,15 +41,10 @@ public enum DisplayWidth {
         return total
     }
 
-    /// Whether a scalar is a C0 or C1 control character or DEL.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
-    }
-
     /// The grapheme to draw: U+FFFD for anything holding a control character, else the grapheme itself.
     public static func sanitized(_ character: Character) -> Character {
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii != 0x7F ? character : replacement }
-        return character.unicodeScalars.contains(where: isControl) ? replacement : character
+        return character.unicodeScalars.contains(where: \.isControlCharacter) ? replacement : character
     }
 
     /// `text` cut to at most `width` cells at a grapheme boundary, ending in `…` when something was cut.
