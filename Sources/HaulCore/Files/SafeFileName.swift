@@ -62,7 +62,7 @@ public enum SafeFileName {
         guard let first = bytes.first, let last = bytes.last, bytes.count <= maxBytes,
               first != UInt8(ascii: "."), first != UInt8(ascii: "-"), first != UInt8(ascii: " "),
               last != UInt8(ascii: "."), last != UInt8(ascii: " ") else { return false }
-        return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }
+        return bytes.allSatisfy { $0 < 0x80 && !Unicode.Scalar($0).isControlCharacter && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }
     }
 
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
