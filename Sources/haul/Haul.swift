@@ -39,7 +39,7 @@ extension Haul {
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(subcommandFirst(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -58,5 +58,23 @@ extension Haul {
             FileHandle.standardError.write(Data("haul: \(message(for: error).escapingControlCharacters)\n(see `haul --help`)\n".utf8))
             Foundation.exit(ExitStatus.usage.rawValue)
         }
+    }
+}
+
+extension Haul {
+    /// `arguments` with a subcommand that follows root options moved to the front:
+    /// `haul --state-dir S list` runs as `haul list --state-dir S`.
+    ///
+    /// The name is moved only when everything before it parses as options of the default `run` command and
+    /// the name itself would be taken as a URL there; a subcommand name is never a valid URL, so nothing a
+    /// user meant as a URL or as an option's value moves.
+    static func subcommandFirst(_ arguments: [String]) -> [String] {
+        let names = Set(configuration.subcommands.map { $0._commandName })
+        guard let index = arguments.indices.dropFirst().first(where: { names.contains(arguments[$0]) }),
+              !arguments[..<index].contains("--"),
+              let run = try? RunCommand.parse(Array(arguments[...index])),
+              run.add.urls == [arguments[index]]
+        else { return arguments }
+        return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
     }
 }

@@ -28,46 +28,21 @@ struct AddOptions: ParsableArguments {
     @Option(help: "Expected digest of the finished file: sha-256=HEX.")
     var checksum: String?
 
-    /// A `-H` header: `Name: value`, one line, and not one of the headers haul sets itself for resuming.
-    static func validate(header: String) throws {
-        guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
-            throw ValidationError("header '\(header)' is not of the form 'Name: value'")
-        }
-        guard !header.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
-            throw ValidationError("header '\(header.debugDescription)' contains a line break or control character")
-        }
-        let rawName = header[..<colon]
-        guard !rawName.contains(where: { $0 == " " || $0 == "\t" }) else {
-            throw ValidationError("header name '\(rawName)' contains a space; write it as 'Name: value'")
-        }
-        let name = rawName.lowercased()
-        if ["range", "if-range", "content-length", "transfer-encoding"].contains(name) {
-            throw ValidationError("header '\(name)' is set by haul itself (it resumes with Range and If-Range)")
-        }
-    }
+    /// The intake for these options: tasks go into `-d` (default: the current directory).
+    var intake: TaskIntake { TaskIntake(defaultDirectory: directory ?? FileManager.default.currentDirectoryPath) }
 
-    /// The tasks these options describe, validated; throws a ValidationError with a clear message.
+    /// The tasks these options describe, validated by the core intake; throws a ValidationError with its message.
+    ///
+    /// `-d` is checked even without URLs: a path that names a file is a usage error before anything runs.
     func newTasks() throws -> [NewTask] {
-        let baseDirectory = absolutePath(directory ?? FileManager.default.currentDirectoryPath)
-        for header in headers { try Self.validate(header: header) }
-        var checksumValue: Checksum?
-        if let checksum {
-            guard let parsed = Checksum(parsing: checksum) else {
-                throw ValidationError("--checksum '\(checksum)' is not of the form sha-256=<64 hex digits>")
-            }
-            checksumValue = parsed
-        }
-        if output != nil, urls.count != 1 || inputFile != nil {
-            throw ValidationError("-o/--output names one file: give exactly one URL with it")
-        }
-        if let output, SafeFileName.sanitize(output) != output {
-            throw ValidationError("-o '\(output)' is not a plain file name (no '/', no leading dot, no control characters)")
-        }
-        var tasks: [NewTask] = []
-        for url in urls {
-            let valid: String
-            do { valid = try URLValidation.validate(url) } catch { throw ValidationError(error.description) }
-            tasks.append(NewTask(url: valid, directory: baseDirectory, requestedName: output, checksum: checksumValue, headers: headers))
+        let intake = intake
+        var tasks: [NewTask]
+        do {
+            _ = try intake.resolvedDirectory(nil)
+            tasks = try intake.commandLineTasks(
+                urls: urls, output: output, headers: headers, checksum: checksum, hasInputFile: inputFile != nil)
+        } catch {
+            throw ValidationError(error.description)
         }
         if let inputFile {
             var isDirectory: ObjCBool = false
@@ -75,19 +50,14 @@ struct AddOptions: ParsableArguments {
                   let data = FileManager.default.contents(atPath: inputFile) else {
                 throw ValidationError("cannot read input file '\(inputFile)' (missing, a directory, or not readable)")
             }
-            let text = String(decoding: data, as: UTF8.self)
-            let parsed: (entries: [InputFileEntry], warnings: [String])
-            do { parsed = try InputFile.parse(text) } catch { throw ValidationError("\(inputFile): \(error)") }
-            for warning in parsed.warnings { FileHandle.standardError.write(Data("haul: \(inputFile): \(warning)\n".utf8)) }
-            for entry in parsed.entries {
-                let entryDirectory = entry.dir.map { absolutePath($0, relativeTo: baseDirectory) } ?? baseDirectory
-                if let out = entry.out, SafeFileName.sanitize(out) != out {
-                    throw ValidationError("\(inputFile): out='\(out)' is not a plain file name")
-                }
-                tasks.append(NewTask(
-                    url: entry.url, directory: entryDirectory, requestedName: entry.out,
-                    checksum: entry.checksum ?? checksumValue, headers: headers + entry.headers))
+            let parsed: (tasks: [NewTask], warnings: [String])
+            do {
+                parsed = try InputFile.parse(data, intake: intake, headers: headers, checksum: checksum)
+            } catch {
+                throw ValidationError("\(inputFile): \(error)")
             }
+            for warning in parsed.warnings { note("\(inputFile): \(warning)") }
+            tasks += parsed.tasks
         }
         return tasks
     }
@@ -95,16 +65,17 @@ struct AddOptions: ParsableArguments {
 
 /// How transfers behave.
 struct TransferFlags: ParsableArguments {
-    @Option(name: [.customShort("j"), .customLong("max-concurrent")], help: "Tasks running at once.")
+    // `.unconditional` takes `-3` as the value, so a negative number gets the range message, not "Missing value".
+    @Option(name: [.customShort("j"), .customLong("max-concurrent")], parsing: .unconditional, help: "Tasks running at once.")
     var maxConcurrent: Int?
 
     @Option(name: .customLong("limit-rate"), help: "Receive limit per task, e.g. 500K, 2M, 1.5G (bytes/s).")
     var limitRate: String?
 
-    @Option(help: "Retries of a transient error before a task fails.")
+    @Option(parsing: .unconditional, help: "Retries of a transient error before a task fails.")
     var retries: Int = 5
 
-    @Option(help: "Seconds without data before a transfer counts as stalled and is retried.")
+    @Option(parsing: .unconditional, help: "Seconds without data before a transfer counts as stalled and is retried.")
     var timeout: Int = 30
 
     @Option(name: .customLong("ca-cert"), help: "CA bundle to verify servers with instead of the system one (verification stays on).")
@@ -114,11 +85,12 @@ struct TransferFlags: ParsableArguments {
     var diskReserve: String = "64M"
 
     func transferOptions() throws -> TransferOptions {
-        guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
-        if let maxConcurrent, !(1...64).contains(maxConcurrent) {
-            throw ValidationError("-j/--max-concurrent must be between 1 and 64, got \(maxConcurrent)")
+        guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second, got \(timeout)") }
+        let limits = ConcurrencyLimit.range
+        if let maxConcurrent, !limits.contains(maxConcurrent) {
+            throw ValidationError("-j/--max-concurrent must be between \(limits.lowerBound) and \(limits.upperBound), got \(maxConcurrent)")
         }
-        guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
+        guard retries >= 0 else { throw ValidationError("--retries must be 0 or more, got \(retries)") }
         var rate: Int64?
         if let limitRate {
             guard let parsed = ByteSize.parse(limitRate) else {
@@ -136,8 +108,7 @@ struct TransferFlags: ParsableArguments {
     }
 }
 
-func absolutePath(_ path: String, relativeTo base: String = FileManager.default.currentDirectoryPath) -> String {
-    let expanded = (path as NSString).expandingTildeInPath
-    let joined = expanded.hasPrefix("/") ? expanded : (base as NSString).appendingPathComponent(expanded)
-    return (joined as NSString).standardizingPath
+/// `path` made absolute against the current directory, the way the intake resolves `-d`.
+func absolutePath(_ path: String) -> String {
+    TaskIntake(defaultDirectory: path).defaultDirectory
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 import Testing
 @testable import HaulTUI
 
@@ -60,7 +61,7 @@ enum SystemWidth {
         let wcwidth = try #require(SystemWidth.wcwidth)
         var disagreements: [String] = []
         for value in UInt32(0x20)...0x10FFFF {
-            guard let scalar = Unicode.Scalar(value), !DisplayWidth.isControl(scalar) else { continue }
+            guard let scalar = Unicode.Scalar(value), !scalar.isControlCharacter else { continue }
             let system = Int(wcwidth(value))
             let ours = DisplayWidth.of(scalar)
             if system >= 0 ? ours != system : ours != 1 {

@@ -173,6 +173,6 @@ import Testing
         }
         let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 8, state: state).lines()
         #expect(lines[6] == " Add URL: ftp://x")
-        #expect(lines[7] == " 'ftp://x': only http and https URLs can be downloaded")
+        #expect(lines[7] == " 'ftp' URLs are not downloaded; only http and https are allowed")
     }
 }

@@ -42,7 +42,7 @@ import Testing
         let snapshot = QueueSnapshot(rows: [QueueSnapshot.Row(task: task, bytesReceived: row.bytesReceived)], sequence: 1)
         let state = UIState(mode: .details)
         let text = TestQueue.screen(snapshot, width: 80, height: 24, state: state).lines().joined(separator: "\n")
-        #expect(text.contains("│ URL         https://***@example.org/secret.iso?x=1"))
+        #expect(text.contains("│ URL         https://example.org/secret.iso?x=1"))
         #expect(!text.contains("hunter2") && !text.contains("alice"))
         #expect(text.contains("│ Path        /downloads/secret.iso.part"))
         #expect(text.contains("│ Size        300.0 MiB of 1.0 GiB (29.2%)"))

@@ -115,7 +115,7 @@ import Testing
         (state, commands) = Self.press([.character("<")], in: Self.context(Self.refs([1]), maxConcurrent: 1))
         #expect(commands.isEmpty)
         #expect(state.message?.text == "up to 1 download at a time")
-        (_, commands) = Self.press([.character(">")], in: Self.context(Self.refs([1]), maxConcurrent: UIState.concurrencyCeiling))
+        (_, commands) = Self.press([.character(">")], in: Self.context(Self.refs([1]), maxConcurrent: ConcurrencyLimit.range.upperBound))
         #expect(commands.isEmpty)
     }
 
@@ -203,17 +203,24 @@ import Testing
 
     @Test func enterAddsValidURLsIntoTheDownloadDirectory() {
         let (state, commands) = Self.press([.character("a")] + Self.type("https://example.org/電影.mp4") + [.enter], in: Self.context([]))
-        #expect(commands == [.add([NewTask(url: "https://example.org/電影.mp4", directory: "/dl")])])
+        #expect(commands == [.add([NewTask(url: "https://example.org/%E9%9B%BB%E5%BD%B1.mp4", directory: "/dl")])])
         #expect(state.mode == .list)
-        #expect(state.message?.text == "added https://example.org/電影.mp4")
+        #expect(state.message?.text == "added https://example.org/%E9%9B%BB%E5%BD%B1.mp4")
+    }
+
+    @Test func theAddedMessageShowsNoCredentials() {
+        let (state, commands) = Self.press([.character("a")] + Self.type("https://alice:hunter2@example.org/f") + [.enter], in: Self.context([]))
+        #expect(commands.count == 1)
+        #expect(state.message?.text == "added https://example.org/f")
     }
 
     @Test func aBadURLIsRefusedWithAMessageAndThePromptStays() {
         for (text, message) in [
-            ("ftp://example.org/f", "'ftp://example.org/f': only http and https URLs can be downloaded"),
-            ("example.org/f", "'example.org/f': only http and https URLs can be downloaded"),
-            ("https:///nohost", "'https:///nohost' has no host name"),
-            ("http://a b", "'b': only http and https URLs can be downloaded"),
+            ("ftp://example.org/f", "'ftp' URLs are not downloaded; only http and https are allowed"),
+            ("example.org/f", "'example.org/f' is not a valid http(s) URL — check it and add it again"),
+            ("https:///nohost", "'https:///nohost' is not a valid http(s) URL — check it and add it again"),
+            ("http://a b", "'b' is not a valid http(s) URL — check it and add it again"),
+            ("http://example.org:70000/f", "'http://example.org:70000/f' is not a valid http(s) URL — check it and add it again"),
         ] {
             let (state, commands) = Self.press([.character("a")] + Self.type(text) + [.enter], in: Self.context([]))
             #expect(commands.isEmpty, "\(text)")

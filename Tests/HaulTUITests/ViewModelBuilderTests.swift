@@ -97,10 +97,11 @@ import Testing
         #expect(model.status == .info(left: "Downloading 5000/10000", right: "3 at a time (< >)"))
     }
 
-    @Test func credentialsAreRedactedWhereverTheyAppearInTheAuthority() {
-        #expect(AddressCheck.redacted("https://u:p@host/x") == "https://***@host/x")
-        #expect(AddressCheck.redacted("https://u@host:8080/a@b") == "https://***@host:8080/a@b")
-        #expect(AddressCheck.redacted("https://host/a@b") == "https://host/a@b")
-        #expect(AddressCheck.redacted("https://a:b@c@host/") == "https://***@host/")
+    @Test func detailsShowTheURLWithCredentialsRemovedTheOneWayTheCoreRemovesThem() {
+        var task = DownloadTask(id: TaskID(1), url: "https://a:b@c@host:8080/a@b", directory: "/d", state: .paused, position: 1)
+        task.fileName = "a@b"
+        let details = ViewModelBuilder().details(QueueSnapshot.Row(task: task, bytesReceived: 0), now: Date())
+        #expect(details.fields.first?.value == "https://host:8080/a@b")
+        #expect(details.fields.first?.value == URLValidation.redacted(task.url))
     }
 }

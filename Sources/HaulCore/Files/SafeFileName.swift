@@ -62,12 +62,12 @@ public enum SafeFileName {
         guard let first = bytes.first, let last = bytes.last, bytes.count <= maxBytes,
               first != UInt8(ascii: "."), first != UInt8(ascii: "-"), first != UInt8(ascii: " "),
               last != UInt8(ascii: "."), last != UInt8(ascii: " ") else { return false }
-        return bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }
+        return bytes.allSatisfy { $0 < 0x80 && !Unicode.Scalar($0).isControlCharacter && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }
     }
 
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isControlCharacter { return false }  // C0, DEL, C1 (includes ESC and CSI)
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return false            // C0, DEL, C1 (includes ESC and CSI)
         case 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069: return false  // invisible, bidi marks and overrides
         case 0xFEFF, 0xFFFD: return false
         default: return scalar != "/" && scalar != "\\"

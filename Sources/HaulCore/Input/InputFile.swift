@@ -1,26 +1,4 @@
-/// One download listed in an input file: a URL and the options indented under it.
-public struct InputFileEntry: Sendable, Equatable {
-    /// The URL to fetch, as `URLValidation.validate` returns it.
-    public var url: String
-    /// `out=`: the file name to use, as written (callers sanitise it).
-    public var out: String?
-    /// `dir=`: the download directory, as written.
-    public var dir: String?
-    /// `checksum=sha-256=HEX`.
-    public var checksum: Checksum?
-    /// `header=K: V` lines, in order.
-    public var headers: [String]
-
-    public init(url: String, out: String? = nil, dir: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
-        self.url = url
-        self.out = out
-        self.dir = dir
-        self.checksum = checksum
-        self.headers = headers
-    }
-}
-
-/// Reads aria2's input-file format (`-i FILE`).
+/// Reads aria2's input-file format (`-i FILE`) and passes every entry through the intake.
 ///
 /// ```
 /// # comment
@@ -35,86 +13,116 @@ public enum InputFile {
     /// Option keys haul understands.
     public static let knownOptions: Set<String> = ["out", "dir", "checksum", "header"]
 
-    /// The entries of an input file, in order, plus warnings about lines that were ignored.
+    /// The tasks of an input file, in order, plus warnings about lines that were ignored.
     ///
     /// A line that starts with neither a space nor a tab holds a URL. aria2 allows several tab-separated
     /// URLs (mirrors) of one file: the first is taken and the others are ignored with a warning. Lines
     /// indented with spaces or tabs hold `key=value` options for the URL above them. Lines whose first
     /// non-blank character is `#` and blank lines are skipped; a byte order mark and `\r\n` line ends are fine.
-    /// An unknown option key gives a warning, not an error.
+    /// An unknown option key gives a warning, not an error. `headers` (from `-H`) come before each
+    /// entry's own; `checksum` (from `--checksum`) applies to entries without `checksum=`.
     ///
-    /// - Throws: `InputFileError` with the line number for an option before any URL, an option line
-    ///   without `=`, an empty `out=` or `dir=`, a header that is not `Name: value` or holds control
-    ///   characters, a checksum that is not `sha-256=` and 64 hex digits, or a URL that is not a valid
-    ///   http(s) URL (the message is `DownloadError`'s).
-    public static func parse(_ text: String) throws(InputFileError) -> (entries: [InputFileEntry], warnings: [String]) {
-        var entries: [InputFileEntry] = []
+    /// - Throws: `InputFileError` naming the first bad line: bytes that are not UTF-8, an option before
+    ///   any URL or without `=`, an empty `out=` or `dir=`, or any value `intake` refuses (the reason
+    ///   is then the intake's own `IntakeError`, the same the command line gives).
+    public static func parse(
+        _ bytes: some Collection<UInt8>, intake: TaskIntake, headers: [String] = [], checksum: String? = nil
+    ) throws(InputFileError) -> (tasks: [NewTask], warnings: [String]) {
+        var tasks: [NewTask] = []
         var warnings: [String] = []
-        var body = Substring(text)
-        if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
+        var entry: Entry?
 
-        // `\r\n` is a single Character in Swift, so it is matched as a whole.
-        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for (index, line) in lines.enumerated() {
+        for (index, raw) in lines(of: bytes).enumerated() {
             let number = index + 1
-            let content = line.trimmingHTTPWhitespace()
+            guard let line = String(validating: raw, as: UTF8.self) else {
+                throw InputFileError(line: number, reason: .invalidUTF8)
+            }
+            let content = Substring(line).trimmingHTTPWhitespace()
             if content.isEmpty || content.first == "#" { continue }
 
             if let first = line.first, first.isHTTPWhitespace {
-                guard !entries.isEmpty else {
-                    throw InputFileError(line: number, message: "option '\(content)' comes before any URL; put a URL on a line of its own above it")
+                guard entry != nil else {
+                    throw InputFileError(line: number, reason: .syntax("option '\(content)' comes before any URL; put a URL on a line of its own above it"))
                 }
-                if let warning = try apply(option: content, to: &entries[entries.count - 1], line: number) {
-                    warnings.append(warning)
-                }
+                if let warning = try apply(option: content, to: &entry!, line: number) { warnings.append(warning) }
             } else {
+                if let finished = entry { tasks.append(try finished.task(intake: intake)) }
                 let uris = content.split(separator: "\t").map { $0.trimmingHTTPWhitespace() }.filter { !$0.isEmpty }
-                let url: String
-                do {
-                    url = try URLValidation.validate(String(uris[0]))
+                do throws(IntakeError) {
+                    _ = try TaskIntake.url(String(uris[0]))
                 } catch {
-                    throw InputFileError(line: number, message: error.description)
+                    throw InputFileError(line: number, reason: .intake(error))
                 }
                 if uris.count > 1 {
                     warnings.append("line \(number): only the first of \(uris.count) URLs is downloaded; the others are ignored")
                 }
-                entries.append(InputFileEntry(url: url))
+                entry = Entry(line: number, request: TaskRequest(url: String(uris[0]), headers: headers, checksum: checksum))
             }
         }
-        return (entries, warnings)
+        if let finished = entry { tasks.append(try finished.task(intake: intake)) }
+        return (tasks, warnings)
     }
 
-    /// Applies one `key=value` option line to `entry`; returns a warning for an unknown key.
-    static func apply(option: Substring, to entry: inout InputFileEntry, line: Int) throws(InputFileError) -> String? {
+    /// One URL line and the options read for it so far.
+    struct Entry {
+        var line: Int
+        var request: TaskRequest
+        var directoryLine: Int?
+
+        /// The validated task; a refused directory is reported on its `dir=` line.
+        func task(intake: TaskIntake) throws(InputFileError) -> NewTask {
+            do {
+                return try intake.newTask(request)
+            } catch {
+                switch error {
+                case .emptyDirectory, .notADirectory, .directoryNotAllowed:
+                    throw InputFileError(line: directoryLine ?? line, reason: .intake(error))
+                default:
+                    throw InputFileError(line: line, reason: .intake(error))
+                }
+            }
+        }
+    }
+
+    /// Applies one `key=value` option line to `entry`, checking its value; returns a warning for an unknown key.
+    static func apply(option: Substring, to entry: inout Entry, line: Int) throws(InputFileError) -> String? {
         guard let eq = option.firstIndex(of: "=") else {
-            throw InputFileError(line: line, message: "'\(option)' is not an option; write key=value (out=, dir=, checksum=, header=)")
+            throw InputFileError(line: line, reason: .syntax("'\(option)' is not an option; write key=value (out=, dir=, checksum=, header=)"))
         }
         let key = option[..<eq].trimmingHTTPWhitespace().lowercased()
-        let value = option[option.index(after: eq)...].trimmingHTTPWhitespace()
-        switch key {
-        case "out":
-            guard !value.isEmpty else { throw InputFileError(line: line, message: "out= needs a file name") }
-            entry.out = String(value)
-        case "dir":
-            guard !value.isEmpty else { throw InputFileError(line: line, message: "dir= needs a directory") }
-            entry.dir = String(value)
-        case "checksum":
-            guard let checksum = Checksum(parsing: String(value)) else {
-                throw InputFileError(line: line, message: "checksum '\(value)' is not usable; write checksum=sha-256=<64 hex digits>")
+        let value = String(option[option.index(after: eq)...].trimmingHTTPWhitespace())
+        if value.isEmpty, key == "out" || key == "dir" {
+            throw InputFileError(line: line, reason: .syntax(key == "out" ? "out= needs a file name" : "dir= needs a directory"))
+        }
+        do throws(IntakeError) {
+            switch key {
+            case "out":
+                try TaskIntake.checkOutput(value)
+                entry.request.output = value
+            case "dir":
+                entry.request.directory = value
+                entry.directoryLine = line
+            case "checksum":
+                _ = try TaskIntake.checksum(value)
+                entry.request.checksum = value
+            case "header":
+                try HeaderRule.check(value)
+                entry.request.headers.append(value)
+            default:
+                return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
             }
-            entry.checksum = checksum
-        case "header":
-            guard let colon = value.firstIndex(of: ":"),
-                  !value[..<colon].trimmingHTTPWhitespace().isEmpty,
-                  !value[..<colon].contains(where: \.isHTTPWhitespace),
-                  !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F })
-            else {
-                throw InputFileError(line: line, message: "header '\(value)' is not of the form 'Name: value'")
-            }
-            entry.headers.append(String(value))
-        default:
-            return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
+        } catch {
+            throw InputFileError(line: line, reason: .intake(error))
         }
         return nil
+    }
+
+    /// The file's lines as bytes: split at `\n`, without a trailing `\r` and without a leading byte order mark.
+    static func lines(of bytes: some Collection<UInt8>) -> [ArraySlice<UInt8>] {
+        var all = Array(bytes)[...]
+        if all.starts(with: [0xEF, 0xBB, 0xBF]) { all = all.dropFirst(3) }
+        return all.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+        }
     }
 }

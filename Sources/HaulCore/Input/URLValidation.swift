@@ -17,7 +17,7 @@ public enum URLValidation {
     public static func validate(_ text: String) throws(DownloadError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty,
-              !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || isControl($0) })
+              !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || $0.isControlCharacter })
         else { throw .invalidURL(redacted(trimmed)) }
 
         guard let scheme = scheme(of: trimmed) else { throw .invalidURL(redacted(trimmed)) }
@@ -80,10 +80,6 @@ public enum URLValidation {
         let start = afterScheme.index(afterScheme.startIndex, offsetBy: 2)
         let end = text[start...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
         return start..<end
-    }
-
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }
 

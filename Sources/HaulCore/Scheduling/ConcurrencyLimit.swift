@@ -1,6 +1,12 @@
-/// How many tasks may run at once: the one bound for `-j`, the live list's `<`/`>` and remote callers.
+/// How many tasks may run at once: the one range `-j`, the live list's `<`/`>`, remote callers and the controller accept.
 public enum ConcurrencyLimit {
-    public static let range = 1...64
+    /// Allowed values of the concurrency limit.
+    public static let range: ClosedRange<Int> = 1...64
     /// The limit when none was ever set.
     public static let defaultValue = 3
+
+    /// `value` moved into `range`.
+    public static func clamped(_ value: Int) -> Int {
+        min(max(value, range.lowerBound), range.upperBound)
+    }
 }

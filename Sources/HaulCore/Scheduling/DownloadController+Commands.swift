@@ -48,7 +48,7 @@ extension DownloadController {
             }
             return .done
         case let .setMaxConcurrent(value):
-            configuration.maxConcurrent = min(max(value, ConcurrencyLimit.range.lowerBound), ConcurrencyLimit.range.upperBound)
+            configuration.maxConcurrent = ConcurrencyLimit.clamped(value)
             attempt { try store.saveMaxConcurrent(configuration.maxConcurrent) }
             return .done
         }

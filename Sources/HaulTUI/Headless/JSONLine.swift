@@ -1,3 +1,5 @@
+import HaulCore
+
 /// Builds one JSON object as a single line, keys in the order given (for `--json` events).
 public struct JSONLine {
     private var fields: [String] = []
@@ -30,7 +32,7 @@ public struct JSONLine {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where scalar.isControlCharacter:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -1,3 +1,5 @@
+import HaulCore
+
 /// The text being typed on the prompt line, with a cursor; edits are by grapheme so UTF-8 input
 /// and combining sequences stay whole.
 public struct PromptField: Sendable, Equatable {
@@ -18,7 +20,7 @@ public struct PromptField: Sendable, Equatable {
         for character in text {
             if character == "\n" || character == "\r\n" || character == "\r" || character == "\t" {
                 cleaned.append(" ")
-            } else if !character.unicodeScalars.contains(where: DisplayWidth.isControl) {
+            } else if !character.unicodeScalars.contains(where: \.isControlCharacter) {
                 cleaned.append(character)
             }
         }

@@ -1,9 +1,6 @@
 import HaulCore
 
 extension UIState {
-    /// The most downloads `>` allows at once.
-    public static let concurrencyCeiling = 64  // the same ceiling as -j
-
     /// Handles one key in the current mode: returns the next state and, for a queue change, the command
     /// to send to the controller. Pure: no drawing, no I/O.
     public func reduce(_ key: KeyPress, context: UIContext) -> (UIState, QueueCommand?) {
@@ -80,7 +77,7 @@ extension UIState {
             }
         case .decreaseConcurrency, .increaseConcurrency:
             let wanted = context.maxConcurrent + (action == .increaseConcurrency ? 1 : -1)
-            let limit = min(max(1, wanted), Self.concurrencyCeiling)
+            let limit = ConcurrencyLimit.clamped(wanted)
             if limit != context.maxConcurrent { command = .setMaxConcurrent(limit) }
             state.message = Message("up to \(limit) download\(limit == 1 ? "" : "s") at a time")
         case .showDetails:
@@ -107,19 +104,17 @@ extension UIState {
             state.mode = .list
             return (state, nil)
         case .enter:
-            switch AddressCheck.urls(in: field.text) {
-            case let .success(urls):
-                state.mode = .list
-                state.message = Message(urls.count == 1 ? "added \(urls[0])" : "added \(urls.count) URLs")
-                let tasks = urls.map { NewTask(url: $0, directory: context.downloadDirectory) }
-                return (state, .add(tasks))
-            case .failure(.empty):
-                state.mode = .list
-                return (state, nil)
-            case let .failure(problem):
-                state.message = Message(problem.description, isError: true)
+            let tasks: [NewTask]
+            do {
+                tasks = try TaskIntake(defaultDirectory: context.downloadDirectory).promptTasks(field.text)
+            } catch {
+                state.message = Message(error.description, isError: true)
                 return (state, nil)
             }
+            state.mode = .list
+            guard !tasks.isEmpty else { return (state, nil) }
+            state.message = Message(tasks.count == 1 ? "added \(URLValidation.redacted(tasks[0].url))" : "added \(tasks.count) URLs")
+            return (state, .add(tasks))
         case let .character(character): field.insert(String(character))
         case let .paste(text): field.insert(text)
         case .backspace, .control("h"): field.deleteBackward()

@@ -1,3 +1,5 @@
+import HaulCore
+
 /// How many terminal cells text takes, and how to cut it to fit, the way ncursesw will draw it.
 ///
 /// ncursesw places each scalar by glibc's `wcwidth`, so a cell grid only lines up with the screen if
@@ -16,9 +18,8 @@ public enum DisplayWidth {
     /// Cells one scalar takes: 0, 1 or 2. Control characters count 0 (they are sanitized before drawing).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
-        if value < 0x7F { return value < 0x20 ? 0 : 1 }
-        if value < 0xA0 { return 0 }
-        if value < 0x300 { return 1 }  // Latin-1 and Latin Extended: no zero-width or wide scalars below U+0300
+        if scalar.isControlCharacter { return 0 }
+        if value < 0x300 { return 1 }  // ASCII, Latin-1 and Latin Extended: no zero-width or wide scalars below U+0300
         if contains(zeroWidthRanges, value) { return 0 }
         if value >= 0x1100, contains(wideRanges, value) { return 2 }
         return 1
@@ -26,7 +27,7 @@ public enum DisplayWidth {
 
     /// Cells one grapheme takes: the sum over its scalars, as ncursesw adds them up.
     public static func of(_ character: Character) -> Int {
-        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii != 0x7F ? 1 : 0 }
+        if let ascii = character.asciiValue { return Unicode.Scalar(ascii).isControlCharacter ? 0 : 1 }
         var total = 0
         for scalar in character.unicodeScalars { total += of(scalar) }
         return total
@@ -39,15 +40,10 @@ public enum DisplayWidth {
         return total
     }
 
-    /// Whether a scalar is a C0 or C1 control character or DEL.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
-    }
-
     /// The grapheme to draw: U+FFFD for anything holding a control character, else the grapheme itself.
     public static func sanitized(_ character: Character) -> Character {
-        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii != 0x7F ? character : replacement }
-        return character.unicodeScalars.contains(where: isControl) ? replacement : character
+        if let ascii = character.asciiValue { return Unicode.Scalar(ascii).isControlCharacter ? replacement : character }
+        return character.unicodeScalars.contains(where: \.isControlCharacter) ? replacement : character
     }
 
     /// `text` cut to at most `width` cells at a grapheme boundary, ending in `…` when something was cut.

@@ -28,7 +28,7 @@ extension ViewModelBuilder {
     func details(_ row: QueueSnapshot.Row, now: Date) -> DetailsViewModel {
         let task = row.task
         typealias Field = DetailsViewModel.Field
-        var fields = [Field(label: "URL", value: AddressCheck.redacted(task.url))]
+        var fields = [Field(label: "URL", value: URLValidation.redacted(task.url))]
         let path: String
         if let name = task.fileName {
             path = task.state == .completed

@@ -1,3 +1,5 @@
+import HaulCore
+
 /// Status and headers of one HTTP response, collected line by line by the header callback.
 ///
 /// libcurl hands us the headers of every response (redirect hops and 1xx included), so a status
@@ -31,7 +33,7 @@ struct ResponseHead {
             let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             if parts.count >= 2 { status = Int(parts[1]) ?? 0 }
             // The reason phrase is server text that ends up on the user's terminal: no control characters.
-            if parts.count == 3 { reason = String(String.UnicodeScalarView(parts[2].unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) })) }
+            if parts.count == 3 { reason = parts[2].strippingControlCharacters }
             return false
         }
         if line.isEmpty {

@@ -1,0 +1,61 @@
+/// Why raw input cannot become a task; the description quotes the bad value and says what to do.
+///
+/// Every way in (arguments, input files, the live list's prompt, RPC) reports the same case for the same
+/// bad value. Quoted values have their control characters escaped and URLs have credentials removed.
+public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not an http(s) URL with a host, or a port outside 1–65535 (credentials already removed).
+    case invalidURL(String)
+    /// A scheme other than http or https (`ftp`, `file`, …), in lower case.
+    case unsupportedScheme(String)
+    /// An output name that is not a plain file name.
+    case invalidOutputName(String)
+    /// An output name given for more or fewer than one URL.
+    case outputNeedsOneURL
+    /// An empty directory (`dir=` with nothing after it).
+    case emptyDirectory
+    /// A directory path that names something other than a directory.
+    case notADirectory(String)
+    /// A directory outside the ones this intake may write to.
+    case directoryNotAllowed(String)
+    /// A header that is not `Name: value`.
+    case malformedHeader(String)
+    /// A header holding a line break or another control character.
+    case headerControlCharacter(String)
+    /// A header whose name contains a space or a tab.
+    case headerNameWithSpace(String)
+    /// A header haul sets itself (lower-cased name).
+    case reservedHeader(String)
+    /// A checksum that is not `sha-256=` and 64 hex digits.
+    case invalidChecksum(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidURL(text):
+            return "'\(quoted(text))' is not a valid http(s) URL — check it and add it again"
+        case let .unsupportedScheme(scheme):
+            return "'\(quoted(scheme))' URLs are not downloaded; only http and https are allowed"
+        case let .invalidOutputName(name):
+            return "output name '\(quoted(name))' is not a plain file name (no '/', no leading dot or dash, no control characters)"
+        case .outputNeedsOneURL:
+            return "an output name names one file: give exactly one URL with it"
+        case .emptyDirectory:
+            return "the download directory is empty; name a directory"
+        case let .notADirectory(path):
+            return "'\(quoted(path))' is not a directory; name a directory to download into"
+        case let .directoryNotAllowed(path):
+            return "'\(quoted(path))' is outside the directories downloads may go to"
+        case let .malformedHeader(header):
+            return "header '\(quoted(header))' is not of the form 'Name: value'"
+        case let .headerControlCharacter(header):
+            return "header '\(quoted(header))' contains a line break or control character"
+        case let .headerNameWithSpace(header):
+            return "header '\(quoted(header))' has a space in its name; write it as 'Name: value'"
+        case let .reservedHeader(name):
+            return "header '\(quoted(name))' is set by haul itself (it resumes with Range and If-Range)"
+        case let .invalidChecksum(text):
+            return "checksum '\(quoted(text))' is not of the form sha-256=<64 hex digits>"
+        }
+    }
+
+    private func quoted(_ text: String) -> String { text.escapingAllControlCharacters }
+}

@@ -1,0 +1,15 @@
+/// The command line's shape: several URLs sharing `-o`, `-H` and `--checksum`.
+extension TaskIntake {
+    /// Tasks for `haul URL... [-o NAME] [-H "K: V"]... [--checksum sha-256=HEX]`, into the default directory.
+    ///
+    /// An output name needs exactly one URL, and none from an input file (`hasInputFile`).
+    public func commandLineTasks(
+        urls: [String], output: String? = nil, headers: [String] = [], checksum: String? = nil, hasInputFile: Bool = false
+    ) throws(IntakeError) -> [NewTask] {
+        if output != nil, urls.count != 1 || hasInputFile { throw .outputNeedsOneURL }
+        // Shared options are checked even with no URL, so a bad -H is reported before any input file.
+        for header in headers { try HeaderRule.check(header) }
+        if let checksum { _ = try Self.checksum(checksum) }
+        return try newTasks(urls.map { TaskRequest(url: $0, output: output, headers: headers, checksum: checksum) })
+    }
+}

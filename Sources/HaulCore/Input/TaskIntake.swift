@@ -1,0 +1,100 @@
+import Foundation
+
+/// The one intake for every way in: turns a `TaskRequest` into a validated `NewTask`, or an `IntakeError`.
+///
+/// One URL rule (`URLValidation`), one header rule (`HeaderRule`), one name rule (`SafeFileName`: an
+/// output name must already be a plain file name) and one directory rule: a directory is resolved
+/// against `defaultDirectory`, must not name a file, and, when `allowedDirectories` is set, must lie
+/// inside the default directory or one of those. The command line, input files, the live list's
+/// prompt and the RPC server all call it, so the same bad value gets the same answer everywhere.
+public struct TaskIntake: Sendable {
+    /// Absolute directory for requests that name none; relative directories are resolved against it.
+    public let defaultDirectory: String
+    /// When set, the only directories (besides `defaultDirectory`) a task may download into, with
+    /// everything below them; nil lets a request name any directory (the user's own command line).
+    public let allowedDirectories: [String]?
+
+    /// An intake for `defaultDirectory` (absolute, `~/…`, or relative to the current directory).
+    public init(defaultDirectory: String, allowedDirectories: [String]? = nil) {
+        self.defaultDirectory = Self.absolutePath(defaultDirectory, relativeTo: FileManager.default.currentDirectoryPath)
+        self.allowedDirectories = allowedDirectories.map { $0.map { Self.absolutePath($0, relativeTo: FileManager.default.currentDirectoryPath) } }
+    }
+
+    /// The task `request` describes, checked in a fixed order: URL, output name, directory, headers, checksum.
+    public func newTask(_ request: TaskRequest) throws(IntakeError) -> NewTask {
+        let url = try Self.url(request.url)
+        if let output = request.output { try Self.checkOutput(output) }
+        let directory = try resolvedDirectory(request.directory)
+        for header in request.headers { try HeaderRule.check(header) }
+        let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
+        return NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
+    }
+
+    /// Every task of `requests`, or the first error.
+    public func newTasks(_ requests: [TaskRequest]) throws(IntakeError) -> [NewTask] {
+        var tasks: [NewTask] = []
+        for request in requests { tasks.append(try newTask(request)) }
+        return tasks
+    }
+
+    /// The absolute directory `raw` names (nil: the default one), checked against the directory rule.
+    ///
+    /// A directory that does not exist yet is fine (it is created when the download starts); one that
+    /// exists as a file or anything else but a directory is not.
+    public func resolvedDirectory(_ raw: String?) throws(IntakeError) -> String {
+        guard let raw else { return try checked(defaultDirectory) }
+        guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { throw .emptyDirectory }
+        return try checked(Self.absolutePath(raw, relativeTo: defaultDirectory))
+    }
+
+    /// The normalised URL, or the URL rule's verdict as an `IntakeError`.
+    public static func url(_ text: String) throws(IntakeError) -> String {
+        do {
+            return try URLValidation.validate(text)
+        } catch {
+            switch error {
+            case let .unsupportedScheme(scheme): throw .unsupportedScheme(scheme)
+            case let .invalidURL(redacted): throw .invalidURL(redacted)
+            default: throw .invalidURL(URLValidation.redacted(text))
+            }
+        }
+    }
+
+    /// The name rule for an output name: it must already be a plain file name, as `SafeFileName` makes them.
+    public static func checkOutput(_ name: String) throws(IntakeError) {
+        guard SafeFileName.sanitize(name) == name else { throw .invalidOutputName(name) }
+    }
+
+    /// The checksum `text` names (`sha-256=HEX`).
+    public static func checksum(_ text: String) throws(IntakeError) -> Checksum {
+        guard let parsed = Checksum(parsing: text) else { throw .invalidChecksum(text) }
+        return parsed
+    }
+
+    private func checked(_ directory: String) throws(IntakeError) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .notADirectory(directory)
+        }
+        if let allowedDirectories {
+            let real = Self.realPath(directory)
+            let roots = ([defaultDirectory] + allowedDirectories).map(Self.realPath)
+            guard roots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+                throw .directoryNotAllowed(directory)
+            }
+        }
+        return directory
+    }
+
+    /// `path` with `~` expanded, made absolute against `base`, and with `.` and `..` removed.
+    static func absolutePath(_ path: String, relativeTo base: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        let joined = expanded.hasPrefix("/") ? expanded : (base as NSString).appendingPathComponent(expanded)
+        return (joined as NSString).standardizingPath
+    }
+
+    /// `path` with symbolic links resolved, so a link cannot lead outside the allowed directories.
+    private static func realPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+}
