@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulCore", "HaulStore", "HaulTransfer", "HaulTUI", "HaulTerminal", "FaultServer",
+                "HaulCore", "HaulStore", "HaulTransfer", "HaulTUI", "HaulTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
