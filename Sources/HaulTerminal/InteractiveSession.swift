@@ -54,7 +54,7 @@ public enum InteractiveSession {
             painter = CursesPainter(
                 window: session.window, theme: options.theme,
                 colors: ColorPairCache(hasColors: session.hasColors, hasDefaultColors: session.hasDefaultColors))
-            freeDisk = FreeDiskSpace.bytes(at: options.downloadDirectory)
+            freeDisk = FreeSpace.bytes(at: options.downloadDirectory)
         }
 
         mutating func run(
@@ -92,7 +92,7 @@ public enum InteractiveSession {
                 if now - lastSecond >= .seconds(1) {
                     lastSecond = now
                     frame += 1
-                    let disk = FreeDiskSpace.bytes(at: options.downloadDirectory)
+                    let disk = FreeSpace.bytes(at: options.downloadDirectory)
                     // An idle queue is not redrawn: only transfers, back-off countdowns and disk space move.
                     let animating = snapshot.rows.contains { $0.task.state == .running || $0.retryAt != nil }
                     if animating || disk != freeDisk { needsDraw = true }

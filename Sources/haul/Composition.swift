@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HaulCore
 import HaulStore
+import HaulReport
 import HaulTransfer
 import HaulTUI
 import HaulTerminal

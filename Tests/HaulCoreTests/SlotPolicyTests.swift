@@ -7,8 +7,13 @@ import Testing
 
     func row(_ id: Int64, _ state: TaskState, _ position: Int64) -> Row { (TaskID(id), state, position) }
 
+    /// Calls the policy as the controller does: positions of the waiting tasks and the running count.
     func start(_ rows: [Row], max: Int, backingOff: [TaskID: ContinuousClock.Instant] = [:]) -> [Int64] {
-        SlotPolicy.tasksToStart(tasks: rows, maxRunning: max, backingOff: backingOff, now: now).map(\.rawValue)
+        var waiting: [TaskID: Int64] = [:]
+        for row in rows where row.state == .waiting { waiting[row.id] = row.position }
+        let running = rows.filter { $0.state == .running }.count
+        return SlotPolicy.tasksToStart(waiting: waiting, running: running, maxRunning: max, backingOff: backingOff, now: now)
+            .map(\.rawValue)
     }
 
     @Test func fillsFreeSlotsInQueueOrder() {

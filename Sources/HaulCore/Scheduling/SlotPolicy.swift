@@ -2,29 +2,10 @@
 public enum SlotPolicy {
     /// The ids of the waiting tasks to start now, in queue order.
     ///
-    /// At most `maxRunning` minus the tasks already `running` are chosen, taking `waiting` tasks by ascending
-    /// `position` (ties by id). A task in `backingOff` whose retry time is later than `now` is skipped, and
-    /// the tasks after it may take its slot. Paused, failed and completed tasks never start here.
-    public static func tasksToStart(
-        tasks: [(id: TaskID, state: TaskState, position: Int64)],
-        maxRunning: Int,
-        backingOff: [TaskID: ContinuousClock.Instant],
-        now: ContinuousClock.Instant
-    ) -> [TaskID] {
-        var waiting: [TaskID: Int64] = [:]
-        var running = 0
-        for task in tasks {
-            switch task.state {
-            case .waiting: waiting[task.id] = task.position
-            case .running: running += 1
-            default: break
-            }
-        }
-        return tasksToStart(waiting: waiting, running: running, maxRunning: maxRunning, backingOff: backingOff, now: now)
-    }
-
-    /// The same rule from the controller's indexes: `waiting` holds the waiting tasks' positions and
-    /// `running` how many run now.
+    /// `waiting` holds the waiting tasks' queue positions and `running` how many run now. At most
+    /// `maxRunning - running` are chosen, by ascending position (ties by id). A task in `backingOff` whose
+    /// retry time is later than `now` is skipped, and the tasks after it may take its slot. Paused, failed
+    /// and completed tasks are never in `waiting`, so they never start here.
     public static func tasksToStart(
         waiting: [TaskID: Int64], running: Int, maxRunning: Int, backingOff: [TaskID: ContinuousClock.Instant],
         now: ContinuousClock.Instant

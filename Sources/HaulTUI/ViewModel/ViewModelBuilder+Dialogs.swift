@@ -43,7 +43,7 @@ extension ViewModelBuilder {
         fields.append(Field(label: "State", value: stateText))
         let done = max(0, row.bytesReceived)
         if let total = task.totalBytes {
-            let fraction = total > 0 ? Self.percent(min(1, Double(done) / Double(total))) : "—"
+            let fraction = total > 0 ? PercentFormat.text(fraction: Double(done) / Double(total)) : "—"
             fields.append(Field(label: "Size", value: "\(ByteCountFormat.size(done)) of \(ByteCountFormat.size(total)) (\(fraction))"))
         } else {
             fields.append(Field(label: "Size", value: "\(ByteCountFormat.size(done)) of an unknown size"))
