@@ -99,4 +99,19 @@ import Testing
         let end = try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
         #expect(end.contains("EXITED=0"))
     }
+
+    /// `q` after a task failed in the session exits with status 1, as a headless run does.
+    @Test func quitAfterAFailureExitsWithStatus1() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/gone.bin", .status(404))
+        let run = try HaulRun()
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) \(server.url("/gone.bin"))")
+        defer { tmux.kill() }
+        try await tmux.waitFor("1 failed")
+        try tmux.send("q")
+        let end = try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
+        #expect(end.contains("EXITED=1"))
+    }
 }
