@@ -34,12 +34,18 @@ public struct QueueSnapshot: Sendable, Equatable {
     public var totalSpeed: Double?
     /// Monotonic counter, bumped on every published snapshot.
     public var sequence: UInt64
+    /// The latest warning from the store (for example a write that failed), shown as a one-line banner;
+    /// nil when there is none.
+    public var warning: String?
 
-    public init(rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0) {
+    public init(
+        rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0, warning: String? = nil
+    ) {
         self.rows = rows
         self.maxConcurrent = maxConcurrent
         self.totalSpeed = totalSpeed
         self.sequence = sequence
+        self.warning = warning
     }
 
     public func count(of state: TaskState) -> Int { rows.reduce(0) { $0 + ($1.task.state == state ? 1 : 0) } }

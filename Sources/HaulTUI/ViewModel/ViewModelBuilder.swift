@@ -44,7 +44,8 @@ public struct ViewModelBuilder: Sendable {
             footer: footer,
             footerMessage: state.mode.isPrompt ? state.message : nil,
             overlay: overlay,
-            glyphs: glyphs)
+            glyphs: glyphs,
+            warning: snapshot.warning)
     }
 
     // MARK: Header
