@@ -11,8 +11,9 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
+# `make demo HEADLESS=1` (or no terminal) runs the demo without the live list.
 demo: build
-	@"$$($(SWIFT) build --show-bin-path)/haul" demo
+	@BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/demo.sh $(if $(HEADLESS),--headless)
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)

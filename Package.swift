@@ -33,11 +33,12 @@ let package = Package(
             name: "HaulTUI",
             dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict),
+        .target(name: "HaulReport", dependencies: ["HaulCore"], swiftSettings: strict),
         .target(name: "HaulTerminal", dependencies: ["HaulTUI", "HaulCore", "CNcursesw"], swiftSettings: strict),
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulCore", "HaulStore", "HaulTransfer", "HaulTUI", "HaulTerminal", "FaultServer",
+                "HaulCore", "HaulStore", "HaulTransfer", "HaulReport", "HaulTUI", "HaulTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -56,6 +57,7 @@ let package = Package(
             dependencies: ["HaulTransfer", "HaulCore", "FaultServer", "HaulTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "FaultServerTests", dependencies: ["FaultServer", "HaulTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HaulReportTests", dependencies: ["HaulReport", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "HaulEndToEndTests",

@@ -42,6 +42,8 @@ public enum InteractiveSession {
         var lastSecond = ContinuousClock.now
         var lastSequence: UInt64?
         var cachedContext: (sequence: UInt64, visibleRows: Int, context: UIContext)?
+        /// Commands sent that the snapshot may not show yet; keys in one burst act on their effect.
+        var pending = PendingCommands()
         /// When the message on screen appeared; messages go after `messageSeconds`.
         var messageShownAt: ContinuousClock.Instant?
         static let messageSeconds: Duration = .seconds(4)
@@ -54,7 +56,7 @@ public enum InteractiveSession {
             painter = CursesPainter(
                 window: session.window, theme: options.theme,
                 colors: ColorPairCache(hasColors: session.hasColors, hasDefaultColors: session.hasDefaultColors))
-            freeDisk = FreeDiskSpace.bytes(at: options.downloadDirectory)
+            freeDisk = FreeSpace.bytes(at: options.downloadDirectory)
         }
 
         mutating func run(
@@ -79,10 +81,14 @@ public enum InteractiveSession {
                         // it must not submit the prompt and turn the rest of the paste into commands.
                         if key == .enter, state.mode.isPrompt, index < burst.count - 1 { key = .character(" ") }
                         snapshot = snapshots.read()
-                        let (next, command) = state.reduce(key, context: context(snapshot))
+                        let now = ContinuousClock.now
+                        let (next, command) = state.reduce(key, context: pending.context(over: context(snapshot), now: now))
                         if next.message != state.message { messageShownAt = next.message == nil ? nil : .now }
                         state = next
-                        if let command { send(command) }
+                        if let command {
+                            pending.sent(command, at: now)
+                            send(command)
+                        }
                         if state.quitRequested { return .quit }
                     }
                 }
@@ -92,7 +98,7 @@ public enum InteractiveSession {
                 if now - lastSecond >= .seconds(1) {
                     lastSecond = now
                     frame += 1
-                    let disk = FreeDiskSpace.bytes(at: options.downloadDirectory)
+                    let disk = FreeSpace.bytes(at: options.downloadDirectory)
                     // An idle queue is not redrawn: only transfers, back-off countdowns and disk space move.
                     let animating = snapshot.rows.contains { $0.task.state == .running || $0.retryAt != nil }
                     if animating || disk != freeDisk { needsDraw = true }

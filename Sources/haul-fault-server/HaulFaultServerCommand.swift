@@ -19,13 +19,13 @@ struct HaulFaultServerCommand: ParsableCommand {
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
     var port: UInt16 = 0
 
-    @Option(help: "Write the bound port to this file.")
+    @Option(help: "Write the bound port to this file once the server is ready (after the demo URLs are printed).")
     var portFile: String?
 
     @Option(help: "Stop after this many seconds.")
     var lifetime: Int = 600
 
-    @Flag(help: "Serve the demo queue and print its URLs.")
+    @Flag(help: "Serve the demo queue `make demo` opens and print its URLs, one per line after \"demo urls:\".")
     var demo = false
 
     func validate() throws {
@@ -41,13 +41,14 @@ struct HaulFaultServerCommand: ParsableCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
         let server = try FaultServer(port: port, lifetime: .seconds(lifetime))
-        if let portFile { try writePortFile(portFile, port: server.port) }
         var lines = ["listening on \(server.url(""))"]
         if demo {
             lines.append("demo urls:")
-            lines += server.installDemoRoutes()
+            lines += DemoQueue.install(on: server)
         }
         emit(lines)
+        // Last, so a reader that waits for the port file finds the routes installed and the URLs printed.
+        if let portFile { try writePortFile(portFile, port: server.port) }
         waitForStop(server, signals: signals)
         server.stop()
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HaulCore
 import HaulStore
+import HaulReport
 import HaulTransfer
 import HaulTUI
 import HaulTerminal
@@ -63,8 +64,10 @@ final class Composition {
         case let .success(sessionEnd):
             // State is saved as it goes; running tasks go back to waiting and resume on the next start.
             await controller.stop()
-            _ = await run.value
-            return sessionEnd == .quit ? .success : .interrupted
+            let summary = await run.value
+            guard sessionEnd == .quit else { return .interrupted }
+            // As headless: a task that failed in this session makes the status 1, also after `q`.
+            return summary.failed > 0 || summary.pausedByError > 0 ? .taskFailed : .success
         case let .failure(error):
             note("\(error)")
             let reporting = startReporting(format: .human)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulStore
-import HaulTUI
+import HaulReport
 
 /// `haul add URL ...`: queue without running; a running haul picks the tasks up within a second or two.
 struct AddCommand: AsyncParsableCommand {
@@ -58,12 +58,11 @@ struct ListCommand: ParsableCommand {
                 print(line.text)
             } else {
                 let total: String = task.totalBytes.map { ByteCountFormat.compact($0) } ?? "?"
-                var percent = task.state == .completed ? "100%" : "—"
-                if let whole = task.totalBytes, whole > 0 { percent = "\(Int(Double(task.bytesDone) * 100 / Double(whole)))%" }
+                let percent = PercentFormat.text(done: task.bytesDone, total: task.totalBytes, isComplete: task.state == .completed)
                 var error = ""
                 if task.state == .failed || task.state == .paused, let text = task.lastError { error = "  (\(text))" }
                 let size = ByteCountFormat.compact(task.bytesDone) + "/" + total
-                let columns: [String] = ["#\(task.id)".padding(6), task.state.rawValue.padding(10), percent.padding(6), size.padding(16)]
+                let columns: [String] = ["#\(task.id)".padding(6), task.state.rawValue.padding(10), percent.padding(7), size.padding(16)]
                 print(columns.joined() + task.displayName + error)
             }
         }

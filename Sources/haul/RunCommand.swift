@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulStore
+import HaulReport
 import HaulTUI
 import HaulTerminal
 

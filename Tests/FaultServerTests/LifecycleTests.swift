@@ -69,21 +69,6 @@ import Testing
         try await eventually("the listener to close", timeout: .seconds(5)) { !LoopbackPort.isAccepting(server.port) }
     }
 
-    @Test func demoRoutesAreServed() async throws {
-        let curl = try Curl()
-        let server = try FaultServer(lifetime: .seconds(60))
-        defer { server.stop() }
-        let urls = server.installDemoRoutes()
-        #expect(urls.count == 6)
-        #expect(urls.contains(server.url("/demo/%E9%9B%BB%E5%BD%B1.%E7%AC%AC01%E9%9B%86.mp4")))
-        let list = try await curl.fetch(server.url("/demo/urls.txt"))
-        #expect(String(decoding: list.body, as: UTF8.self) == urls.map { $0 + "\n" }.joined())
-        let missing = try await curl.fetch(server.url("/demo/missing.bin"))
-        #expect(missing.status == 404)
-        let head = try await curl.fetch(server.url("/demo/download.php"), options: ["-I"])
-        #expect(head.header("Content-Disposition")?.hasPrefix("attachment; filename*=UTF-8''") == true)
-    }
-
     @Test func commandPrintsItsURLsAndStopsOnSIGTERM() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -94,13 +79,22 @@ import Testing
         let listening = try await process.waitForOutput(containing: "listening on http://127.0.0.1:", timeout: .seconds(10))
         try await process.waitForOutput(containing: "/demo/missing.bin", in: .stdout, timeout: .seconds(5))
         let port = try #require(UInt16(listening.split(separator: ":").last ?? ""))
-        let written = try String(contentsOfFile: portFile, encoding: .utf8)
+        // The port file comes last: once it exists, the routes are installed and the URLs printed.
+        let written = try await eventuallyValue("the port file", timeout: .seconds(5)) {
+            try? String(contentsOfFile: portFile, encoding: .utf8)
+        }
         #expect(written == "\(port)\n")
         let lines = process.stdoutLines()
         #expect(lines[1] == "demo urls:")
         #expect(lines.count == 8)
-        let list = try await Curl().fetch("http://127.0.0.1:\(port)/demo/urls.txt")
+        #expect(lines.contains("http://127.0.0.1:\(port)/demo/%E9%9B%BB%E5%BD%B1.%E7%AC%AC01%E9%9B%86.mp4"))
+        let curl = try Curl()
+        let list = try await curl.fetch("http://127.0.0.1:\(port)/demo/urls.txt")
         #expect(String(decoding: list.body, as: UTF8.self).split(separator: "\n").map(String.init) == Array(lines[2...]))
+        let missing = try await curl.fetch("http://127.0.0.1:\(port)/demo/missing.bin")
+        #expect(missing.status == 404)
+        let head = try await curl.fetch("http://127.0.0.1:\(port)/demo/download.php", options: ["-I"])
+        #expect(head.header("Content-Disposition")?.hasPrefix("attachment; filename*=UTF-8''") == true)
         process.kill(SIGTERM)
         #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)
     }

@@ -71,4 +71,47 @@ import Testing
         #expect(rows.count == 3)
         #expect(rows.contains { $0["state"] as? String == "waiting" || $0["state"] as? String == "completed" })
     }
+
+    /// Keys typed faster than the controller answers each act: `>>>` raises the limit by three, and two
+    /// spaces pause and then resume the selected task.
+    @Test func keysInOneBurstEachAct() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var slow = FaultPlan.file(size: 64 << 20, seed: 64)
+        slow.throttle = 512 << 10
+        server.route("/burst.bin", slow)
+        let run = try HaulRun()
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) -j 3 \(server.url("/burst.bin"))")
+        defer { tmux.kill() }
+        try await tmux.waitFor("a running row") { $0.contains("burst.bin") && $0.contains("1 running") && $0.contains("3 at a time") }
+
+        try tmux.send(">>>", literal: true)
+        try await tmux.waitFor("6 at a time")
+        try tmux.send("  ", literal: true)
+        // Pause then resume: the task ends running again, never left paused.
+        try await eventually("the pause and the resume to reach the server", timeout: .seconds(10)) {
+            server.stats("/burst.bin").requests >= 2
+        }
+        let screen = try await tmux.waitFor("the task running again") { $0.contains("1 running") && !$0.contains("paused") }
+        #expect(screen.contains("6 at a time"))
+        try tmux.send("q")
+        let end = try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
+        #expect(end.contains("EXITED=0"))
+    }
+
+    /// `q` after a task failed in the session exits with status 1, as a headless run does.
+    @Test func quitAfterAFailureExitsWithStatus1() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/gone.bin", .status(404))
+        let run = try HaulRun()
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) \(server.url("/gone.bin"))")
+        defer { tmux.kill() }
+        try await tmux.waitFor("1 failed")
+        try tmux.send("q")
+        let end = try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
+        #expect(end.contains("EXITED=1"))
+    }
 }

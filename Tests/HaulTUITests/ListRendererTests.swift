@@ -175,4 +175,21 @@ import Testing
         #expect(lines[6] == " Add URL: ftp://x")
         #expect(lines[7] == " 'ftp' URLs are not downloaded; only http and https are allowed")
     }
+
+    @Test func aStoreWarningIsAOneLineBannerOverTheBottomRule() {
+        var snapshot = TestQueue.sketch
+        snapshot.warning = "could not save progress: disk I/O error\nretrying every second; the rows stay the same size"
+        let layout = ScreenLayout(width: 60, height: 12)
+        let grid = TestQueue.screen(snapshot, width: 60, height: 12)
+        let line = try! #require(layout.bottomRule)
+        #expect(grid.line(line).hasPrefix(" warning: could not save progress: disk I/O error"))
+        #expect(grid.line(line).hasPrefix(" warning: could not save progress: disk I/O error retrying"), "a line break becomes a space")
+        #expect(grid.line(line).trimmingCharacters(in: .whitespaces).hasSuffix("…"), "cut to the width, never wrapped")
+        #expect(DisplayWidth.of(grid.line(line)) <= 60)
+        #expect(Set(grid.roles(line)) == [.bannerWarning])
+        // The rows keep their place: the list above is unchanged.
+        let plain = TestQueue.screen(TestQueue.sketch, width: 60, height: 12)
+        #expect(Array(grid.lines()[..<line]) == Array(plain.lines()[..<line]))
+        #expect(!plain.line(line).contains("warning"))
+    }
 }

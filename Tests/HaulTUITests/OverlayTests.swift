@@ -47,10 +47,29 @@ import Testing
         #expect(text.contains("│ Path        /downloads/secret.iso.part"))
         #expect(text.contains("│ Size        300.0 MiB of 1.0 GiB (29.2%)"))
         #expect(text.contains("│ Validators  ETag \"abc\" · Last-Modified Tue, 14 Nov 2023 22:13:20 GMT"))
-        #expect(text.contains("│ Attempts    3"))
+        #expect(text.contains("│ Attempts    3 failed"))
         #expect(text.contains("│ Headers     Authorization, X-Trace"))
         #expect(!text.contains("Bearer"))
         #expect(text.contains("│ Last error  disk full writing /downloads/secret.iso.part"))
+    }
+
+    @Test func detailsOfACompletedEmptyFileAndOfANameAskedFor() {
+        let empty = TestQueue.row(1, "empty.txt", .completed, done: 0, total: 0)
+        let text = TestQueue.screen(QueueSnapshot(rows: [empty], sequence: 1), width: 80, height: 24,
+                                    state: UIState(list: .completed, mode: .details)).lines().joined(separator: "\n")
+        #expect(text.contains("│ Size        0 B, an empty file"))
+        #expect(text.contains("│ Attempts    1"))
+        #expect(ViewModelBuilder.attemptsDetail(failedInARow: 2, state: .completed) == "3")
+        #expect(ViewModelBuilder.attemptsDetail(failedInARow: 0, state: .running) == "1, running")
+        #expect(ViewModelBuilder.sizeDetail(done: 5 << 20, total: nil, state: .completed) == "5.0 MiB")
+
+        var named = TestQueue.row(2, "x", .waiting).task
+        named.fileName = nil
+        named.requestedName = "report.pdf"
+        let waiting = TestQueue.screen(QueueSnapshot(rows: [QueueSnapshot.Row(task: named, bytesReceived: 0)], sequence: 1),
+                                       width: 80, height: 24, state: UIState(mode: .details)).lines().joined(separator: "\n")
+        #expect(waiting.contains("│ Path        /downloads/report.pdf.part (the name asked for)"))
+        #expect(!waiting.contains("name decided at the first response"))
     }
 
     @Test func longDetailValuesWrapInsideTheBox() throws {

@@ -169,9 +169,14 @@ import Testing
     }
 
     @Test func anUnknownNameIsAnErrorThatSaysWhereItLooked() {
-        #expect(throws: ThemeError.notFound(name: "nope", searched: [Self.bundled])) { try Self.load("nope") }
-        let message = ThemeError.notFound(name: "nope", searched: ["/a", "/b"]).description
-        #expect(message == "no theme named 'nope' (looked in /a, /b); built in: default, monochrome")
+        #expect(throws: ThemeError.notFound(name: "nope", tried: [Self.bundled + "/nope.toml"])) { try Self.load("nope") }
+        // Every file tried is named, the user directory first.
+        #expect(throws: ThemeError.notFound(name: "nope", tried: ["/u/themes/nope.toml", Self.bundled + "/nope.toml"])) {
+            try Self.load("nope", user: "/u/themes/")
+        }
+        let message = ThemeError.notFound(name: "nope", tried: ["/a/nope.toml", "/b/nope.toml"]).description
+        #expect(message == "no theme named 'nope': tried /a/nope.toml, /b/nope.toml, then the built-in themes (default, monochrome)")
+        #expect(ThemeError.notFound(name: "x", tried: []).description.contains("tried no theme directory"))
     }
 
     @Test func aPathIsAnythingWithASlashOrATomlSuffix() throws {

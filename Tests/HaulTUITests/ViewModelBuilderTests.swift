@@ -3,17 +3,12 @@ import HaulCore
 import Testing
 @testable import HaulTUI
 
-/// Formatting decisions: percent, sizes, ETA, retry countdowns, header counts, problems.
+/// Formatting decisions: sizes, ETA, retry countdowns, header counts, problems.
 @Suite struct ViewModelBuilderTests {
     static func model(_ snapshot: QueueSnapshot, state: UIState = UIState(), freeDisk: Int64? = nil) -> ListViewModel {
         let layout = ScreenLayout(width: 80, height: 20)
         let synced = state.synchronized(with: TestQueue.context(snapshot, visibleRows: layout.visibleRows))
         return ViewModelBuilder().build(snapshot: snapshot, state: synced, layout: layout, freeDiskBytes: freeDisk, now: TestQueue.epoch, frame: 0)
-    }
-
-    @Test(arguments: [(0.0, "0.0%"), (0.5, "50.0%"), (0.9995, "99.9%"), (0.99999, "99.9%"), (1.0, "100.0%"), (0.1234, "12.3%")])
-    func percentNeverRoundsUpTo100(fraction: Double, text: String) {
-        #expect(ViewModelBuilder.percent(fraction) == text)
     }
 
     @Test func sizesShowUnknownTotalsAsADash() {

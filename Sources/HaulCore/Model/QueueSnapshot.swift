@@ -34,7 +34,8 @@ public struct QueueSnapshot: Sendable, Equatable {
     public var totalSpeed: Double?
     /// Monotonic counter, bumped on every published snapshot.
     public var sequence: UInt64
-    /// The latest problem outside any task (the queue database cannot be written); nil when none.
+    /// The latest warning from the store (for example a write that failed), shown as a one-line banner;
+    /// nil when there is none.
     public var warning: String?
 
     public init(

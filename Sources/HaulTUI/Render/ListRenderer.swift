@@ -18,6 +18,9 @@ public struct ListRenderer: Sendable {
             grid.write(empty, row: line, column: min(3, layout.width - 1), role: .empty)
         }
         if let line = layout.bottomRule { grid.fill(row: line, from: 0, to: layout.width, character: glyphs.rule, role: .rule) }
+        if let warning = model.warning, let line = layout.bottomRule ?? layout.topRule {
+            drawBanner(warning, row: line, into: &grid)
+        }
         if let line = layout.status { drawStatus(model.status, row: line, into: &grid) }
         if let line = layout.footer {
             if let message = model.footerMessage {
@@ -28,6 +31,14 @@ public struct ListRenderer: Sendable {
         }
         if let overlay = model.overlay { drawOverlay(overlay, layout: layout, glyphs: glyphs, into: &grid) }
         return grid
+    }
+
+    /// One line across the screen with a warning, cut to the width (never wrapped).
+    func drawBanner(_ warning: String, row: Int, into grid: inout ScreenGrid) {
+        grid.fill(row: row, from: 0, to: grid.width, role: .bannerWarning)
+        let oneLine = warning.map { $0.isNewline || $0 == "\t" ? " " : DisplayWidth.sanitized($0) }
+        let text = "warning: " + String(oneLine)
+        grid.write(DisplayWidth.truncated(text, to: max(0, grid.width - 2)), row: row, column: 1, role: .bannerWarning, limit: grid.width)
     }
 
     // MARK: Header

@@ -58,6 +58,7 @@ tab = { fg = "bright-black" }
 status = { fg = "bright-black" }
 message = { fg = "green" }
 "message.error" = { fg = "red", bold = true }
+"banner.warning" = { fg = "black", bg = "yellow", bold = true }
 "prompt.label" = { fg = "cyan", bold = true }
 "prompt.cursor" = { reverse = true }
 "footer.key" = { fg = "cyan", bold = true }
@@ -89,6 +90,7 @@ description = "Attributes only: bold, dim, reverse, underline."
 "bar.remaining" = { dim = true }
 status = { dim = true }
 "message.error" = { bold = true }
+"banner.warning" = { reverse = true, bold = true }
 "prompt.label" = { bold = true }
 "prompt.cursor" = { reverse = true }
 "footer.key" = { bold = true }

@@ -47,6 +47,8 @@ public enum ColorRole: String, CaseIterable, Sendable, Hashable {
     case status
     case message
     case messageError = "message.error"
+    /// The one-line banner over the bottom rule with the latest warning from the store.
+    case bannerWarning = "banner.warning"
     case prompt
     case promptLabel = "prompt.label"
     case promptCursor = "prompt.cursor"

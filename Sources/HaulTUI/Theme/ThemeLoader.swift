@@ -31,7 +31,7 @@ public enum ThemeLoader {
             first = .file(Location.standardized(path))
         case let .name(name):
             guard let found = search.locate(name, skipping: []) else {
-                throw .notFound(name: name, searched: search.directories)
+                throw .notFound(name: name, tried: search.candidates(for: name))
             }
             first = found
         }
@@ -155,11 +155,17 @@ struct SearchPath {
         directories = [userDirectory, bundledDirectory].compactMap { $0 }.filter { !$0.isEmpty }
     }
 
+    /// The files that may hold the theme `name`, in search order.
+    func candidates(for name: String) -> [String] {
+        directories.map { directory in
+            Location.standardized(directory.hasSuffix("/") ? directory + name + ".toml" : directory + "/" + name + ".toml")
+        }
+    }
+
     /// The first place holding `name` that is not in `skipping`.
     func locate(_ name: String, skipping: [Location]) -> Location? {
-        for directory in directories {
-            let path = directory.hasSuffix("/") ? directory + name + ".toml" : directory + "/" + name + ".toml"
-            let location = Location.file(Location.standardized(path))
+        for path in candidates(for: name) {
+            let location = Location.file(path)
             if FileManager.default.fileExists(atPath: path), !skipping.contains(location) { return location }
         }
         if BuiltinTheme.source(named: name) != nil, !skipping.contains(.builtin(name)) { return .builtin(name) }

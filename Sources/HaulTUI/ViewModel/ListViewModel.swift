@@ -54,6 +54,8 @@ public struct ListViewModel: Sendable, Equatable {
     public var footerMessage: UIState.Message?
     public var overlay: Overlay?
     public var glyphs: GlyphSet
+    /// The store's latest warning, drawn as a one-line banner over the bottom rule; nil when none.
+    public var warning: String? = nil
 }
 
 /// The `?` screen: every binding of the table, by section.

@@ -34,6 +34,8 @@ extension ViewModelBuilder {
             path = task.state == .completed
                 ? (task.directory.hasSuffix("/") ? task.directory : task.directory + "/") + name
                 : PartialFilePath.path(directory: task.directory, fileName: name)
+        } else if let requested = task.requestedName {
+            path = PartialFilePath.path(directory: task.directory, fileName: requested) + " (the name asked for)"
         } else {
             path = task.directory + " (name decided at the first response)"
         }
@@ -41,13 +43,7 @@ extension ViewModelBuilder {
         var stateText = task.state.rawValue
         if let retryAt = row.retryAt { stateText += ", retry in " + DurationFormat.eta(retryAt.timeIntervalSince(now)) }
         fields.append(Field(label: "State", value: stateText))
-        let done = max(0, row.bytesReceived)
-        if let total = task.totalBytes {
-            let fraction = total > 0 ? Self.percent(min(1, Double(done) / Double(total))) : "—"
-            fields.append(Field(label: "Size", value: "\(ByteCountFormat.size(done)) of \(ByteCountFormat.size(total)) (\(fraction))"))
-        } else {
-            fields.append(Field(label: "Size", value: "\(ByteCountFormat.size(done)) of an unknown size"))
-        }
+        fields.append(Field(label: "Size", value: Self.sizeDetail(done: max(0, row.bytesReceived), total: task.totalBytes, state: task.state)))
         if task.state == .running {
             fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(DurationFormat.eta(row.eta)) left"))
         }
@@ -55,7 +51,7 @@ extension ViewModelBuilder {
         if let etag = task.validators.etag { validators.append("ETag \(etag)") }
         if let modified = task.validators.lastModified { validators.append("Last-Modified \(modified)") }
         fields.append(Field(label: "Validators", value: validators.isEmpty ? "none yet" : validators.joined(separator: " · ")))
-        fields.append(Field(label: "Attempts", value: String(task.attempts)))
+        fields.append(Field(label: "Attempts", value: Self.attemptsDetail(failedInARow: task.attempts, state: task.state)))
         if let checksum = task.checksum { fields.append(Field(label: "Checksum", value: checksum.description)) }
         if !task.headers.isEmpty {
             // Header names only: values often carry tokens.
@@ -86,6 +82,27 @@ extension ViewModelBuilder {
                 FooterItem(keys: "y", label: "remove, keep file", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
                 FooterItem(keys: "n", label: "cancel", essential: true),
             ])
+    }
+
+    /// `300.0 MiB of 1.0 GiB (29.2%)`; a finished file by its size alone (`0 B, an empty file` for none).
+    static func sizeDetail(done: Int64, total: Int64?, state: TaskState) -> String {
+        if state == .completed {
+            let size = total ?? done
+            return size == 0 ? "0 B, an empty file" : ByteCountFormat.size(size)
+        }
+        guard let total else { return "\(ByteCountFormat.size(done)) of an unknown size" }
+        if total == 0 { return "0 B, an empty file" }
+        return "\(ByteCountFormat.size(done)) of \(ByteCountFormat.size(total)) (\(PercentFormat.text(done: done, total: total, isComplete: false)))"
+    }
+
+    /// The task counts only the attempts that failed in a row; the one that completed, or the one running
+    /// now, is an attempt too.
+    static func attemptsDetail(failedInARow failed: Int, state: TaskState) -> String {
+        switch state {
+        case .completed: return String(failed + 1)
+        case .running: return failed == 0 ? "1, running" : "\(failed + 1), running (\(failed) failed before)"
+        case .waiting, .paused, .failed: return failed == 0 ? "none failed" : "\(failed) failed"
+        }
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -44,7 +44,8 @@ public struct ViewModelBuilder: Sendable {
             footer: footer,
             footerMessage: state.mode.isPrompt ? state.message : nil,
             overlay: overlay,
-            glyphs: glyphs)
+            glyphs: glyphs,
+            warning: snapshot.warning)
     }
 
     // MARK: Header
@@ -85,14 +86,11 @@ public struct ViewModelBuilder: Sendable {
         let done = max(0, row.bytesReceived)
         let total = task.totalBytes.flatMap { $0 > 0 ? $0 : nil }
         let fill: ProgressBar.Fill
-        var percent = "—"
+        let percent = PercentFormat.text(done: done, total: total, isComplete: task.state == .completed)
         if task.state == .completed {
             fill = .fraction(1)
-            percent = "100.0%"
         } else if let total {
-            let fraction = min(1, Double(done) / Double(total))
-            fill = .fraction(fraction)
-            percent = Self.percent(fraction)
+            fill = .fraction(min(1, Double(done) / Double(total)))
         } else {
             fill = task.state == .running ? .activity(phase: frame) : .unknown
         }
@@ -142,13 +140,6 @@ public struct ViewModelBuilder: Sendable {
             model.speedRole = .stateCompleted
         }
         return model
-    }
-
-    /// `55.2%`; `100.0%` only when every byte is there.
-    static func percent(_ fraction: Double) -> String {
-        var tenths = Int((fraction * 1000).rounded(.down))
-        if fraction < 1 { tenths = min(tenths, 999) }
-        return "\(tenths / 10).\(tenths % 10)%"
     }
 
     /// `552.0M/1.0G`; `12.0M/—` when the total is unknown; `—/—` before anything is known; the total alone when complete.

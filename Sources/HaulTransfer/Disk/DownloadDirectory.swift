@@ -80,9 +80,7 @@ final class DownloadDirectory: Sendable {
 
     /// Free bytes for unprivileged users on this filesystem, or nil when unknown.
     func freeBytes() -> Int64? {
-        var info = statvfs()
-        guard fstatvfs(fd, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
+        FreeSpace.bytes(onFileSystemOf: fd)
     }
 
     /// Size of a regular file in the directory (never following a link); nil when there is none.

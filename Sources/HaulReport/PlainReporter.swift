@@ -39,7 +39,7 @@ public struct PlainReporter: Sendable {
                 + "\(snapshot.count(of: .completed)) done · \(snapshot.count(of: .failed)) failed"
             let rows = running.map { row -> String in
                 let total = row.task.totalBytes
-                let percent = total.map { $0 > 0 ? " \(Int(Double(row.bytesReceived) * 100 / Double($0)))%" : "" } ?? ""
+                let percent = total.map { $0 > 0 ? " " + PercentFormat.text(done: row.bytesReceived, total: $0, isComplete: false) : "" } ?? ""
                 let size = ByteCountFormat.compact(row.bytesReceived) + "/" + (total.map(ByteCountFormat.compact) ?? "?")
                 let speed = row.isStalled ? "stalled" : ByteCountFormat.rate(row.speed)
                 return "#\(row.task.id)\(percent) \(size) \(speed) eta \(DurationFormat.eta(row.eta))"

@@ -1,0 +1,81 @@
+import HaulCore
+
+/// Commands the list has sent that the latest snapshot may not show yet, so that keys pressed in one
+/// burst each act on the state the keys before them asked for: three `>` raise the limit by three, and
+/// two spaces pause and then resume, although the controller answers only after the burst.
+///
+/// Every command the reducer reads back (pause, resume, pause all, start all, remove, the limit) is
+/// applied to the snapshot's context until the snapshot shows all of them, or until `patience` has passed
+/// since the last one was sent (a command the controller refused must not hold the screen for long).
+/// Owned by the interactive loop; pure.
+public struct PendingCommands: Sendable, Equatable {
+    /// How long a prediction may outlive the last command sent.
+    public static let patience: Duration = .seconds(2)
+
+    private var commands: [QueueCommand] = []
+    private var lastSent: ContinuousClock.Instant?
+
+    public init() {}
+
+    /// True when no sent command is waiting to show in a snapshot.
+    public var isEmpty: Bool { commands.isEmpty }
+
+    /// Records a command just sent to the controller.
+    public mutating func sent(_ command: QueueCommand, at instant: ContinuousClock.Instant) {
+        commands.append(command)
+        lastSent = instant
+    }
+
+    /// The context the reducer should act on: `base` (from the latest snapshot) with the sent commands
+    /// applied in order. Forgets them once `base` already shows their effect, or after `patience`.
+    public mutating func context(over base: UIContext, now: ContinuousClock.Instant) -> UIContext {
+        guard !commands.isEmpty else { return base }
+        let expected = commands.reduce(base) { $0.applying($1) }
+        if expected == base || lastSent.map({ now - $0 > Self.patience }) ?? true {
+            commands.removeAll()
+            lastSent = nil
+            return base
+        }
+        return expected
+    }
+}
+
+extension UIContext {
+    /// This context as it will look once the controller has carried out `command` (as far as the
+    /// reducer can tell: row states, rows removed, the concurrency limit).
+    public func applying(_ command: QueueCommand) -> UIContext {
+        var context = self
+        switch command {
+        case let .pause(id):
+            context.setState(of: id) { $0 == .running || $0 == .waiting ? .paused : $0 }
+        case let .resume(id):
+            context.setState(of: id) { $0 == .paused || $0 == .failed ? .waiting : $0 }
+        case .pauseAll:
+            context.downloading = downloading.map { row in
+                var row = row
+                if row.state == .running || row.state == .waiting { row.state = .paused }
+                return row
+            }
+        case .startAll:
+            context.downloading = downloading.map { row in
+                var row = row
+                if row.state == .paused || row.state == .failed { row.state = .waiting }
+                return row
+            }
+        case let .remove(id, _):
+            context.downloading.removeAll { $0.id == id }
+            context.completed.removeAll { $0.id == id }
+        case let .setMaxConcurrent(limit):
+            context.maxConcurrent = limit
+        case .add, .move:
+            break  // the reducer reads nothing these change before the snapshot shows them
+        }
+        return context
+    }
+
+    private mutating func setState(of id: TaskID, _ change: (TaskState) -> TaskState) {
+        if let index = downloading.firstIndex(where: { $0.id == id }) {
+            downloading[index].state = change(downloading[index].state)
+        }
+    }
+}
