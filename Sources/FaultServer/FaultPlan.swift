@@ -65,6 +65,8 @@ public struct FaultPlan: Sendable, Equatable {
     public var status: Int?
     /// Raw `Content-Disposition` value.
     public var contentDisposition: String?
+    /// Send header values as ISO-8859-1 bytes instead of UTF-8, as older servers do (`caf\xE9.txt`).
+    public var latin1Headers: Bool = false
     /// Wait this long before sending the status line.
     public var headerDelay: Duration?
     /// Lie: answer a range request with a 206 for bytes from here to the end instead.

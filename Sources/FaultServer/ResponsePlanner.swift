@@ -11,14 +11,25 @@ struct PlannedResponse {
     var status: Int
     var headers: [(name: String, value: String)]
     var payload: Payload
+    /// Header values go out as ISO-8859-1 (one byte per scalar, `?` above U+00FF) instead of UTF-8.
+    var latin1Headers = false
 
     /// The status line and header block, ready to send.
     func encodedHead(closing: Bool) -> [UInt8] {
-        var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
-        for header in headers { text += "\(header.name): \(header.value)\r\n" }
-        if closing { text += "Connection: close\r\n" }
-        text += "\r\n"
-        return Array(text.utf8)
+        var bytes = Array("HTTP/1.1 \(status) \(Self.reason(status))\r\n".utf8)
+        for header in headers {
+            bytes += Array("\(header.name): ".utf8)
+            bytes += latin1Headers ? Self.latin1(header.value) : Array(header.value.utf8)
+            bytes += Array("\r\n".utf8)
+        }
+        if closing { bytes += Array("Connection: close\r\n".utf8) }
+        bytes += Array("\r\n".utf8)
+        return bytes
+    }
+
+    /// The text as ISO-8859-1 bytes; a scalar the charset lacks becomes `?`.
+    static func latin1(_ text: String) -> [UInt8] {
+        text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : UInt8(ascii: "?") }
     }
 
     /// The standard reason phrase, or a generic one.
@@ -75,7 +86,9 @@ enum ResponsePlanner {
         if let redirect = plan.redirect {
             return .page(redirect.status, extraHeaders: [("Location", redirect.location)])
         }
-        return content(for: request, plan: plan, version: plan.version(forRequest: requestNumber))
+        var response = content(for: request, plan: plan, version: plan.version(forRequest: requestNumber))
+        response.latin1Headers = plan.latin1Headers
+        return response
     }
 
     /// 200, 206 or 416 for the plan's content in `version`.

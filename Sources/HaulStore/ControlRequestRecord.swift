@@ -41,14 +41,14 @@ extension ControlRequestRecord: FetchableRecord, MutablePersistableRecord {
         id = try row.decode(forColumn: Columns.id)
         action = try row.decode(forColumn: Columns.action)
         taskId = try row.decode(forColumn: Columns.taskId)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
+        createdAt = Date(storedValue: row[Columns.createdAt]) ?? Date(timeIntervalSince1970: 0)
     }
 
     func encode(to container: inout PersistenceContainer) {
         container[Columns.id] = id
         container[Columns.action] = action
         container[Columns.taskId] = taskId
-        container[Columns.createdAt] = createdAt
+        container[Columns.createdAt] = createdAt.storedValue
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -61,8 +61,8 @@ public struct SQLiteTaskStore: TaskStore {
     /// `loadAll` reads back: `createdAt` is rounded to the millisecond the database keeps.
     public func enqueue(_ tasks: [NewTask]) throws -> [DownloadTask] {
         guard !tasks.isEmpty else { return [] }
-        let now = Date().databaseValue
-        let createdAt = Date.fromDatabaseValue(now) ?? Date()
+        let now = Date().storedValue
+        let createdAt = Date(storedValue: now) ?? Date()
         return try database.writer.write { db in
             var position = try Int64.fetchOne(db, TaskRecord.select(max(TaskRecord.Columns.position))) ?? 0
             // Columns not listed take their defaults: no bytes, no attempts, no validators yet.
@@ -105,7 +105,7 @@ public struct SQLiteTaskStore: TaskStore {
                 try update.execute(arguments: [
                     task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
                     task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
-                    task.finishedAt?.databaseValue, task.id.rawValue,
+                    task.finishedAt?.storedValue, task.id.rawValue,
                 ])
             }
         }

@@ -113,8 +113,9 @@ extension TaskRecord {
         self.init(
             id: row[0], url: row[1], directory: row[2], requestedName: row[3], fileName: row[4], state: row[5],
             position: row[6], bytesDone: row[7], totalBytes: row[8], etag: row[9], lastModified: row[10],
-            attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14], createdAt: row[15],
-            finishedAt: row[16])
+            attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
+            createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
+            finishedAt: Date(storedValue: row[16]))
     }
 }
 
@@ -139,8 +140,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         lastError = try row.decode(forColumn: Columns.lastError)
         checksum = try row.decode(forColumn: Columns.checksum)
         headers = try row.decode(forColumn: Columns.headers)
-        createdAt = try row.decode(forColumn: Columns.createdAt)
-        finishedAt = try row.decode(forColumn: Columns.finishedAt)
+        createdAt = Date(storedValue: row[Columns.createdAt]) ?? Date(timeIntervalSince1970: 0)
+        finishedAt = Date(storedValue: row[Columns.finishedAt])
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -159,8 +160,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.lastError] = lastError
         container[Columns.checksum] = checksum
         container[Columns.headers] = headers
-        container[Columns.createdAt] = createdAt
-        container[Columns.finishedAt] = finishedAt
+        container[Columns.createdAt] = createdAt.storedValue
+        container[Columns.finishedAt] = finishedAt?.storedValue
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

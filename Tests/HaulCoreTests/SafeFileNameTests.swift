@@ -30,6 +30,11 @@ import Testing
         #expect(SafeFileName.fromURL("http://h/a/..%2F..%2Fx") == "x")
     }
 
+    @Test func aURLWithoutANameFallsBackToIndexHTML() {
+        #expect(SafeFileName.fallback(for: "http://127.0.0.1:8080/") == "index.html")
+        #expect(SafeFileName.fallback(for: "https://example.com") == "index.html")
+    }
+
     @Test func numbersAlternatives() {
         #expect(SafeFileName.numbered("movie.mp4", 1) == "movie (1).mp4")
         #expect(SafeFileName.numbered("README", 2) == "README (2)")

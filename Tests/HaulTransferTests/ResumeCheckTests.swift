@@ -71,6 +71,31 @@ import Testing
         }
     }
 
+    @Test func a416WithoutARangeFailsAtOnce() {
+        let head = Self.head("HTTP/1.1 416 Range Not Satisfiable", "Content-Range: bytes */0")
+        guard case let .reject(error) = verdict(head, offset: 0, total: nil) else {
+            Issue.record("a 416 to a request without a Range was not refused")
+            return
+        }
+        guard case .httpStatus(416, _, "h", nil) = error else {
+            Issue.record("a 416 without a Range failed as \(error)")
+            return
+        }
+        #expect(!error.isTransient)
+        #expect(error.description.contains("no range was sent"))
+    }
+
+    @Test func headerBytesThatAreNotUTF8AreLatin1() {
+        var head = ResponseHead()
+        let lines: [[UInt8]] = [
+            Array("HTTP/1.1 200 OK\r\n".utf8),
+            Array("Content-Disposition: attachment; filename=\"caf".utf8) + [0xE9] + Array(".txt\"\r\n".utf8),
+            Array("\r\n".utf8),
+        ]
+        for line in lines { _ = line.withUnsafeBytes { head.feed(bytes: $0) } }
+        #expect(head["content-disposition"] == "attachment; filename=\"café.txt\"")
+    }
+
     @Test func errorsCarryStatusAndRetryAfter() {
         #expect(verdict(Self.head("HTTP/1.1 503 Service Unavailable", "Retry-After: 7"))
             == .reject(.httpStatus(code: 503, reason: "Service Unavailable", host: "h", retryAfter: 7)))

@@ -100,7 +100,7 @@ public enum ContentDisposition {
         case "utf-8", "utf8":
             return String(validating: bytes, as: UTF8.self)
         case "iso-8859-1", "latin1", "iso_8859-1":
-            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            return HeaderText.latin1(bytes)
         default:
             return nil
         }

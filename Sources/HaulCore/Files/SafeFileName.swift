@@ -44,10 +44,10 @@ public enum SafeFileName {
         return sanitize(decoded)
     }
 
-    /// The name to use when no better one is known.
+    /// The name to use when neither the server nor the URL gives one (`http://host/`): `index.html`,
+    /// as wget and aria2 name it. The URL does not change the answer.
     public static func fallback(for url: String) -> String {
-        if let host = URLComponents(string: url)?.host, let name = sanitize(host) { return name + ".download" }
-        return "download"
+        "index.html"
     }
 
     /// `name (n).ext`: the n-th alternative when `name` is taken.

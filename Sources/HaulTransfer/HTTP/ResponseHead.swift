@@ -43,7 +43,7 @@ struct ResponseHead {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
         let name = UnsafeRawBufferPointer(rebasing: line[0..<colon])
         guard let key = Self.wanted.first(where: { Self.equalsIgnoringCase(name, $0) }) else { return false }
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]), as: UTF8.self)
+        let value = HeaderText.decode(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         // Repeated headers of the kinds we read are rare; the last one wins.
         fields[key] = value.trimmingCharacters(in: " \t")
         return false

@@ -5,7 +5,8 @@ import HaulCore
 ///
 /// A 206 continues the part file only if its Content-Range starts at our offset and its total agrees
 /// with the total we recorded; a 200 restarts from byte 0; a 416 whose total equals our offset means
-/// the file is complete; an error status never touches the file.
+/// the file is complete; a 416 to a request without a Range is the server refusing it; an error status
+/// never touches the file.
 enum ResumeCheck {
     enum Verdict: Equatable {
         /// Write the body at `offset`; `total` is the whole file's size when known.
@@ -55,8 +56,13 @@ enum ResumeCheck {
             }
             return .restart(total: total, reason: changed ? "remote file changed" : "server ignores ranges")
         case 416:
+            // Without a Range there is nothing to start over from: the server refuses the request itself.
+            guard requestedOffset > 0 else {
+                return .reject(.httpStatus(
+                    code: 416, reason: "(no range was sent: the server refuses the request)", host: host, retryAfter: nil))
+            }
             if let rangeText = head["content-range"], let range = ContentRange(parsing: rangeText),
-               let total = range.total, total == requestedOffset, requestedOffset > 0 {
+               let total = range.total, total == requestedOffset {
                 return .alreadyComplete(total: total)
             }
             return .discardAndRetry(.serverLied("range from byte \(requestedOffset) not satisfiable: starting over"))
