@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C shims: one header and one shim.c each, forwards only.
@@ -34,11 +35,21 @@ let package = Package(
             dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict),
         .target(name: "HaulReport", dependencies: ["HaulCore"], swiftSettings: strict),
+        .target(
+            name: "HaulRemote",
+            dependencies: [
+                "HaulCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
         .target(name: "HaulTerminal", dependencies: ["HaulTUI", "HaulCore", "CNcursesw"], swiftSettings: strict),
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulCore", "HaulStore", "HaulTransfer", "HaulReport", "HaulTUI", "HaulTerminal",
+                "HaulCore", "HaulStore", "HaulTransfer", "HaulReport", "HaulRemote", "HaulTUI", "HaulTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
