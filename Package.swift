@@ -61,13 +61,14 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "HaulTestSupport", dependencies: ["FaultServer", "HaulCore"], path: "Tests/HaulTestSupport", swiftSettings: strict),
 
-        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore"], swiftSettings: strict),
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: strict),
         .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulCore"], swiftSettings: strict),
         .testTarget(
             name: "HaulTransferTests",
             dependencies: ["HaulTransfer", "HaulCore", "FaultServer", "HaulTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "FaultServerTests", dependencies: ["FaultServer", "HaulTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulTestSupport"], swiftSettings: strict),
         .testTarget(name: "HaulReportTests", dependencies: ["HaulReport", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(

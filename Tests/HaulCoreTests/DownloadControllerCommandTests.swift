@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HaulCore
+import HaulTestSupport
 
 /// Commands and their results: queue order on resume, batches, re-adding a URL, subscribers, warnings.
 @Suite(.timeLimit(.minutes(1))) struct DownloadControllerCommandTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HaulCore
+import HaulTestSupport
 
 /// The controller with a scripted engine: slots, lifecycle, retries, edits from other processes.
 @Suite(.timeLimit(.minutes(1))) struct DownloadControllerTests {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One download in the queue, as a value: what to fetch, where it goes, and how far it got.
-public struct DownloadTask: Sendable, Equatable, Identifiable {
+public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var id: TaskID
     /// The URL as the user gave it.
     public var url: String
@@ -62,7 +62,7 @@ public struct DownloadTask: Sendable, Equatable, Identifiable {
 }
 
 /// What a user asks to add; the store turns it into a `DownloadTask` with an id and a position.
-public struct NewTask: Sendable, Equatable {
+public struct NewTask: Sendable, Equatable, Codable {
     public var url: String
     public var directory: String
     public var requestedName: String?

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A read-only copy of the whole queue, handed to front ends on every change and once a second.
-public struct QueueSnapshot: Sendable, Equatable {
+public struct QueueSnapshot: Sendable, Equatable, Codable {
     /// One task as a front end sees it: the stored task plus live figures.
-    public struct Row: Sendable, Equatable, Identifiable {
+    public struct Row: Sendable, Equatable, Identifiable, Codable {
         public var task: DownloadTask
         /// Bytes written so far (live; may run ahead of `task.bytesDone`, which is durable).
         public var bytesReceived: Int64

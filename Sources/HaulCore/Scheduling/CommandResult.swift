@@ -1,5 +1,5 @@
 /// How the controller took a user's command, so the CLI and remote callers can report it.
-public enum CommandResult: Sendable, Equatable {
+public enum CommandResult: Sendable, Equatable, Codable {
     case done
     /// The tasks of an `add`: new ones, and unfinished ones that already fetch the same URL to the same
     /// place (`reused`), which carry on instead of starting a second copy.

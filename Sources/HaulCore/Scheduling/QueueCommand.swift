@@ -1,5 +1,5 @@
 /// What a front end (the TUI, the headless runner, another process through the store) asks of the controller.
-public enum QueueCommand: Sendable, Equatable {
+public enum QueueCommand: Sendable, Equatable, Codable {
     case add([NewTask])
     /// Pause a running or waiting task (keeps the part file).
     case pause(TaskID)

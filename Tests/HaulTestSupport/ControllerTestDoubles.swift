@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
-@testable import HaulCore
+import HaulCore
 
 /// A store in memory with the protocol's semantics, for controller tests (the SQLite store has its own suite).
-final class MemoryTaskStore: TaskStore {
+public final class MemoryTaskStore: TaskStore {
+    public init() {}
     private struct State {
         var tasks: [TaskID: DownloadTask] = [:]
         var nextID: Int64 = 1
@@ -15,7 +16,7 @@ final class MemoryTaskStore: TaskStore {
 
     private let state = Mutex(State())
 
-    func loadAll() throws -> [DownloadTask] {
+    public func loadAll() throws -> [DownloadTask] {
         state.withLock { state in
             let all = Array(state.tasks.values)
             return all.filter { $0.state != .completed }.sorted { $0.position < $1.position }
@@ -23,9 +24,9 @@ final class MemoryTaskStore: TaskStore {
         }
     }
 
-    func load(_ ids: [TaskID]) throws -> [DownloadTask] { state.withLock { s in ids.compactMap { s.tasks[$0] } } }
+    public func load(_ ids: [TaskID]) throws -> [DownloadTask] { state.withLock { s in ids.compactMap { s.tasks[$0] } } }
 
-    func enqueue(_ tasks: [NewTask]) throws -> [DownloadTask] {
+    public func enqueue(_ tasks: [NewTask]) throws -> [DownloadTask] {
         state.withLock { state in
             tasks.map { new in
                 let id = TaskID(state.nextID)
@@ -39,61 +40,61 @@ final class MemoryTaskStore: TaskStore {
         }
     }
 
-    func save(_ tasks: [DownloadTask]) throws {
+    public func save(_ tasks: [DownloadTask]) throws {
         state.withLock { state in for task in tasks where state.tasks[task.id] != nil { state.tasks[task.id] = task } }
     }
 
-    func recordProgress(_ durableBytes: [TaskID: Int64]) throws {
+    public func recordProgress(_ durableBytes: [TaskID: Int64]) throws {
         state.withLock { state in
             state.progressWrites += 1
             for (id, bytes) in durableBytes { state.tasks[id]?.bytesDone = bytes }
         }
     }
 
-    func delete(_ ids: [TaskID]) throws { state.withLock { s in for id in ids { s.tasks[id] = nil } } }
+    public func delete(_ ids: [TaskID]) throws { state.withLock { s in for id in ids { s.tasks[id] = nil } } }
 
-    func move(_ id: TaskID, by offset: Int) throws {}
+    public func move(_ id: TaskID, by offset: Int) throws {}
 
-    func externalChangeToken() throws -> Int64 { state.withLock { $0.token } }
+    public func externalChangeToken() throws -> Int64 { state.withLock { $0.token } }
 
-    func postControlRequest(_ request: ControlRequest) throws {
+    public func postControlRequest(_ request: ControlRequest) throws {
         state.withLock { state in
             state.requests.append(request)
             state.token += 1
         }
     }
 
-    func takeControlRequests() throws -> [ControlRequest] {
+    public func takeControlRequests() throws -> [ControlRequest] {
         state.withLock { state in
             defer { state.requests = [] }
             return state.requests
         }
     }
 
-    func loadMaxConcurrent() throws -> Int? { state.withLock { $0.maxConcurrent } }
+    public func loadMaxConcurrent() throws -> Int? { state.withLock { $0.maxConcurrent } }
 
-    func saveMaxConcurrent(_ value: Int) throws { state.withLock { $0.maxConcurrent = value } }
+    public func saveMaxConcurrent(_ value: Int) throws { state.withLock { $0.maxConcurrent = value } }
 
     /// Adds a task as another process would (bumping the change token).
-    func externalAdd(_ task: NewTask) throws {
+    public func externalAdd(_ task: NewTask) throws {
         _ = try enqueue([task])
         state.withLock { $0.token += 1 }
     }
 
-    func task(_ id: Int64) -> DownloadTask? { state.withLock { $0.tasks[TaskID(id)] } }
+    public func task(_ id: Int64) -> DownloadTask? { state.withLock { $0.tasks[TaskID(id)] } }
 }
 
 /// A transfer driver the test plays: it records commands and emits the events the test chooses.
-final class ScriptedDriver: TransferDriver {
-    let events: AsyncStream<TransferEvent>
+public final class ScriptedDriver: TransferDriver {
+    public let events: AsyncStream<TransferEvent>
     private let continuation: AsyncStream<TransferEvent>.Continuation
     private let sent = Mutex<[TransferCommand]>([])
 
-    init() {
+    public init() {
         (events, continuation) = AsyncStream.makeStream(of: TransferEvent.self)
     }
 
-    func send(_ command: TransferCommand) {
+    public func send(_ command: TransferCommand) {
         sent.withLock { $0.append(command) }
         if command == .shutdown {
             // Like the engine: every running transfer stops with its bytes, then the stream ends.
@@ -102,16 +103,16 @@ final class ScriptedDriver: TransferDriver {
         }
     }
 
-    func emit(_ event: TransferEvent) { continuation.yield(event) }
+    public func emit(_ event: TransferEvent) { continuation.yield(event) }
 
-    var commands: [TransferCommand] { sent.withLock { $0 } }
+    public var commands: [TransferCommand] { sent.withLock { $0 } }
 
     /// Ids started and not yet finished or paused by a command.
-    var started: [TaskID] {
+    public var started: [TaskID] {
         commands.compactMap { if case let .start(request) = $0 { return request.id } else { return nil } }
     }
 
-    var running: [TaskID] {
+    public var running: [TaskID] {
         var ids: [TaskID] = []
         for command in commands {
             switch command {
@@ -124,6 +125,6 @@ final class ScriptedDriver: TransferDriver {
     }
 }
 
-func newTasks(_ count: Int) -> [NewTask] {
+public func newTasks(_ count: Int) -> [NewTask] {
     (1...count).map { NewTask(url: "http://127.0.0.1/f\($0).bin", directory: "/tmp/haul-tests") }
 }

@@ -1,0 +1,19 @@
+import HaulCore
+
+/// aria2's GID: 16 hexadecimal digits. A task's GID is its id, zero-padded, so it stays the same
+/// across restarts and between the CLI and RPC clients.
+enum Aria2GID {
+    static func string(for id: TaskID) -> String {
+        let hex = String(UInt64(bitPattern: id.rawValue), radix: 16)
+        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+    }
+
+    /// The task id of a GID, or an aria2-style error for anything that is not 16 hex digits.
+    static func taskID(_ value: JSONValue?) throws(RPCError) -> TaskID {
+        guard let text = value?.stringValue else { throw .failed("GID is not provided.") }
+        guard text.utf8.count == 16, let raw = UInt64(text, radix: 16), raw <= UInt64(Int64.max) else {
+            throw .failed("Invalid GID \(text)")
+        }
+        return TaskID(Int64(raw))
+    }
+}

@@ -1,0 +1,306 @@
+import Foundation
+import HaulCore
+
+/// aria2's RPC methods on haul's queue (DESIGN §6). Each takes the params after the token and returns
+/// the result, or throws the error aria2 would give.
+struct Aria2Methods: Sendable {
+    let access: any QueueAccess
+    let state: RemoteState
+    /// The one intake, restricted to the default directory and `--rpc-allowed-dir` ones.
+    let intake: TaskIntake
+
+    // MARK: - Adding and removing
+
+    func addUri(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        guard let uris = params.first?.arrayValue, let first = uris.first?.stringValue else {
+            throw .failed("No URI to download.")
+        }
+        let options = params.count > 1 ? (params[1].objectValue ?? [:]) : [:]
+        let request = TaskRequest(
+            url: first, output: options["out"]?.stringValue, directory: options["dir"]?.stringValue,
+            headers: Self.headers(options["header"]), checksum: options["checksum"]?.stringValue)
+        let newTask: NewTask
+        do {
+            newTask = try intake.newTask(request)
+        } catch {
+            throw .failed(error.description)
+        }
+        let result = await access.perform([.add([newTask])])[0]
+        switch result {
+        case let .added(new, reused):
+            guard let task = new.first ?? reused.first else { throw .failed("The download was not added.") }
+            if params.count > 2, let position = params[2].integerValue, reused.isEmpty {
+                _ = try? await changePosition(task.id, to: position, how: "POS_SET")
+            }
+            return .string(Aria2GID.string(for: task.id))
+        case let .storeFailed(message):
+            throw .failed(message)
+        default:
+            throw .failed("The download was not added.")
+        }
+    }
+
+    /// `header` is a string or a list of strings in aria2's options.
+    private static func headers(_ value: JSONValue?) -> [String] {
+        switch value {
+        case let .string(line)?: [line]
+        case let .array(lines)?: lines.compactMap(\.stringValue)
+        default: []
+        }
+    }
+
+    func remove(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        let row = try row(id)
+        guard row.task.state.isUnfinished, row.task.state != .failed else {
+            throw .failed("Active Download not found for GID#\(Aria2GID.string(for: id))")
+        }
+        try await run(.remove(id, deleteFile: false), id)
+        return .string(Aria2GID.string(for: id))
+    }
+
+    func removeDownloadResult(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        if await state.forget(id) { return "OK" }
+        guard let row = access.snapshot().rows.first(where: { $0.id == id }),
+              row.task.state == .completed || row.task.state == .failed else {
+            throw .failed("Could not remove download result of GID#\(Aria2GID.string(for: id))")
+        }
+        // The result goes from the list; a finished file stays on disk.
+        try await run(.remove(id, deleteFile: false), id)
+        await state.forget(id)
+        return "OK"
+    }
+
+    func purgeDownloadResult() async -> JSONValue {
+        let stopped = access.snapshot().rows.filter { $0.task.state == .completed || $0.task.state == .failed }
+        _ = await access.perform(stopped.map { .remove($0.id, deleteFile: false) })
+        await state.forgetAll()
+        return "OK"
+    }
+
+    // MARK: - Pausing
+
+    func pause(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        let row = try row(id)
+        guard row.task.state == .running || row.task.state == .waiting else {
+            throw .failed("GID#\(Aria2GID.string(for: id)) cannot be paused now")
+        }
+        try await run(.pause(id), id)
+        return .string(Aria2GID.string(for: id))
+    }
+
+    func unpause(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        let row = try row(id)
+        guard row.task.state == .paused else {
+            throw .failed("GID#\(Aria2GID.string(for: id)) cannot be unpaused now")
+        }
+        try await run(.resume(id), id)
+        return .string(Aria2GID.string(for: id))
+    }
+
+    func pauseAll() async -> JSONValue {
+        _ = await access.perform([.pauseAll])
+        return "OK"
+    }
+
+    func unpauseAll() async -> JSONValue {
+        let paused = access.snapshot().rows.filter { $0.task.state == .paused }
+        _ = await access.perform(paused.map { .resume($0.id) })
+        return "OK"
+    }
+
+    // MARK: - Status
+
+    func tellStatus(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        let keys = Self.keys(params, at: 1)
+        if let row = access.snapshot().rows.first(where: { $0.id == id }) { return Aria2Status.object(for: row, keys: keys) }
+        if let removed = await state.removedTask(id) { return Aria2Status.removedObject(for: removed, keys: keys) }
+        throw Self.notFound(id)
+    }
+
+    func tellActive(_ params: [JSONValue]) -> JSONValue {
+        let keys = Self.keys(params, at: 0)
+        return .array(access.snapshot().rows.filter { $0.task.state == .running }.map { Aria2Status.object(for: $0, keys: keys) })
+    }
+
+    /// Waiting and paused tasks in queue order.
+    func tellWaiting(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
+        let rows = Self.waitingRows(access.snapshot())
+        let page = try Self.page(rows, params)
+        let keys = Self.keys(params, at: 2)
+        return .array(page.map { Aria2Status.object(for: $0, keys: keys) })
+    }
+
+    /// Completed, failed and removed tasks, oldest first.
+    func tellStopped(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let keys = Self.keys(params, at: 2)
+        var entries: [(order: Double, value: JSONValue)] = []
+        for row in access.snapshot().rows where row.task.state == .completed || row.task.state == .failed {
+            let order = (row.task.finishedAt ?? row.task.createdAt).timeIntervalSince1970
+            entries.append((order, Aria2Status.object(for: row, keys: keys)))
+        }
+        for task in await state.removed {
+            entries.append(((task.finishedAt ?? task.createdAt).timeIntervalSince1970, Aria2Status.removedObject(for: task, keys: keys)))
+        }
+        entries.sort { $0.order < $1.order }
+        return .array(try Self.page(entries.map(\.value), params))
+    }
+
+    func getFiles(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        if let row = access.snapshot().rows.first(where: { $0.id == id }) {
+            let total = row.task.totalBytes ?? 0
+            return .array([Aria2Status.file(of: row.task, total: total, done: row.bytesReceived)])
+        }
+        if let removed = await state.removedTask(id) {
+            return .array([Aria2Status.file(of: removed, total: removed.totalBytes ?? 0, done: removed.bytesDone)])
+        }
+        throw Self.notFound(id)
+    }
+
+    func getUris(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        return .array([Aria2Status.uri(of: try row(id).task)])
+    }
+
+    func getGlobalStat() async -> JSONValue {
+        let snapshot = access.snapshot()
+        let removed = await state.removed.count
+        let stopped = snapshot.count(of: .completed) + snapshot.count(of: .failed) + removed
+        return [
+            "downloadSpeed": .string(String(Int64(max(0, snapshot.totalSpeed ?? 0)))),
+            "uploadSpeed": "0",
+            "numActive": .string(String(snapshot.count(of: .running))),
+            "numWaiting": .string(String(snapshot.count(of: .waiting) + snapshot.count(of: .paused))),
+            "numStopped": .string(String(stopped)),
+            "numStoppedTotal": .string(String(stopped)),
+        ]
+    }
+
+    // MARK: - Queue order and options
+
+    func changePosition(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        guard params.count >= 3, let position = params[1].integerValue, let how = params[2].stringValue else {
+            throw .failed("Illegal argument.")
+        }
+        return .int(Int64(try await changePosition(id, to: position, how: how)))
+    }
+
+    /// Moves a waiting or paused task in aria2's waiting list; returns its new index there.
+    private func changePosition(_ id: TaskID, to position: Int64, how: String) async throws(RPCError) -> Int {
+        let snapshot = access.snapshot()
+        let waiting = Self.waitingRows(snapshot)
+        guard let current = waiting.firstIndex(where: { $0.id == id }) else {
+            throw .failed("GID#\(Aria2GID.string(for: id)) not found in the waiting queue.")
+        }
+        let base: Int64
+        switch how {
+        case "POS_SET": base = 0
+        case "POS_CUR": base = Int64(current)
+        case "POS_END": base = Int64(waiting.count - 1)
+        default: throw .failed("Illegal argument.")
+        }
+        let (sum, overflow) = base.addingReportingOverflow(position)
+        let target = Int(max(0, min(Int64(waiting.count - 1), overflow ? (position < 0 ? 0 : Int64.max) : sum)))
+        guard target != current else { return current }
+        // The controller moves among every unfinished task: step to where the task now at `target` stands.
+        let unfinished = snapshot.downloading.map(\.id)
+        guard let from = unfinished.firstIndex(of: id), let to = unfinished.firstIndex(of: waiting[target].id) else {
+            return current
+        }
+        try await run(.move(id, by: to - from), id)
+        return Self.waitingRows(access.snapshot()).firstIndex { $0.id == id } ?? target
+    }
+
+    func getOption(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
+        let task = try row(try Aria2GID.taskID(params.first)).task
+        var options: [String: JSONValue] = ["dir": .string(task.directory)]
+        if let name = task.requestedName ?? task.fileName { options["out"] = .string(name) }
+        if !task.headers.isEmpty { options["header"] = .array(task.headers.map(JSONValue.string)) }
+        if let checksum = task.checksum { options["checksum"] = .string(checksum.description) }
+        return .object(options)
+    }
+
+    /// Options of one task cannot change after it is queued; aria2 answers OK for what it ignores.
+    func changeOption(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
+        _ = try row(try Aria2GID.taskID(params.first))
+        return "OK"
+    }
+
+    func getGlobalOption() async -> JSONValue {
+        [
+            "dir": .string(intake.defaultDirectory),
+            "max-concurrent-downloads": .string(String(access.snapshot().maxConcurrent)),
+            "max-overall-download-limit": .string(await state.overallLimit),
+        ]
+    }
+
+    /// Only the options RPC may change; others are ignored as aria2 ignores unknown ones. Hooks, the
+    /// secret and directories can never be set over RPC.
+    func changeGlobalOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        guard let options = params.first?.objectValue else { throw .failed("Illegal argument.") }
+        if let value = options["max-concurrent-downloads"] {
+            guard let number = value.integerValue, ConcurrencyLimit.range.contains(Int(clamping: number)) else {
+                throw .failed("max-concurrent-downloads must be between \(ConcurrencyLimit.range.lowerBound) and \(ConcurrencyLimit.range.upperBound).")
+            }
+            _ = await access.perform([.setMaxConcurrent(Int(number))])
+        }
+        if let value = options["max-overall-download-limit"] {
+            guard let text = value.stringValue ?? value.integerValue.map(String.init) else { throw .failed("Illegal argument.") }
+            await state.setOverallLimit(text)
+        }
+        return "OK"
+    }
+
+    // MARK: - Helpers
+
+    static func waitingRows(_ snapshot: QueueSnapshot) -> [QueueSnapshot.Row] {
+        snapshot.rows.filter { $0.task.state == .waiting || $0.task.state == .paused }
+    }
+
+    /// The `offset, num` page of a list as aria2 takes it: a negative offset counts from the end and
+    /// gives the list in reverse order.
+    static func page<T>(_ items: [T], _ params: [JSONValue]) throws(RPCError) -> [T] {
+        guard params.count >= 2, let offset = params[0].integerValue, let num = params[1].integerValue else {
+            throw .failed("Illegal argument.")
+        }
+        guard num > 0, !items.isEmpty else { return [] }
+        let count = Int64(items.count)
+        if offset >= 0 {
+            guard offset < count else { return [] }
+            return Array(items[Int(offset)..<Int(min(count, offset + min(num, count)))])
+        }
+        let start = count + max(offset, -count)
+        guard start >= 0, offset >= -count else { return [] }
+        let end = max(-1, start - min(num, count))
+        return stride(from: Int(start), to: Int(end), by: -1).map { items[$0] }
+    }
+
+    /// The key filter at `index`, if any.
+    static func keys(_ params: [JSONValue], at index: Int) -> Set<String>? {
+        guard params.count > index, let list = params[index].arrayValue else { return nil }
+        return Set(list.compactMap(\.stringValue))
+    }
+
+    static func notFound(_ id: TaskID) -> RPCError { .failed("GID \(Aria2GID.string(for: id)) is not found") }
+
+    private func row(_ id: TaskID) throws(RPCError) -> QueueSnapshot.Row {
+        guard let row = access.snapshot().rows.first(where: { $0.id == id }) else { throw Self.notFound(id) }
+        return row
+    }
+
+    /// Carries out one command for a task and turns its result into aria2's error when it failed.
+    private func run(_ command: QueueCommand, _ id: TaskID) async throws(RPCError) {
+        switch await access.perform([command])[0] {
+        case .done, .added: return
+        case .unknownTask: throw Self.notFound(id)
+        case let .notAllowed(_, state): throw .failed("GID#\(Aria2GID.string(for: id)) is \(Aria2Status.word(for: state))")
+        case let .storeFailed(message): throw .failed(message)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Testing
+@testable import HaulRemote
+
+/// The JSON-RPC dispatcher with the exact request shapes aria2 clients send, on a real controller
+/// (with a scripted engine).
+@Suite(.timeLimit(.minutes(1))) struct DispatcherTests {
+    let store = MemoryTaskStore()
+    let driver = ScriptedDriver()
+    let box = SnapshotBox()
+    let downloads = "/tmp/haul-rpc-tests"
+
+    func make(secret: String? = "s3cret") async -> (DownloadController, RPCDispatcher) {
+        let controller = DownloadController(
+            store: store, driver: driver, snapshots: box, configuration: .init(maxConcurrent: 1))
+        await controller.publishInitialSnapshot()
+        let access = ControllerAccess(controller: controller, snapshots: box, stop: { await controller.stop() })
+        let dispatcher = RPCDispatcher(
+            access: access, intake: TaskIntake(defaultDirectory: downloads, allowedDirectories: []), secret: secret,
+            processID: 42)
+        return (controller, dispatcher)
+    }
+
+    func send(_ dispatcher: RPCDispatcher, _ text: String, over transport: RPCCaller.Transport = .tcp) async -> (RPCReply, Any?) {
+        let reply = await dispatcher.answer(Array(text.utf8), from: RPCCaller(transport: transport))
+        let json = reply.body.flatMap { try? JSONSerialization.jsonObject(with: Data($0)) }
+        return (reply, json)
+    }
+
+    func result(_ json: Any?) -> Any? { (json as? [String: Any])?["result"] }
+    func error(_ json: Any?) -> [String: Any]? { (json as? [String: Any])?["error"] as? [String: Any] }
+
+    @Test func integerAndStringIdsComeBackAsSent() async {
+        let (_, dispatcher) = await make()
+        let (_, numeric) = await send(dispatcher, #"{"jsonrpc":"2.0","id":7,"method":"aria2.getVersion","params":["token:s3cret"]}"#)
+        #expect((numeric as? [String: Any])?["id"] as? Int == 7)
+        let (_, text) = await send(dispatcher, #"{"jsonrpc":"2.0","id":"qwer","method":"aria2.getVersion","params":["token:s3cret"]}"#)
+        #expect((text as? [String: Any])?["id"] as? String == "qwer")
+    }
+
+    @Test func theSecretIsCheckedOnTCPAndAWrongOneIsUnauthorized() async {
+        let (_, dispatcher) = await make()
+        for params in [#"[]"#, #"["token:nope"]"#, #"["s3cret"]"#] {
+            let (reply, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.getGlobalStat","params":\#(params)}"#)
+            #expect(reply.unauthorized)
+            #expect(reply.httpStatus == 400)
+            #expect(error(json)?["code"] as? Int == 1)
+            #expect(error(json)?["message"] as? String == "Unauthorized")
+        }
+        // Missing params is no params: still unauthorized on TCP, fine on the owner's socket.
+        let (missing, _) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.getGlobalStat"}"#)
+        #expect(missing.unauthorized)
+        let (local, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.getGlobalStat"}"#, over: .localSocket)
+        #expect(!local.unauthorized)
+        #expect((result(json) as? [String: Any])?["numActive"] as? String == "0")
+        // A TCP listener without a secret refuses everything.
+        let (_, open) = await make(secret: nil)
+        #expect(await send(open, #"{"jsonrpc":"2.0","id":1,"method":"aria2.getGlobalStat","params":["token:"]}"#).0.unauthorized)
+    }
+
+    @Test func theSecretIsNeverEchoed() async {
+        let (_, dispatcher) = await make()
+        let (reply, _) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.getGlobalOption","params":["token:s3cret"]}"#)
+        #expect(!String(decoding: reply.body ?? [], as: UTF8.self).contains("s3cret"))
+    }
+
+    @Test func statusObjectsFollowAria2sRules() async {
+        let (_, dispatcher) = await make()
+        let (_, added) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a.bin"],{"out":"a.bin"}]}"#)
+        let gid = try? #require(result(added) as? String)
+        #expect(gid == "0000000000000001")
+        let (_, status) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.tellStatus","params":["token:s3cret","0000000000000001"]}"#)
+        let object = result(status) as? [String: Any] ?? [:]
+        #expect(object["status"] as? String == "waiting")
+        for key in ["totalLength", "completedLength", "downloadSpeed", "uploadSpeed", "connections"] {
+            #expect(object[key] is String, "\(key) is a decimal string")
+        }
+        let files = object["files"] as? [[String: Any]] ?? []
+        #expect(files.count == 1)
+        #expect(((files.first?["uris"]) as? [[String: Any]])?.first?["uri"] as? String == "http://127.0.0.1:9/a.bin")
+        #expect(object["bittorrent"] == nil && object["infoHash"] == nil && object["numSeeders"] == nil)
+        // A key filter returns those keys only.
+        let (_, filtered) = await send(dispatcher, #"{"jsonrpc":"2.0","id":3,"method":"aria2.tellWaiting","params":["token:s3cret",0,1000,["gid","status"]]}"#)
+        #expect((result(filtered) as? [[String: Any]])?.first.map { Set($0.keys) } == ["gid", "status"])
+    }
+
+    @Test func hostileAddUriOptionsAreRefusedWithAClearError() async throws {
+        let (_, dispatcher) = await make()
+        let cases = [
+            #"[["http://127.0.0.1:9/a"],{"out":"../escape"}]"#,
+            #"[["http://127.0.0.1:9/a"],{"dir":"/etc"}]"#,
+            #"[["file:///etc/passwd"]]"#,
+            #"[["http://127.0.0.1:9/a"],{"header":["Range: bytes=0-1"]}]"#,
+            #"[["http://127.0.0.1:9/a"],{"header":"X: a\r\nInjected: b"}]"#,
+            #"[[]]"#,
+        ]
+        for params in cases {
+            let body = #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret","#
+                + params.dropFirst() + "}"
+            let (reply, json) = await send(dispatcher, String(body))
+            #expect(reply.httpStatus == 400, "\(params)")
+            #expect(error(json)?["code"] as? Int == 1, "\(params)")
+            let message = error(json)?["message"] as? String
+            #expect(message?.isEmpty == false)
+        }
+        #expect(try store.loadAll().isEmpty)
+    }
+
+    @Test func negativeOffsetsCountFromTheEndInReverse() async {
+        let (_, dispatcher) = await make()
+        for index in 1...4 {
+            _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/f\#(index)"]]}"#)
+        }
+        let (_, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellWaiting","params":["token:s3cret",-1,2,["gid"]]}"#)
+        let gids = (result(json) as? [[String: Any]])?.compactMap { $0["gid"] as? String }
+        #expect(gids == ["0000000000000004", "0000000000000003"])
+        let (_, stopped) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellStopped","params":["token:s3cret",-1,1000]}"#)
+        #expect((result(stopped) as? [Any])?.isEmpty == true)
+    }
+
+    @Test func multicallRunsEachCallWithItsOwnToken() async {
+        let (_, dispatcher) = await make()
+        let body = #"{"jsonrpc":"2.0","id":"m","method":"system.multicall","params":[[{"methodName":"aria2.getGlobalStat","params":["token:s3cret"]},{"methodName":"aria2.getGlobalStat","params":["token:bad"]},{"methodName":"aria2.nope","params":["token:s3cret"]}]]}"#
+        let (reply, json) = await send(dispatcher, body)
+        #expect(reply.httpStatus == 200)
+        let results = result(json) as? [Any] ?? []
+        #expect(results.count == 3)
+        #expect(((results.first as? [Any])?.first as? [String: Any])?["numActive"] as? String == "0")
+        #expect((results[1] as? [String: Any])?["message"] as? String == "Unauthorized")
+        #expect((results[2] as? [String: Any])?["code"] as? Int == -32601)
+    }
+
+    @Test func protocolErrorsAsAria2GivesThem() async {
+        let (_, dispatcher) = await make()
+        let (parse, parseJSON) = await send(dispatcher, "{not json")
+        #expect(parse.httpStatus == 500)
+        #expect(error(parseJSON)?["code"] as? Int == -32700)
+        let (missingID, _) = await send(dispatcher, #"{"jsonrpc":"2.0","method":"aria2.getVersion"}"#)
+        #expect(missingID.httpStatus == 400)
+        let (unknown, unknownJSON) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addTorrent","params":["token:s3cret"]}"#)
+        #expect(unknown.httpStatus == 404)
+        #expect(error(unknownJSON)?["code"] as? Int == -32601)
+        let (named, _) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":{"a":1}}"#)
+        #expect(named.httpStatus == 500)
+        let (batch, batchJSON) = await send(dispatcher, #"[{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:s3cret"]},{"jsonrpc":"2.0","id":2,"method":"aria2.nope"}]"#)
+        #expect(batch.httpStatus == 200)
+        #expect((batchJSON as? [Any])?.count == 2)
+        // haul.* methods are for the owner's socket only.
+        let (haulOverTCP, _) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"haul.snapshot","params":["token:s3cret"]}"#)
+        #expect(haulOverTCP.httpStatus == 404)
+    }
+
+    @Test func eventsBecomeNotifications() async throws {
+        let (controller, dispatcher) = await make()
+        let notifications = dispatcher.notifications()
+        let run = Task { await controller.run() }
+        _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/x"]]}"#)
+        var iterator = notifications.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        let json = try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any]
+        #expect(json?["method"] as? String == "aria2.onDownloadStart")
+        #expect(((json?["params"] as? [[String: Any]])?.first?["gid"]) as? String == "0000000000000001")
+        await controller.stop()
+        _ = await run.value
+    }
+
+    @Test func changePositionMovesWithinTheWaitingList() async {
+        let (_, dispatcher) = await make()
+        for index in 1...3 {
+            _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/f\#(index)"]]}"#)
+        }
+        let (_, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.changePosition","params":["token:s3cret","0000000000000003",0,"POS_SET"]}"#)
+        // The memory store does not reorder, so only the answer's shape is checked here; the SQLite store's move has its own tests.
+        #expect(result(json) is Int)
+        let (_, bad) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.changePosition","params":["token:s3cret","0000000000000003",0,"POS_NOWHERE"]}"#)
+        #expect(error(bad)?["code"] as? Int == 1)
+    }
+}
