@@ -114,4 +114,40 @@ import Testing
         let end = try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
         #expect(end.contains("EXITED=1"))
     }
+
+    /// At 40×12 neither help nor details fits: PgDn and End bring later lines into view.
+    @Test func helpAndDetailsScrollOnASmallTerminal() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/gone.bin", .status(404))
+        let run = try HaulRun()
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(
+            command: "\(haul) --state-dir \(run.state) -d \(run.downloads) \(server.url("/gone.bin"))", width: 40, height: 12)
+        defer { tmux.kill() }
+        try await tmux.waitFor("the failed row") { $0.contains("gone.bin") && $0.contains("✗") }
+
+        try tmux.send("?")
+        let first = try await tmux.waitFor("↓ more  PgDn")
+        #expect(first.contains("Move around"))
+        #expect(!first.contains("space p"), "the Tasks section starts below the first page")
+        try tmux.send("NPage")
+        let paged = try await tmux.waitFor("the second page of help") { $0.contains("space p  pause") && $0.contains("↑ more") }
+        #expect(!paged.contains("Move around"))
+        try tmux.send("End")
+        let end = try await tmux.waitFor("Enter    details: close")
+        #expect(!end.contains("↓ more"), "nothing below the last page")
+        try tmux.send("Escape")
+        try await tmux.waitFor("help closed") { !$0.contains("haul — keys") && $0.contains("gone.bin") }
+
+        try tmux.send("Enter")
+        let details = try await tmux.waitFor("┌─ details")
+        #expect(details.contains("↓ more") && !details.contains("Task id"))
+        try tmux.send("End")
+        try await tmux.waitFor("the end of the details") { $0.contains("Task id") && $0.contains("↑ more") }
+        try tmux.send("Escape")
+        try await tmux.waitFor("details closed") { !$0.contains("┌─ details") }
+        try tmux.send("q")
+        try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
+    }
 }

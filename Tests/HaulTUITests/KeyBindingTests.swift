@@ -3,13 +3,32 @@ import Testing
 
 /// The one key table: no key bound twice, every action reachable, footer and help generated from it.
 @Suite struct KeyBindingTests {
-    @Test func noKeyIsBoundTwice() {
-        let keys = KeyBinding.table.flatMap(\.keys)
-        #expect(Set(keys).count == keys.count)
+    @Test func noKeyIsBoundTwiceInOneScope() {
+        for scope in KeyBinding.Scope.allCases {
+            let keys = KeyBinding.table.filter { $0.scopes.contains(scope) }.flatMap(\.keys)
+            #expect(Set(keys).count == keys.count, "\(scope)")
+        }
     }
 
     @Test func everyActionHasAKey() {
-        for action in Action.allCases { #expect(KeyBinding.binding(for: action) != nil, "\(action)") }
+        for action in Action.allCases {
+            #expect(KeyBinding.Scope.allCases.contains { KeyBinding.binding(for: action, in: $0) != nil }, "\(action)")
+        }
+    }
+
+    @Test func helpAndDetailsScrollWithTheirOwnKeys() {
+        let help: [(KeyPress, Action)] = [
+            (.up, .scrollUp), (.character("k"), .scrollUp), (.down, .scrollDown), (.character("j"), .scrollDown),
+            (.pageUp, .scrollPageUp), (.pageDown, .scrollPageDown), (.character(" "), .scrollPageDown),
+            (.home, .scrollTop), (.end, .scrollBottom), (.escape, .closeOverlay),
+        ]
+        for (key, action) in help { #expect(KeyBinding.action(for: key, in: .help) == action, "help \(key.label)") }
+        let details: [(KeyPress, Action)] = [
+            (.up, .selectPrevious), (.down, .selectNext), (.pageUp, .scrollPageUp), (.pageDown, .scrollPageDown),
+            (.home, .scrollTop), (.end, .scrollBottom), (.escape, .closeOverlay), (.enter, .closeOverlay),
+        ]
+        for (key, action) in details { #expect(KeyBinding.action(for: key, in: .details) == action, "details \(key.label)") }
+        #expect(KeyBinding.action(for: .character("x"), in: .details) == nil, "list actions do not work under details")
     }
 
     @Test func theIssueBaselineKeysAreBound() {
@@ -26,11 +45,13 @@ import Testing
     }
 
     @Test func theFooterComesFromTheTable() {
-        let footer = KeyBinding.footerItems.map { "\($0.keys) \($0.label)" }
+        let footer = KeyBinding.footerItems(in: .list).map { "\($0.keys) \($0.label)" }
         #expect(footer == [
             "space pause/resume", "a add", "x remove", "Enter details", "J/K move", "</> limit", "Tab lists", "? help", "q quit",
         ])
-        #expect(KeyBinding.footerItems.filter(\.essential).map(\.label) == ["help", "quit"])
+        #expect(KeyBinding.footerItems(in: .list).filter(\.essential).map(\.label) == ["help", "quit"])
+        #expect(KeyBinding.footerItems(in: .help).map { "\($0.keys) \($0.label)" } == ["↑/↓ scroll", "PgUp/PgDn page", "Esc close"])
+        #expect(KeyBinding.footerItems(in: .details).map { "\($0.keys) \($0.label)" } == ["↑/↓ task", "PgUp/PgDn page", "Esc close"])
     }
 
     @Test func theRetryHintNamesALetterKey() {

@@ -7,39 +7,184 @@ import Testing
 @Suite struct OverlayTests {
     init() { setlocale(LC_CTYPE, "C.UTF-8") }
 
-    @Test func helpIsGeneratedFromTheBindingTable() {
-        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 30, state: UIState(mode: .help)).lines().joined(separator: "\n")
-        for binding in KeyBinding.table {
-            let keys = binding.keys.map(\.label).joined(separator: " ")
-            #expect(text.contains(keys + String(repeating: " ", count: max(2, 9 - DisplayWidth.of(keys))) + binding.help), "\(binding.action)")
-        }
-        for section in KeyBinding.Section.allCases { #expect(text.contains("│ \(section.rawValue)")) }
-        #expect(text.contains("any key close help"))
-    }
-
-    @Test func helpFlowsIntoTwoColumnsWhenTheScreenIsShortButWide() {
-        let lines = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help)).lines()
-        #expect(lines[2] == "│ Move around                                                Queue                                                    │s")
-        #expect(lines[13] == "│ x Del    remove (asks whether to delete the partial fil…   q        quit (state is saved; running tasks resume nex… │")
-        #expect(lines[14] == "│ Enter    details: URL, path, validators, attempts, error                                                            │")
-    }
-
-    @Test func helpOnATinyScreenIsCutNotWrappedAndLeavesTheFooter() {
-        let lines = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help)).lines()
-        #expect(lines.first == "┌─ haul — keys ────────────────────────┐")
-        #expect(lines[9] == "│ …                                    │")
-        #expect(lines[10] == "└──────────────────────────────────────┘")
-        #expect(lines[11] == " any key close help")
-    }
-
-    @Test func detailsShowTheTaskWithCredentialsRedacted() {
+    /// One paused task with every field the details pane can show, some of them long enough to wrap.
+    static var longDetails: QueueSnapshot {
         let row = TestQueue.row(
             7, "secret.iso", .paused, done: 300 * TestQueue.mib, total: TestQueue.gib, error: "disk full writing /downloads/secret.iso.part",
             url: "https://alice:hunter2@example.org/secret.iso?x=1")
         var task = row.task
         task.validators = RemoteValidators(etag: "\"abc\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT")
         task.headers = ["Authorization: Bearer xyz", "X-Trace: 1"]
-        let snapshot = QueueSnapshot(rows: [QueueSnapshot.Row(task: task, bytesReceived: row.bytesReceived)], sequence: 1)
+        return QueueSnapshot(rows: [QueueSnapshot.Row(task: task, bytesReceived: row.bytesReceived)], sequence: 1)
+    }
+
+    /// Presses `keys` at 40×12, telling the reducer how far the open box scrolls, as the live loop does.
+    static func press(_ keys: [KeyPress], from state: UIState, in snapshot: QueueSnapshot) -> UIState {
+        var state = state
+        for key in keys {
+            var context = TestQueue.context(snapshot, visibleRows: ScreenLayout(width: 40, height: 12).visibleRows)
+            context.overlayScroll = TestQueue.overlayScroll(snapshot, width: 40, height: 12, state: state)
+            state = state.reduce(key, context: context).0
+        }
+        return state
+    }
+
+    @Test func helpIsGeneratedFromTheBindingTable() {
+        // Tall enough for one column with no scrolling.
+        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 44, state: UIState(mode: .help)).lines().joined(separator: "\n")
+        for binding in KeyBinding.table {
+            let keys = binding.keys.map(\.label).joined(separator: " ")
+            #expect(text.contains(keys + String(repeating: " ", count: max(2, 9 - DisplayWidth.of(keys))) + binding.help), "\(binding.action)")
+        }
+        for section in KeyBinding.Section.allCases { #expect(text.contains("│ \(section.rawValue)")) }
+        #expect(text.contains("↑/↓ scroll  PgUp/PgDn page  Esc close"), "the footer comes from the help scope of the table")
+        #expect(!text.contains("↑ more") && !text.contains("↓ more"), "everything fits: no scroll hint")
+    }
+
+    @Test func helpFlowsIntoTwoColumnsWhenTheScreenIsShortButWideAndScrollsBoth() {
+        let lines = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help)).lines()
+        #expect(lines[1] == "│ Move around                                                Screen                                                   │─")
+        #expect(lines[12] == "│ x Del    remove (asks whether to delete the partial fil…   PgDn     one page down                                   │")
+        #expect(lines[16] == "└────────────────────────────────────────────────────────────────────────────────────────────────────── ↓ more  PgDn ─┘")
+        let end = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help, helpScroll: 99)).lines()
+        #expect(end[0].hasSuffix("─ ↑ more ─┐"))
+        #expect(end[11] == "│ S        start all (resume paused, retry failed)           Enter    details: close                                  │")
+        #expect(end[15] == "│ >        one download more at a time                                                                                │─")
+        #expect(end[16] == "└" + String(repeating: "─", count: 117) + "┘", "clamped at the end: nothing more below")
+    }
+
+    @Test func helpAt40x12ScrollsByLineAndPageAndStopsAtTheEnd() {
+        let first = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help)).lines()
+        #expect(first == [
+            "┌─ haul — keys ────────────────────────┐",
+            "│ Move around                          │",
+            "│ ↑ k      select the previous task    │",
+            "│ ↓ j      select the next task        │",
+            "│ PgUp     one page up                 │",
+            "│ PgDn     one page down               │",
+            "│ Home g   first task                  │",
+            "│ End G    last task                   │",
+            "│                                      │",
+            "│ Tasks                                │",
+            "└─────────────────────── ↓ more  PgDn ─┘",
+            " ↑/↓ scroll  PgUp/PgDn page  Esc close",
+        ])
+        let paged = Self.press([.pageDown], from: UIState(mode: .help), in: TestQueue.sketch)
+        #expect(paged.helpScroll == 8, "a page keeps one line of the last one")
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: paged).lines() == [
+            "┌─ haul — keys ─────────────── ↑ more ─┐",
+            "│ Tasks                                │",
+            "│ space p  pause, resume, or retry a … │",
+            "│ a        add URLs (paste works; Esc… │",
+            "│ x Del    remove (asks whether to de… │",
+            "│ Enter    details: URL, path, valida… │",
+            "│                                      │",
+            "│ Queue                                │",
+            "│ P        pause all                   │",
+            "│ S        start all (resume paused, … │",
+            "└─────────────────────── ↓ more  PgDn ─┘",
+            " ↑/↓ scroll  PgUp/PgDn page  Esc close",
+        ])
+        let lineDown = Self.press([.down, .character("j")], from: paged, in: TestQueue.sketch)
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: lineDown).lines()[1] == "│ a        add URLs (paste works; Esc… │")
+        // Far past the end, the offset stays at the last page: one ↑ then shows one line more above.
+        let end = Self.press(Array(repeating: .character(" "), count: 10), from: UIState(mode: .help), in: TestQueue.sketch)
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: end).lines() == [
+            "┌─ haul — keys ─────────────── ↑ more ─┐",
+            "│ ↑ k      details: the previous task  │",
+            "│ ↓ j      details: the next task      │",
+            "│ PgUp     one page up                 │",
+            "│ PgDn     one page down               │",
+            "│ space    help: one page down         │",
+            "│ Home g   to the top                  │",
+            "│ End G    to the end                  │",
+            "│ Esc q    close (help: any other key… │",
+            "│ Enter    details: close              │",
+            "└──────────────────────────────────────┘",
+            " ↑/↓ scroll  PgUp/PgDn page  Esc close",
+        ])
+        let up = Self.press([.up], from: end, in: TestQueue.sketch)
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: up).lines()[1] == "│ ↓ j      help: one line down         │")
+        #expect(Self.press([.home], from: up, in: TestQueue.sketch).helpScroll == 0)
+    }
+
+    @Test func theRendererClampsAnOffsetPastTheContent() {
+        let far = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 1000)).lines()
+        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 30)).lines()
+        #expect(far == last)
+        #expect(last[9] == "│ Enter    details: close              │")
+        let layout = ScreenLayout(width: 40, height: 12)
+        let model = ViewModelBuilder().build(
+            snapshot: TestQueue.sketch, state: UIState(mode: .help), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
+        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 30))
+        let list = ViewModelBuilder().build(
+            snapshot: TestQueue.sketch, state: UIState(), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
+        #expect(ListRenderer().overlayScroll(list, layout: layout) == nil)
+    }
+
+    @Test func helpInASCIISaysMoreInASCII() {
+        let lines = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 3), glyphs: .ascii).lines()
+        #expect(lines[0] == "+- haul — keys --------------- ^ more -+")
+        #expect(lines[10] == "+----------------------- v more  PgDn -+")
+    }
+
+    @Test func detailsAt40x12ScrollAPageAtATimeAndStopAtTheEnd() {
+        let snapshot = Self.longDetails
+        let first = TestQueue.screen(snapshot, width: 40, height: 12, state: UIState(mode: .details)).lines()
+        #expect(first == [
+            "┌─ details ────────────────────────────┐",
+            "│ secret.iso                           │",
+            "│                                      │",
+            "│ URL         https://example.org/secr │",
+            "│             et.iso?x=1               │",
+            "│ Path        /downloads/secret.iso.pa │",
+            "│             rt                       │",
+            "│ State       paused                   │",
+            "│ Size        300.0 MiB of 1.0 GiB     │",
+            "│             (29.2%)                  │",
+            "└─────────────────────── ↓ more  PgDn ─┘",
+            " ↑/↓ task  PgUp/PgDn page  Esc close",
+        ])
+        let paged = Self.press([.pageDown], from: UIState(mode: .details), in: snapshot)
+        #expect(paged.detailsScroll == 8)
+        #expect(TestQueue.screen(snapshot, width: 40, height: 12, state: paged).lines() == [
+            "┌─ details ─────────────────── ↑ more ─┐",
+            "│             (29.2%)                  │",
+            "│ Validators  ETag \"abc\" ·             │",
+            "│             Last-Modified Tue, 14    │",
+            "│             Nov 2023 22:13:20 GMT    │",
+            "│ Attempts    3 failed                 │",
+            "│ Headers     Authorization, X-Trace   │",
+            "│ Last error  disk full writing /downl │",
+            "│             oads/secret.iso.part     │",
+            "│ Added       2023-11-14 22:13:20      │",
+            "└─────────────────────── ↓ more  PgDn ─┘",
+            " ↑/↓ task  PgUp/PgDn page  Esc close",
+        ])
+        let last = Self.press([.pageDown, .pageDown, .pageDown], from: UIState(mode: .details), in: snapshot)
+        #expect(last.detailsScroll == 9, "clamped to the content")
+        #expect(TestQueue.screen(snapshot, width: 40, height: 12, state: last).lines() == [
+            "┌─ details ─────────────────── ↑ more ─┐",
+            "│ Validators  ETag \"abc\" ·             │",
+            "│             Last-Modified Tue, 14    │",
+            "│             Nov 2023 22:13:20 GMT    │",
+            "│ Attempts    3 failed                 │",
+            "│ Headers     Authorization, X-Trace   │",
+            "│ Last error  disk full writing /downl │",
+            "│             oads/secret.iso.part     │",
+            "│ Added       2023-11-14 22:13:20      │",
+            "│ Task id     7                        │",
+            "└──────────────────────────────────────┘",
+            " ↑/↓ task  PgUp/PgDn page  Esc close",
+        ])
+        let back = Self.press([.end, .pageUp], from: UIState(mode: .details), in: snapshot)
+        #expect(back.detailsScroll == 1)
+        #expect(TestQueue.screen(snapshot, width: 40, height: 12, state: back).lines()[1] == "│                                      │")
+        #expect(Self.press([.home], from: back, in: snapshot).detailsScroll == 0)
+    }
+
+    @Test func detailsShowTheTaskWithCredentialsRedacted() {
+        let snapshot = Self.longDetails
         let state = UIState(mode: .details)
         let text = TestQueue.screen(snapshot, width: 80, height: 24, state: state).lines().joined(separator: "\n")
         #expect(text.contains("│ URL         https://example.org/secret.iso?x=1"))

@@ -50,6 +50,15 @@ enum TestQueue {
         return ListRenderer().render(model, layout: layout)
     }
 
+    /// How far the open help or details box scrolls on a `width` × `height` screen, as the renderer lays it out.
+    static func overlayScroll(_ snapshot: QueueSnapshot, width: Int, height: Int, state: UIState) -> OverlayScroll? {
+        let layout = ScreenLayout(width: width, height: height)
+        let context = UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: directory)
+        let model = ViewModelBuilder().build(
+            snapshot: snapshot, state: state.synchronized(with: context), layout: layout, freeDiskBytes: nil, now: epoch, frame: 0)
+        return ListRenderer().overlayScroll(model, layout: layout)
+    }
+
     static func context(_ snapshot: QueueSnapshot, visibleRows: Int = 8) -> UIContext {
         UIContext(snapshot: snapshot, visibleRows: visibleRows, downloadDirectory: directory)
     }

@@ -146,6 +146,77 @@ import Testing
         #expect(empty.mode == .list, "nothing to show")
     }
 
+    // MARK: Scrolling help and details
+
+    static func scrolling(_ context: UIContext, page: Int, maxOffset: Int) -> UIContext {
+        var context = context
+        context.overlayScroll = OverlayScroll(page: page, maxOffset: maxOffset)
+        return context
+    }
+
+    @Test func helpScrollsByLineAndPageWithinTheContentAndAnyOtherKeyCloses() {
+        let context = Self.scrolling(Self.context(Self.refs([1])), page: 9, maxOffset: 30)
+        var (state, commands) = Self.press([.character("?"), .down, .character("j")], in: context)
+        #expect(state.mode == .help)
+        #expect(state.helpScroll == 2)
+        (state, _) = Self.press([.up], from: state, in: context)
+        #expect(state.helpScroll == 1)
+        (state, _) = Self.press([.pageDown], from: state, in: context)
+        #expect(state.helpScroll == 9, "a page is the box less one line")
+        (state, _) = Self.press([.character(" ")], from: state, in: context)
+        #expect(state.helpScroll == 17)
+        (state, _) = Self.press([.end, .down, .down], from: state, in: context)
+        #expect(state.helpScroll == 30, "never past the last page")
+        (state, _) = Self.press([.pageUp], from: state, in: context)
+        #expect(state.helpScroll == 22, "the first key back moves at once")
+        (state, _) = Self.press([.home, .up, .character("k")], from: state, in: context)
+        #expect(state.helpScroll == 0)
+        (state, commands) = Self.press([.end, .character("x")], from: state, in: context)
+        #expect(state.mode == .list, "a key help does not use closes it")
+        #expect(commands.isEmpty, "and does nothing else")
+        (state, _) = Self.press([.character("?")], from: state, in: context)
+        #expect(state.helpScroll == 0, "help opens at the top")
+        (state, _) = Self.press([.escape], from: state, in: context)
+        #expect(state.mode == .list)
+        #expect(!state.quitRequested)
+    }
+
+    @Test func detailsPageWithPgUpPgDnAndStartAtTheTopForAnotherTask() {
+        let context = Self.scrolling(Self.context(Self.refs([1, 2, 3])), page: 9, maxOffset: 12)
+        var (state, commands) = Self.press([.enter, .pageDown], in: context)
+        #expect(state.mode == .details)
+        #expect(state.detailsScroll == 8)
+        (state, _) = Self.press([.pageDown, .pageDown], from: state, in: context)
+        #expect(state.detailsScroll == 12)
+        (state, _) = Self.press([.pageUp], from: state, in: context)
+        #expect(state.detailsScroll == 4)
+        #expect(state.cursor.selected == TaskID(1), "paging scrolls the box, not the list")
+        (state, _) = Self.press([.end], from: state, in: context)
+        #expect(state.detailsScroll == 12)
+        (state, commands) = Self.press([.down], from: state, in: context)
+        #expect(state.cursor.selected == TaskID(2))
+        #expect(state.detailsScroll == 0, "another task's details start at the top")
+        (state, _) = Self.press([.end, .home], from: state, in: context)
+        #expect(state.detailsScroll == 0)
+        (state, _) = Self.press([.end, .enter, .enter], from: state, in: context)
+        #expect(state.mode == .details)
+        #expect(state.detailsScroll == 0, "details open at the top")
+        #expect(state.helpScroll == 0, "details never move the help")
+        #expect(commands.isEmpty)
+    }
+
+    @Test func withoutTheBoxSizeTheReducerPagesByTheScreenAndNeverOverflows() {
+        let context = Self.context(Self.refs([1]), visibleRows: 7)
+        var (state, _) = Self.press([.character("?"), .pageDown], in: context)
+        #expect(state.helpScroll == 8, "a box as tall as the screen above the footer: 7 rows + 2, less one")
+        (state, _) = Self.press([.end, .down, .pageDown], from: state, in: context)
+        #expect(state.helpScroll == Int.max, "the renderer clamps; the reducer saturates")
+        let extent = OverlayScroll(page: 9, maxOffset: 5)
+        #expect(extent.offset(after: .scrollUp, from: Int.max) == 4, "an offset from a taller screen is clamped first")
+        #expect(extent.offset(after: .scrollPageDown, from: -3) == 5)
+        #expect(OverlayScroll(page: 0, maxOffset: -2) == OverlayScroll(page: 1, maxOffset: 0))
+    }
+
     // MARK: Remove
 
     @Test func removeAsksThenKeepsOrDeletesThePartialFile() {

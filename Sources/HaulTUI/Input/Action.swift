@@ -1,4 +1,4 @@
-/// A user intent from the list screen. Actions never draw: `UIState.reduce` turns them into state
+/// A user intent from the list screen or a box over it. Actions never draw: `UIState.reduce` turns them into state
 /// and, for queue changes, a `QueueCommand`.
 public enum Action: Hashable, Sendable, CaseIterable {
     case selectPrevious, selectNext, pageUp, pageDown, selectFirst, selectLast
@@ -15,4 +15,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
     case switchList
     case toggleHelp
     case quit
+    /// Scroll the open help or details box: a line, a page, to either end.
+    case scrollUp, scrollDown, scrollPageUp, scrollPageDown, scrollTop, scrollBottom
+    /// Close the open help or details box.
+    case closeOverlay
 }

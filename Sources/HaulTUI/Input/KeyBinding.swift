@@ -1,4 +1,5 @@
-/// THE key table of the list screen: dispatch, the footer and the `?` help are all generated from it.
+/// THE key table of the list screen and the boxes over it: dispatch, the footers and the `?` help are
+/// all generated from it. A key means one thing per scope (`↓` selects in the list and scrolls in help).
 public struct KeyBinding: Sendable, Equatable {
     /// Keys that trigger the action; the first few are shown in help.
     public var keys: [KeyPress]
@@ -10,20 +11,31 @@ public struct KeyBinding: Sendable, Equatable {
     public var footer: String?
     /// Which help section the binding is listed under.
     public var section: Section
+    /// Where the binding works.
+    public var scopes: Set<Scope>
 
     public enum Section: String, Sendable, CaseIterable {
         case navigation = "Move around"
         case tasks = "Tasks"
         case queue = "Queue"
         case screen = "Screen"
+        case overlays = "In help and details"
     }
 
-    public init(_ keys: [KeyPress], _ action: Action, help: String, footer: String? = nil, section: Section) {
+    /// The screen a key is read on: the list, or the help or details box over it.
+    public enum Scope: Sendable, Hashable, CaseIterable {
+        case list, help, details
+    }
+
+    public init(
+        _ keys: [KeyPress], _ action: Action, help: String, footer: String? = nil, section: Section, scopes: Set<Scope> = [.list]
+    ) {
         self.keys = keys
         self.action = action
         self.help = help
         self.footer = footer
         self.section = section
+        self.scopes = scopes
     }
 
     /// The table, in footer order of importance for the items that have a footer word.
@@ -53,28 +65,42 @@ public struct KeyBinding: Sendable, Equatable {
         KeyBinding(
             [.character("q")], .quit, help: "quit (state is saved; running tasks resume next start)",
             footer: "quit", section: .screen),
+        // In help, any key without a binding here closes it as well.
+        KeyBinding([.up, .character("k")], .scrollUp, help: "help: one line up", footer: "scroll", section: .overlays, scopes: [.help]),
+        KeyBinding([.down, .character("j")], .scrollDown, help: "help: one line down", footer: "scroll", section: .overlays, scopes: [.help]),
+        KeyBinding([.up, .character("k")], .selectPrevious, help: "details: the previous task", footer: "task", section: .overlays, scopes: [.details]),
+        KeyBinding([.down, .character("j")], .selectNext, help: "details: the next task", footer: "task", section: .overlays, scopes: [.details]),
+        KeyBinding([.pageUp], .scrollPageUp, help: "one page up", footer: "page", section: .overlays, scopes: [.help, .details]),
+        KeyBinding([.pageDown], .scrollPageDown, help: "one page down", footer: "page", section: .overlays, scopes: [.help, .details]),
+        KeyBinding([.character(" ")], .scrollPageDown, help: "help: one page down", section: .overlays, scopes: [.help]),
+        KeyBinding([.home, .character("g")], .scrollTop, help: "to the top", section: .overlays, scopes: [.help, .details]),
+        KeyBinding([.end, .character("G")], .scrollBottom, help: "to the end", section: .overlays, scopes: [.help, .details]),
+        KeyBinding(
+            [.escape, .character("q")], .closeOverlay, help: "close (help: any other key too)", footer: "close", section: .overlays,
+            scopes: [.help, .details]),
+        KeyBinding([.enter], .closeOverlay, help: "details: close", section: .overlays, scopes: [.details]),
     ]
 
-    /// The action bound to `key` on the list screen.
-    public static func action(for key: KeyPress) -> Action? {
-        table.first { $0.keys.contains(key) }?.action
+    /// The action bound to `key` in `scope`.
+    public static func action(for key: KeyPress, in scope: Scope = .list) -> Action? {
+        table.first { $0.scopes.contains(scope) && $0.keys.contains(key) }?.action
     }
 
-    /// The first binding for `action`.
-    public static func binding(for action: Action) -> KeyBinding? {
-        table.first { $0.action == action }
+    /// The first binding for `action` in `scope`.
+    public static func binding(for action: Action, in scope: Scope = .list) -> KeyBinding? {
+        table.first { $0.action == action && $0.scopes.contains(scope) }
     }
 
-    /// Footer items in priority order: the ones that must stay visible first. The renderer keeps as
-    /// many as fit and shows them in table order.
-    public static var footerItems: [FooterItem] {
+    /// The footer of `scope` in priority order: the ones that must stay visible first. The renderer keeps
+    /// as many as fit and shows them in table order.
+    public static func footerItems(in scope: Scope = .list) -> [FooterItem] {
         var items: [FooterItem] = []
-        for binding in table {
+        for binding in table where binding.scopes.contains(scope) {
             guard let word = binding.footer, let key = binding.keys.first else { continue }
             if let last = items.last, last.label == word {
                 items[items.count - 1].keys += "/" + key.label
             } else {
-                let essential = binding.action == .toggleHelp || binding.action == .quit
+                let essential = binding.action == .toggleHelp || binding.action == .quit || binding.action == .closeOverlay
                 items.append(FooterItem(keys: key.label, label: word, essential: essential))
             }
         }

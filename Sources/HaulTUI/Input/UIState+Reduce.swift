@@ -23,17 +23,11 @@ extension UIState {
             }
             return state.reduce(action, context: context)
         case .help:
-            state.mode = .list
-            return (state, nil)
+            // Any key without a binding in help closes it, as it always has.
+            return state.reduce(KeyBinding.action(for: key, in: .help) ?? .closeOverlay, context: context)
         case .details:
-            switch key {
-            case .escape, .enter, .character("q"):
-                state.mode = .list
-                return (state, nil)
-            default:
-                guard let action = KeyBinding.action(for: key), Self.navigation.contains(action) else { return (state, nil) }
-                return state.reduce(action, context: context)
-            }
+            guard let action = KeyBinding.action(for: key, in: .details) else { return (state, nil) }
+            return state.reduce(action, context: context)
         case let .prompt(field):
             return state.reducePrompt(key, field: field, context: context)
         case let .confirmRemove(id):
@@ -41,11 +35,10 @@ extension UIState {
         }
     }
 
-    static let navigation: Set<Action> = [.selectPrevious, .selectNext, .pageUp, .pageDown, .selectFirst, .selectLast]
-
-    /// Carries out an action on the list screen.
+    /// Carries out an action on the list screen or in the box over it.
     public func reduce(_ action: Action, context: UIContext) -> (UIState, QueueCommand?) {
         var state = synchronized(with: context)
+        let before = state.cursor.selected
         let rows = context.rows(state.list)
         let selected = state.cursor.selected.flatMap { id in rows.first { $0.id == id } }
         var command: QueueCommand?
@@ -83,10 +76,21 @@ extension UIState {
         case .showDetails:
             if selected != nil { state.mode = .details }
         case .switchList: state.list = state.list == .downloading ? .completed : .downloading
-        case .toggleHelp: state.mode = .help
+        case .toggleHelp:
+            state.mode = .help
+            state.helpScroll = 0
         case .quit: state.quitRequested = true
+        case .scrollUp, .scrollDown, .scrollPageUp, .scrollPageDown, .scrollTop, .scrollBottom:
+            let extent = context.overlayScroll ?? .unknown(visibleRows: context.visibleRows)
+            if state.mode == .help { state.helpScroll = extent.offset(after: action, from: state.helpScroll) }
+            if state.mode == .details { state.detailsScroll = extent.offset(after: action, from: state.detailsScroll) }
+        case .closeOverlay:
+            if state.mode == .help || state.mode == .details { state.mode = .list }
         }
-        return (state.synchronized(with: context), command)
+        state = state.synchronized(with: context)
+        // Another task's details start at the top.
+        if action == .showDetails || state.cursor.selected != before { state.detailsScroll = 0 }
+        return (state, command)
     }
 
     mutating func select(_ index: Int, in rows: [UIContext.RowRef]) {

@@ -57,10 +57,14 @@ public struct UIState: Sendable, Equatable {
     public var message: Message?
     /// Set by `q`; the loop exits after the frame.
     public var quitRequested: Bool
+    /// The first content line of the help box; 0 each time it opens. The renderer clamps it to the content.
+    public var helpScroll: Int
+    /// The first content line of the details box; 0 when it opens and when the selection moves.
+    public var detailsScroll: Int
 
     public init(
         list: ListKind = .downloading, downloading: Cursor = Cursor(), completed: Cursor = Cursor(),
-        mode: Mode = .list, message: Message? = nil, quitRequested: Bool = false
+        mode: Mode = .list, message: Message? = nil, quitRequested: Bool = false, helpScroll: Int = 0, detailsScroll: Int = 0
     ) {
         self.list = list
         self.downloading = downloading
@@ -68,6 +72,8 @@ public struct UIState: Sendable, Equatable {
         self.mode = mode
         self.message = message
         self.quitRequested = quitRequested
+        self.helpScroll = helpScroll
+        self.detailsScroll = detailsScroll
     }
 
     /// The cursor of the list on screen.
@@ -133,13 +139,20 @@ public struct UIContext: Sendable, Equatable {
     public var maxConcurrent: Int
     /// Where added URLs are downloaded.
     public var downloadDirectory: String
+    /// How far the open help or details box scrolls, as last rendered (`ListRenderer.overlayScroll`);
+    /// nil when unknown, and then only the renderer keeps the offset inside the content.
+    public var overlayScroll: OverlayScroll?
 
-    public init(downloading: [RowRef], completed: [RowRef], visibleRows: Int, maxConcurrent: Int, downloadDirectory: String) {
+    public init(
+        downloading: [RowRef], completed: [RowRef], visibleRows: Int, maxConcurrent: Int, downloadDirectory: String,
+        overlayScroll: OverlayScroll? = nil
+    ) {
         self.downloading = downloading
         self.completed = completed
         self.visibleRows = visibleRows
         self.maxConcurrent = maxConcurrent
         self.downloadDirectory = downloadDirectory
+        self.overlayScroll = overlayScroll
     }
 
     /// The context for a snapshot on a screen with `visibleRows` list rows.

@@ -20,14 +20,19 @@ public struct GlyphSet: Sendable, Equatable {
     public var box: [Character]
     /// Spinner frames for a running task of unknown size when the bar is not shown.
     public var spinner: [Character]
+    /// In a box's border when its content goes on above or below what it shows.
+    public var moreAbove: String
+    public var moreBelow: String
 
     public static let unicode = GlyphSet(
         running: "▶", waiting: "·", retrying: "↻", paused: "⏸", failed: "✗", completed: "✓",
         barDone: "█", barRemaining: "░", marker: "›", rule: "─", download: "↓", separator: " · ",
-        box: ["┌", "┐", "└", "┘", "─", "│"], spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"])
+        box: ["┌", "┐", "└", "┘", "─", "│"], spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
+        moreAbove: "↑ more", moreBelow: "↓ more")
 
     public static let ascii = GlyphSet(
         running: ">", waiting: ".", retrying: "~", paused: "=", failed: "x", completed: "+",
         barDone: "#", barRemaining: "-", marker: ">", rule: "-", download: "v", separator: ", ",
-        box: ["+", "+", "+", "+", "-", "|"], spinner: ["|", "/", "-", "\\"])
+        box: ["+", "+", "+", "+", "-", "|"], spinner: ["|", "/", "-", "\\"],
+        moreAbove: "^ more", moreBelow: "v more")
 }

@@ -13,7 +13,45 @@ extension ListRenderer {
     /// One line inside a box: runs of text in roles.
     typealias BoxLine = [Segment]
 
-    func drawHelp(_ help: HelpViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+    /// How far the open help or details box scrolls on this screen, nil when neither is open: what the
+    /// reducer needs to keep `UIState.helpScroll` and `detailsScroll` inside the content.
+    public func overlayScroll(_ model: ListViewModel, layout: ScreenLayout) -> OverlayScroll? {
+        let height = layout.footer ?? layout.height
+        switch model.overlay {
+        case let .help(help)?: return planHelp(help, width: layout.width, height: height).scroll
+        case let .details(details)?: return planDetails(details, width: layout.width, height: height).scroll
+        case .confirm?, nil: return nil
+        }
+    }
+
+    /// A box whose content can be longer than the screen: where it goes and its columns of lines,
+    /// which scroll together.
+    struct ScrollBox {
+        struct Column {
+            var x: Int
+            var limit: Int
+            var lines: [BoxLine]
+        }
+
+        var title: String
+        /// Whose keys the hints name.
+        var scope: KeyBinding.Scope
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+        var columns: [Column]
+
+        /// Content lines that fit inside the border.
+        var inner: Int { max(0, height - 2) }
+
+        var scroll: OverlayScroll {
+            let rows = columns.map(\.lines.count).max() ?? 0
+            return OverlayScroll(page: inner, maxOffset: rows - inner)
+        }
+    }
+
+    func planHelp(_ help: HelpViewModel, width gridWidth: Int, height: Int) -> ScrollBox {
         let keysWidth = help.sections.flatMap(\.entries).map { DisplayWidth.of($0.keys) }.max() ?? 0
         var lines: [BoxLine] = []
         for section in help.sections {
@@ -25,36 +63,29 @@ extension ListRenderer {
         }
         var contentWidth = lines.map(width).max() ?? 0
         let innerHeight = max(1, height - 2)
-        var columns = 1
-        let half = (grid.width - 1) / 2 - 3
+        var columnLines: [[BoxLine]] = [lines]
+        let half = (gridWidth - 1) / 2 - 3
         if lines.count > innerHeight, half >= 36 {
-            // Two columns, each cut to fit, rather than a help screen that runs off the bottom.
-            columns = 2
-            contentWidth = min(contentWidth, half)
-        }
-        var columnLines: [[BoxLine]] = []
-        if columns == 2 {
+            // Two columns, each cut to fit, so that a short but wide screen needs less scrolling.
             // Break between sections near the middle, so a section is not split across columns.
+            contentWidth = min(contentWidth, half)
             let middle = (lines.count + 1) / 2
             let breaks = lines.indices.filter { lines[$0].isEmpty }
             let split = breaks.min { abs($0 - middle) < abs($1 - middle) } ?? middle
             columnLines = [Array(lines[..<split]), Array(lines[split...].drop { $0.isEmpty })]
-        } else {
-            columnLines = [lines]
         }
-        let boxWidth = min(grid.width, columns * (contentWidth + 3) + 1)
+        let boxWidth = min(gridWidth, columnLines.count * (contentWidth + 3) + 1)
         let boxHeight = min(height, (columnLines.map(\.count).max() ?? 0) + 2)
-        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
-        drawBox(title: help.title, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
-        for (column, content) in columnLines.enumerated() {
-            let x = origin.x + 2 + column * (contentWidth + 3)
-            let limit = min(origin.x + boxWidth - 2, x + contentWidth)
-            drawLines(content, x: x, y: origin.y + 1, limit: limit, maxLines: boxHeight - 2, into: &grid)
+        let origin = (x: max(0, (gridWidth - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
+        let columns = columnLines.enumerated().map { index, content in
+            let x = origin.x + 2 + index * (contentWidth + 3)
+            return ScrollBox.Column(x: x, limit: min(origin.x + boxWidth - 2, x + contentWidth), lines: content)
         }
+        return ScrollBox(title: help.title, scope: .help, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, columns: columns)
     }
 
-    func drawDetails(_ details: DetailsViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
-        let boxWidth = min(grid.width, 100)
+    func planDetails(_ details: DetailsViewModel, width gridWidth: Int, height: Int) -> ScrollBox {
+        let boxWidth = min(gridWidth, 100)
         let labelWidth = (details.fields.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2
         let valueWidth = max(1, boxWidth - 4 - labelWidth)
         var lines: [BoxLine] = [[(details.title, .dialogTitle)], []]
@@ -66,9 +97,39 @@ extension ListRenderer {
             }
         }
         let boxHeight = min(height, lines.count + 2)
-        let origin = (x: max(0, (grid.width - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
-        drawBox(title: "details", x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, glyphs: glyphs, into: &grid)
-        drawLines(lines, x: origin.x + 2, y: origin.y + 1, limit: origin.x + boxWidth - 2, maxLines: boxHeight - 2, into: &grid)
+        let origin = (x: max(0, (gridWidth - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
+        let column = ScrollBox.Column(x: origin.x + 2, limit: origin.x + boxWidth - 2, lines: lines)
+        return ScrollBox(title: "details", scope: .details, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, columns: [column])
+    }
+
+    func drawHelp(_ help: HelpViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        draw(planHelp(help, width: grid.width, height: height), offset: help.scroll, glyphs: glyphs, into: &grid)
+    }
+
+    func drawDetails(_ details: DetailsViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        draw(planDetails(details, width: grid.width, height: height), offset: details.scroll, glyphs: glyphs, into: &grid)
+    }
+
+    /// Draws the content from `offset` (clamped to the content) and says in the border when there is more
+    /// above (top border) or below (bottom border, with the key that pages down).
+    func draw(_ box: ScrollBox, offset: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+        let scroll = box.scroll
+        let first = scroll.clamped(offset)
+        let above: BoxLine = first > 0 ? [(glyphs.moreAbove, .dialogBorder)] : []
+        var below: BoxLine = []
+        if first < scroll.maxOffset {
+            below = [(glyphs.moreBelow, .dialogBorder)]
+            if let key = KeyBinding.binding(for: .scrollPageDown, in: box.scope)?.keys.first {
+                below += [("  ", .dialogBorder), (key.label, .dialogKey)]
+            }
+        }
+        drawBox(
+            title: box.title, x: box.x, y: box.y, width: box.width, height: box.height, glyphs: glyphs, into: &grid,
+            topHint: above, bottomHint: below)
+        for column in box.columns {
+            let shown = Array(column.lines.dropFirst(first).prefix(box.inner))
+            drawLines(shown, x: column.x, y: box.y + 1, limit: column.limit, maxLines: box.inner, into: &grid)
+        }
     }
 
     func drawConfirm(_ confirm: ConfirmViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
@@ -100,8 +161,12 @@ extension ListRenderer {
         drawLines(lines, x: origin.x + 2, y: origin.y + 1, limit: origin.x + boxWidth - 2, maxLines: boxHeight - 2, into: &grid)
     }
 
-    /// A bordered box with its title in the top border, cleared inside.
-    func drawBox(title: String, x: Int, y: Int, width: Int, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
+    /// A bordered box with its title in the top border, cleared inside. Hints go at the right end of the
+    /// top and bottom borders, framed by a space each side; the title gives way to the top hint.
+    func drawBox(
+        title: String, x: Int, y: Int, width: Int, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid,
+        topHint: BoxLine = [], bottomHint: BoxLine = []
+    ) {
         guard width >= 2, height >= 2 else { return }
         let box = glyphs.box
         for line in y..<(y + height) {
@@ -115,8 +180,20 @@ extension ListRenderer {
         for (column, line, corner) in [(x, y, box[0]), (x + width - 1, y, box[1]), (x, y + height - 1, box[2]), (x + width - 1, y + height - 1, box[3])] {
             grid.write(corner, row: line, column: column, role: .dialogBorder)
         }
-        if width > 6 {
-            grid.write(" " + DisplayWidth.truncated(title, to: width - 6) + " ", row: y, column: x + 2, role: .dialogTitle, limit: x + width - 2)
+        // "─ hint ─┐": the hint with a space each side, one rule cell before the corner.
+        func hintStart(_ hint: BoxLine) -> Int? {
+            guard !hint.isEmpty else { return nil }
+            let start = x + width - 3 - self.width(hint)
+            return start > x + 1 ? start : nil
+        }
+        let top = hintStart(topHint)
+        let titleRoom = (top.map { $0 - 1 } ?? x + width - 2) - (x + 2) - 2
+        if titleRoom > 0 {
+            grid.write(" " + DisplayWidth.truncated(title, to: titleRoom) + " ", row: y, column: x + 2, role: .dialogTitle, limit: x + width - 2)
+        }
+        for (line, hint, start) in [(y, topHint, top), (y + height - 1, bottomHint, hintStart(bottomHint))] {
+            guard let start else { continue }
+            draw([(" ", .dialogBorder)] + hint + [(" ", .dialogBorder)], row: line, column: start - 1, limit: x + width - 1, into: &grid)
         }
     }
 

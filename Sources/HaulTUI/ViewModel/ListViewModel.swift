@@ -74,6 +74,8 @@ public struct HelpViewModel: Sendable, Equatable {
     public var title: String
     public var sections: [Section]
     public var closingHint: String
+    /// The first content line to show (`UIState.helpScroll`); the renderer clamps it.
+    public var scroll: Int = 0
 }
 
 /// The Enter pane: one task's facts as label and value lines.
@@ -86,6 +88,8 @@ public struct DetailsViewModel: Sendable, Equatable {
     public var title: String
     public var fields: [Field]
     public var closingHint: String
+    /// The first content line to show (`UIState.detailsScroll`); the renderer clamps it.
+    public var scroll: Int = 0
 }
 
 /// The remove question.

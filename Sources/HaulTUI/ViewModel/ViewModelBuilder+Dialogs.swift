@@ -6,8 +6,16 @@ extension ViewModelBuilder {
     func overlay(_ state: UIState, selected: QueueSnapshot.Row?, in rows: [QueueSnapshot.Row], now: Date) -> ListViewModel.Overlay? {
         switch state.mode {
         case .list, .prompt: return nil
-        case .help: return .help(help())
-        case .details: return selected.map { .details(details($0, now: now)) }
+        case .help:
+            var help = help()
+            help.scroll = state.helpScroll
+            return .help(help)
+        case .details:
+            return selected.map {
+                var details = details($0, now: now)
+                details.scroll = state.detailsScroll
+                return .details(details)
+            }
         case let .confirmRemove(id):
             let row = selected?.id == id ? selected : rows.first { $0.id == id }
             return row.map { .confirm(confirm($0)) }

@@ -180,10 +180,9 @@ public struct ViewModelBuilder: Sendable {
 
     func footer(for mode: UIState.Mode) -> [FooterItem] {
         switch mode {
-        case .list: return KeyBinding.footerItems
-        case .help: return [FooterItem(keys: "any key", label: "close help", essential: true)]
-        case .details:
-            return [FooterItem(keys: "Esc", label: "close", essential: true), FooterItem(keys: "↑/↓", label: "other task")]
+        case .list: return KeyBinding.footerItems(in: .list)
+        case .help: return KeyBinding.footerItems(in: .help)
+        case .details: return KeyBinding.footerItems(in: .details)
         case .prompt:
             return [
                 FooterItem(keys: "Enter", label: "add", essential: true), FooterItem(keys: "Esc", label: "cancel", essential: true),
