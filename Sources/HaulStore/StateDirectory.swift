@@ -13,6 +13,12 @@ public struct StateDirectory: Sendable, Equatable {
     public var databasePath: String { path + "/haul.sqlite" }
     /// The file whose `flock` marks the transferring process.
     public var lockPath: String { path + "/haul.lock" }
+    /// The owner's control socket (0600): the CLI and attached lists reach the running haul through it.
+    public var socketPath: String { path + "/haul.sock" }
+    /// Where a background haul writes its log.
+    public var logPath: String { path + "/haul.log" }
+    /// The TCP listener's secret when none was given (0600).
+    public var rpcSecretPath: String { path + "/rpc-secret" }
 
     /// Resolves the directory without touching the disk.
     ///

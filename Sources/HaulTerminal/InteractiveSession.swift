@@ -44,6 +44,8 @@ public enum InteractiveSession {
         var cachedContext: (sequence: UInt64, visibleRows: Int, context: UIContext)?
         /// Commands sent that the snapshot may not show yet; keys in one burst act on their effect.
         var pending = PendingCommands()
+        /// The open help or details box's page size and last offset, from the last frame.
+        var overlayScroll: OverlayScroll?
         /// When the message on screen appeared; messages go after `messageSeconds`.
         var messageShownAt: ContinuousClock.Instant?
         static let messageSeconds: Duration = .seconds(4)
@@ -82,7 +84,10 @@ public enum InteractiveSession {
                         if key == .enter, state.mode.isPrompt, index < burst.count - 1 { key = .character(" ") }
                         snapshot = snapshots.read()
                         let now = ContinuousClock.now
-                        let (next, command) = state.reduce(key, context: pending.context(over: context(snapshot), now: now))
+                        var keyContext = pending.context(over: context(snapshot), now: now)
+                        // The open box's page size and end, as last drawn, keep its scroll inside the content.
+                        keyContext.overlayScroll = overlayScroll
+                        let (next, command) = state.reduce(key, context: keyContext)
                         if next.message != state.message { messageShownAt = next.message == nil ? nil : .now }
                         state = next
                         if let command {
@@ -132,6 +137,7 @@ public enum InteractiveSession {
             lastSequence = snapshot.sequence
             let model = builder.build(
                 snapshot: snapshot, state: state, layout: layout, freeDiskBytes: freeDisk, now: Date(), frame: frame)
+            overlayScroll = renderer.overlayScroll(model, layout: layout)
             painter.paint(renderer.render(model, layout: layout))
         }
     }
