@@ -22,6 +22,18 @@ struct ServerFixture {
         server = RPCServer(service: service, configuration: configuration)
     }
 
+    /// Starts the server, runs `body`, and shuts the server down whether `body` throws or not.
+    func serving(_ body: () async throws -> Void) async throws {
+        try await server.start()
+        do {
+            try await body()
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
     /// The started server's TCP port.
     func port() async throws -> Int {
         try #require(await server.tcpPort)
