@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulTestSupport"], swiftSettings: strict),
         .testTarget(name: "HaulReportTests", dependencies: ["HaulReport", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HaulEndToEndTests",
             dependencies: ["HaulCore", "FaultServer", "HaulTestSupport"],
