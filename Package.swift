@@ -68,7 +68,6 @@ let package = Package(
             dependencies: ["HaulTransfer", "HaulCore", "FaultServer", "HaulTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "FaultServerTests", dependencies: ["FaultServer", "HaulTestSupport"], swiftSettings: strict),
-        .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulTestSupport"], swiftSettings: strict),
         .testTarget(name: "HaulReportTests", dependencies: ["HaulReport", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulTestSupport"], swiftSettings: strict),

@@ -54,7 +54,7 @@ public enum InteractiveSession {
             self.session = session
             self.options = options
             reader = KeyReader(window: session.window)
-            builder = ViewModelBuilder(glyphs: session.isUTF8 ? .unicode : .ascii)
+            builder = ViewModelBuilder(glyphs: session.isUTF8 ? .unicode : .ascii, attachedTo: options.attachedTo)
             painter = CursesPainter(
                 window: session.window, theme: options.theme,
                 colors: ColorPairCache(hasColors: session.hasColors, hasDefaultColors: session.hasDefaultColors))
@@ -95,6 +95,12 @@ public enum InteractiveSession {
                             send(command)
                         }
                         if state.quitRequested { return .quit }
+                        if state.detachRequested {
+                            guard options.attachedTo != nil else { return .detach }
+                            state.detachRequested = false
+                            state.message = UIState.Message("the downloads already run in the background; q closes this view")
+                            messageShownAt = .now
+                        }
                     }
                 }
                 snapshot = snapshots.read()

@@ -6,10 +6,13 @@ public struct TerminalOptions: Sendable {
     public var theme: Theme
     /// The download directory: the header shows the free space of its filesystem, and `a` adds URLs into it.
     public var downloadDirectory: String
+    /// The pid of the background haul the list is attached to; nil when this process owns the downloads.
+    public var attachedTo: Int32?
 
-    public init(theme: Theme, downloadDirectory: String) {
+    public init(theme: Theme, downloadDirectory: String, attachedTo: Int32? = nil) {
         self.theme = theme
         self.downloadDirectory = downloadDirectory
+        self.attachedTo = attachedTo
     }
 }
 
@@ -28,4 +31,6 @@ public enum SessionEnd: Sendable, Equatable {
     case quit
     /// `stopRequested()` returned true (a signal).
     case stopRequested
+    /// The user pressed `d`: a background haul takes the downloads over.
+    case detach
 }

@@ -34,9 +34,15 @@ final class Composition {
         return ExitStatus(summary)
     }
 
+    /// How an interactive run ended: with an exit status, or handing the downloads to a background haul.
+    enum InteractiveEnd: Equatable {
+        case status(ExitStatus)
+        case detach
+    }
+
     /// Runs the live list on its own thread while the controller runs; falls back to headless when the
     /// terminal cannot be used.
-    func runInteractive(options: TerminalOptions) async -> ExitStatus {
+    func runInteractive(options: TerminalOptions) async -> InteractiveEnd {
         installStopSignals()
         let controller = controller
         let (commands, sink) = AsyncStream.makeStream(of: QueueCommand.self)
@@ -46,35 +52,29 @@ final class Composition {
         }
         await controller.publishInitialSnapshot()
         let run = Task { await controller.run() }
-        let snapshots = snapshots
-        let stopRequested = signals.requested
-        let end: Result<SessionEnd, any Error> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: Result {
-                    try InteractiveSession.run(
-                        snapshots: snapshots, send: { sink.yield($0) }, options: options, stopRequested: stopRequested)
-                })
-            }
-            thread.name = "haul.keys"
-            thread.start()
-        }
+        let end = await runKeyLoop(
+            snapshots: snapshots, send: { sink.yield($0) }, options: options, stopRequested: signals.requested)
         sink.finish()
         await forwarding.value
         switch end {
         case let .success(sessionEnd):
-            // State is saved as it goes; running tasks go back to waiting and resume on the next start.
+            // State is saved as it goes; running tasks go back to waiting and resume on the next start
+            // (or in the background haul at once, after `d`: stopping syncs every byte, so nothing is fetched twice).
             await controller.stop()
             let summary = await run.value
-            guard sessionEnd == .quit else { return .interrupted }
+            switch sessionEnd {
+            case .detach: return .detach
+            case .stopRequested: return .status(.interrupted)
             // As headless: a task that failed in this session makes the status 1, also after `q`.
-            return summary.failed > 0 || summary.pausedByError > 0 ? .taskFailed : .success
+            case .quit: return .status(summary.failed > 0 || summary.pausedByError > 0 ? .taskFailed : .success)
+            }
         case let .failure(error):
             note("\(error)")
             let reporting = startReporting(format: .human)
             await controller.finishWhenIdle()
             let summary = await run.value
             await reporting.finish()
-            return ExitStatus(summary)
+            return .status(ExitStatus(summary))
         }
     }
 

@@ -15,14 +15,14 @@ struct AddCommand: AsyncParsableCommand {
         let tasks = try add.newTasks()
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
-        let controller = session.editingController()
-        let result = await controller.perform(.add(tasks))
-        await controller.finishEditing()
-        let (added, reused) = try result.addedTasks()
+        let endpoint = try await QueueEndpoint.open(session)
+        let results = try await endpoint.perform([.add(tasks)])
+        await endpoint.close()
+        let (added, reused) = try results[0].addedTasks()
         for task in added { print("#\(task.id) \(task.displayName)") }
         for task in reused { print("#\(task.id) \(task.displayName) (already queued: \(task.state.rawValue))") }
-        if let runner = session.runner {
-            note("queued \(added.count) task(s) for the running haul\(runner.pid.map { " (pid \($0))" } ?? "")")
+        if let pid = endpoint.ownerPID {
+            note("queued \(added.count) task(s) for the running haul (pid \(pid))")
         } else {
             note("queued \(added.count) task(s); run `haul` (or `haul --headless`) to download")
         }
@@ -30,20 +30,19 @@ struct AddCommand: AsyncParsableCommand {
 }
 
 /// `haul list [--json]`: print the queue.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Print the queue.")
 
     @OptionGroup var state: StateOptions
     @Flag(help: "One JSON object per line.") var json = false
 
-    func run() throws {
+    func run() async throws {
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
-        let tasks = try session.store.loadAll()
+        let endpoint = try await QueueEndpoint.open(session)
+        let tasks = try await endpoint.tasks()
+        await endpoint.close()
         if tasks.isEmpty { note("the queue is empty") }
-        // Without a transferring process, a task recorded as running is only waiting for the next run.
-        let nobodyRuns = session.runner == nil
-        for var task in tasks {
-            if nobodyRuns, task.state == .running { task.state = .waiting }
+        for task in tasks {
             if json {
                 var line = JSONLine()
                 line.add("id", task.id.rawValue)
@@ -79,40 +78,26 @@ struct TaskSelection: ParsableArguments {
     }
 }
 
-/// Applies an edit: through the running haul when there is one, else through a controller that only
-/// edits the queue (the same rules either way). Unknown ids and tasks the edit does not apply to are
-/// errors (exit status 2).
-func edit(_ selection: TaskSelection, state: StateOptions, action: ControlRequest.Action) async throws {
+/// Applies an edit through the running haul when there is one, else to the queue database (the same
+/// rules either way). Unknown ids and tasks the edit does not apply to are errors (exit status 2).
+func edit(_ selection: TaskSelection, state: StateOptions, action: EditAction) async throws {
     let session = try QueueSession.open(stateDirectory: state.stateDirectory)
-    let known = try session.store.loadAll()
+    let endpoint = try await QueueEndpoint.open(session)
+    let known = try await endpoint.tasks()
     let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
     let targets: [TaskID] = selection.all ? known.map(\.id) : selection.ids.map(TaskID.init)
     if let missing = targets.first(where: { byID[$0] == nil }) {
+        await endpoint.close()
         throw UsageFailure(message: "no task #\(missing) in the queue (see `haul list`)")
     }
-    if !selection.all, let task = targets.compactMap({ byID[$0] }).first(where: { !action.applies(to: $0) }) {
-        throw UsageFailure(message: "#\(task.id) is \(task.state.rawValue): nothing to \(action.verb)")
-    }
-    if let runner = session.runner {
-        for id in selection.all ? [nil] : targets.map(Optional.some) {
-            try session.store.postControlRequest(ControlRequest(action: action, taskID: id))
-        }
-        note("asked the running haul\(runner.pid.map { " (pid \($0))" } ?? "") to \(action.verb) \(selection.all ? "every task" : targets.map { "#\($0)" }.joined(separator: " "))")
-        return
-    }
-    let controller = session.editingController()
-    let commands: [QueueCommand] = targets.filter { id in byID[id].map(action.applies) ?? false }.map { id in
-        switch action {
-        case .pause: .pause(id)
-        case .resume: .resume(id)
-        case .remove: .remove(id, deleteFile: false)
-        case .removeDeletingFile: .remove(id, deleteFile: true)
-        }
-    }
-    let results = await controller.perform(commands)
-    await controller.finishEditing()
-    let after = Dictionary(uniqueKeysWithValues: (try session.store.loadAll()).map { ($0.id, $0) })
+    // With --all, only the tasks the edit applies to; named tasks go to the controller, which says no for itself.
+    let chosen = selection.all ? targets.filter { byID[$0].map(action.applies) ?? false } : targets
+    let commands = chosen.map(action.command)
+    let results = try await endpoint.perform(commands)
+    let after = Dictionary(uniqueKeysWithValues: try await endpoint.tasks().map { ($0.id, $0) })
+    await endpoint.close()
     var changed = 0
+    var refusals: [String] = []
     for (command, result) in zip(commands, results) {
         guard let id = command.taskID else { continue }
         switch result {
@@ -120,11 +105,16 @@ func edit(_ selection: TaskSelection, state: StateOptions, action: ControlReques
             changed += 1
             if !selection.all { print("#\(id) \(after[id]?.state.rawValue ?? "removed")") }
         case let .storeFailed(message):
-            throw UsageFailure(message: message)
-        case .added, .unknownTask, .notAllowed:
+            refusals.append(message)
+        case let .notAllowed(_, state):
+            refusals.append("#\(id) is \(state.rawValue): nothing to \(action.verb)")
+        case .unknownTask:
+            refusals.append("no task #\(id) in the queue (see `haul list`)")
+        case .added:
             break
         }
     }
+    if !refusals.isEmpty { throw UsageFailure(message: refusals.joined(separator: "\nhaul: ")) }
     if selection.all {
         note("\(changed) task(s) \(action == .pause ? "now paused" : action == .resume ? "now waiting" : "removed")")
     }
@@ -150,16 +140,28 @@ struct RemoveCommand: AsyncParsableCommand {
     @OptionGroup var state: StateOptions
     @Flag(name: .customLong("delete-file"), help: "Also delete the partial file (finished files are never deleted).")
     var deleteFile = false
-    func run() async throws { try await edit(selection, state: state, action: deleteFile ? .removeDeletingFile : .remove) }
+    func run() async throws { try await edit(selection, state: state, action: .remove(deleteFile: deleteFile)) }
 }
 
-extension ControlRequest.Action {
+/// What `haul pause|resume|remove` asks of tasks.
+enum EditAction: Equatable {
+    case pause, resume
+    case remove(deleteFile: Bool)
+
     /// Whether the edit changes a task in this state (the lifecycle's rule; removal applies to every task).
     func applies(to task: DownloadTask) -> Bool {
         switch self {
         case .pause: TaskLifecycle.pause(task) != nil
         case .resume: TaskLifecycle.resume(task) != nil
-        case .remove, .removeDeletingFile: true
+        case .remove: true
+        }
+    }
+
+    func command(for id: TaskID) -> QueueCommand {
+        switch self {
+        case .pause: .pause(id)
+        case .resume: .resume(id)
+        case let .remove(deleteFile): .remove(id, deleteFile: deleteFile)
         }
     }
 
@@ -167,7 +169,7 @@ extension ControlRequest.Action {
         switch self {
         case .pause: "pause"
         case .resume: "resume"
-        case .remove, .removeDeletingFile: "remove"
+        case .remove: "remove"
         }
     }
 }

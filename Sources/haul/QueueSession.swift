@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulRemote
 import HaulStore
 import HaulTransfer
 
@@ -24,6 +25,11 @@ struct QueueSession {
     func editingController() -> DownloadController {
         DownloadController(
             store: store, driver: CurlTransferDriver(), snapshots: SnapshotBox(), configuration: .init())
+    }
+
+    /// The running owner of the engine, reached through its control socket; nil when none holds the queue.
+    var owner: OwnerClient? {
+        runner == nil ? nil : OwnerClient(socketPath: directory.socketPath)
     }
 
     /// The process transferring for this state dir, if any (its pid may not be written yet).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HaulCore
+import HaulRemote
 import HaulStore
 import HaulReport
 import HaulTUI
@@ -14,6 +15,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var add: AddOptions
     @OptionGroup var state: StateOptions
     @OptionGroup var transfer: TransferFlags
+    @OptionGroup var remote: RemoteOptions
 
     @Flag(help: "Run without the live list until nothing is waiting or running.")
     var headless = false
@@ -37,10 +39,17 @@ struct RunCommand: AsyncParsableCommand {
         // Theme errors are usage errors, reported before the screen is taken.
         let theme = wantsTerminal ? try loadTheme() : nil
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        let downloadDirectory = add.directory.map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
         let lock: TransferLock
         do {
             lock = try TransferLock.acquire(at: session.directory.lockPath)
         } catch {
+            // Another haul owns the downloads: the live list attaches to it.
+            if let theme, let owner = session.owner {
+                let status = try await Attachment.run(
+                    owner: owner, newTasks: newTasks, theme: theme, downloadDirectory: downloadDirectory)
+                throw ExitCode(status.rawValue)
+            }
             throw UsageFailure(message: error.description)
         }
         defer { lock.release() }
@@ -60,13 +69,27 @@ struct RunCommand: AsyncParsableCommand {
                 note("#\(task.id) \(task.displayName) is already in the queue (\(task.state.rawValue)): continuing it")
             }
         }
+        let remoteControl = try await RemoteControl.start(
+            composition: composition, state: session.directory, options: remote, downloadDirectory: downloadDirectory)
         let status: ExitStatus
         if let theme {
-            let directory = add.directory.map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
-            status = await composition.runInteractive(options: TerminalOptions(theme: theme, downloadDirectory: directory))
+            let options = TerminalOptions(theme: theme, downloadDirectory: downloadDirectory)
+            switch await composition.runInteractive(options: options) {
+            case let .status(end):
+                status = end
+            case .detach:
+                await remoteControl?.stop()
+                lock.release()
+                let pid = try await BackgroundHaul.launch(
+                    arguments: DaemonCommand.runArguments(), state: session.directory)
+                note("the downloads go on in the background (pid \(pid)); `haul` shows them again, `haul stop` ends them")
+                throw ExitCode.success
+            }
         } else {
             status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !headless && !json)
         }
+        // The socket goes before the lock: a new owner never finds a live socket it must not replace.
+        await remoteControl?.stop()
         lock.release()
         if status == .interrupted { note("interrupted: every task's bytes are saved; run haul again to continue") }
         throw ExitCode(status.rawValue)

@@ -44,11 +44,11 @@ import Testing
     @Test func helpFlowsIntoTwoColumnsWhenTheScreenIsShortButWideAndScrollsBoth() {
         let lines = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help)).lines()
         #expect(lines[1] == "│ Move around                                                Screen                                                   │─")
-        #expect(lines[12] == "│ x Del    remove (asks whether to delete the partial fil…   PgDn     one page down                                   │")
+        #expect(lines[12] == "│ x Del    remove (asks whether to delete the partial fil…   PgUp     one page up                                     │")
         #expect(lines[16] == "└────────────────────────────────────────────────────────────────────────────────────────────────────── ↓ more  PgDn ─┘")
         let end = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help, helpScroll: 99)).lines()
         #expect(end[0].hasSuffix("─ ↑ more ─┐"))
-        #expect(end[11] == "│ S        start all (resume paused, retry failed)           Enter    details: close                                  │")
+        #expect(end[11] == "│ S        start all (resume paused, retry failed)           Esc q    close (help: any other key too)                 │")
         #expect(end[15] == "│ >        one download more at a time                                                                                │─")
         #expect(end[16] == "└" + String(repeating: "─", count: 117) + "┘", "clamped at the end: nothing more below")
     }
@@ -110,13 +110,13 @@ import Testing
 
     @Test func theRendererClampsAnOffsetPastTheContent() {
         let far = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 1000)).lines()
-        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 30)).lines()
+        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 31)).lines()
         #expect(far == last)
         #expect(last[9] == "│ Enter    details: close              │")
         let layout = ScreenLayout(width: 40, height: 12)
         let model = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(mode: .help), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
-        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 30))
+        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 31))
         let list = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
         #expect(ListRenderer().overlayScroll(list, layout: layout) == nil)

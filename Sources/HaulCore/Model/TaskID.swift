@@ -8,3 +8,11 @@ public struct TaskID: Hashable, Comparable, Sendable, Codable, CustomStringConve
 
     public var description: String { String(rawValue) }
 }
+
+extension TaskID {
+    /// The id as aria2's GID: 16 hexadecimal digits, zero-padded (remote clients and hooks see it).
+    public var gid: String {
+        let hex = String(UInt64(bitPattern: rawValue), radix: 16)
+        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+    }
+}

@@ -3,10 +3,7 @@ import HaulCore
 /// aria2's GID: 16 hexadecimal digits. A task's GID is its id, zero-padded, so it stays the same
 /// across restarts and between the CLI and RPC clients.
 enum Aria2GID {
-    static func string(for id: TaskID) -> String {
-        let hex = String(UInt64(bitPattern: id.rawValue), radix: 16)
-        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex
-    }
+    static func string(for id: TaskID) -> String { id.gid }
 
     /// The task id of a GID, or an aria2-style error for anything that is not 16 hex digits.
     static func taskID(_ value: JSONValue?) throws(RPCError) -> TaskID {

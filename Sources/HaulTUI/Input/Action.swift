@@ -15,6 +15,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
     case switchList
     case toggleHelp
     case quit
+    /// Leave the downloads to a background haul and close the list.
+    case detach
     /// Scroll the open help or details box: a line, a page, to either end.
     case scrollUp, scrollDown, scrollPageUp, scrollPageDown, scrollTop, scrollBottom
     /// Close the open help or details box.

@@ -65,6 +65,9 @@ public struct KeyBinding: Sendable, Equatable {
         KeyBinding(
             [.character("q")], .quit, help: "quit (state is saved; running tasks resume next start)",
             footer: "quit", section: .screen),
+        KeyBinding(
+            [.character("d")], .detach, help: "detach: downloads go on in the background; `haul` shows them again",
+            section: .screen),
         // In help, any key without a binding here closes it as well.
         KeyBinding([.up, .character("k")], .scrollUp, help: "help: one line up", footer: "scroll", section: .overlays, scopes: [.help]),
         KeyBinding([.down, .character("j")], .scrollDown, help: "help: one line down", footer: "scroll", section: .overlays, scopes: [.help]),

@@ -80,6 +80,7 @@ extension UIState {
             state.mode = .help
             state.helpScroll = 0
         case .quit: state.quitRequested = true
+        case .detach: state.detachRequested = true
         case .scrollUp, .scrollDown, .scrollPageUp, .scrollPageDown, .scrollTop, .scrollBottom:
             let extent = context.overlayScroll ?? .unknown(visibleRows: context.visibleRows)
             if state.mode == .help { state.helpScroll = extent.offset(after: action, from: state.helpScroll) }

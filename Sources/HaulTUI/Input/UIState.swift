@@ -57,6 +57,8 @@ public struct UIState: Sendable, Equatable {
     public var message: Message?
     /// Set by `q`; the loop exits after the frame.
     public var quitRequested: Bool
+    /// The user asked to leave the downloads to a background haul.
+    public var detachRequested = false
     /// The first content line of the help box; 0 each time it opens. The renderer clamps it to the content.
     public var helpScroll: Int
     /// The first content line of the details box; 0 when it opens and when the selection moves.

@@ -5,9 +5,12 @@ import HaulCore
 /// of sizes, speeds, times and states happens here, so the renderer only lays out text.
 public struct ViewModelBuilder: Sendable {
     public var glyphs: GlyphSet
+    /// The pid of the background haul this list is attached to; nil when this process owns the downloads.
+    public var attachedTo: Int32?
 
-    public init(glyphs: GlyphSet = .unicode) {
+    public init(glyphs: GlyphSet = .unicode, attachedTo: Int32? = nil) {
         self.glyphs = glyphs
+        self.attachedTo = attachedTo
     }
 
     /// The screen for `snapshot` in `state` (which should be synchronized with the same snapshot).
@@ -180,7 +183,16 @@ public struct ViewModelBuilder: Sendable {
 
     func footer(for mode: UIState.Mode) -> [FooterItem] {
         switch mode {
-        case .list: return KeyBinding.footerItems(in: .list)
+        case .list:
+            let items = KeyBinding.footerItems(in: .list)
+            guard let attachedTo else { return items }
+            // Attached: q only closes this view, and the downloads already run in the background.
+            let detach = KeyBinding.binding(for: .detach)?.keys.first?.label
+            return [FooterItem(keys: "attached to haul", label: "(pid \(attachedTo))", essential: true)]
+                + items.compactMap { item in
+                    if item.keys == detach { return nil }
+                    return item.label == "quit" ? FooterItem(keys: item.keys, label: "close view", essential: item.essential) : item
+                }
         case .help: return KeyBinding.footerItems(in: .help)
         case .details: return KeyBinding.footerItems(in: .details)
         case .prompt:

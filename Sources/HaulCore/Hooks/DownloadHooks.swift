@@ -1,0 +1,61 @@
+import Foundation
+
+/// `--on-download-complete CMD` and `--on-download-error CMD`: run CMD without a shell, with aria2's
+/// three arguments (GID, number of files = 1, file path), never blocking the engine or the controller.
+public struct DownloadHooks: Sendable {
+    public var onComplete: String?
+    public var onError: String?
+
+    public init(onComplete: String? = nil, onError: String? = nil) {
+        self.onComplete = onComplete
+        self.onError = onError
+    }
+
+    public var isEmpty: Bool { onComplete == nil && onError == nil }
+
+    /// Runs the hooks for events as they come, until the stream ends; problems become `warning` lines
+    /// through `report`.
+    public func run(events: AsyncStream<ControllerEvent>, report: @escaping @Sendable (String) -> Void) async {
+        for await event in events {
+            let command: String?
+            let task: DownloadTask
+            switch event {
+            case let .completed(completed): (command, task) = (onComplete, completed)
+            case let .failed(failed, _) where failed.state == .failed: (command, task) = (onError, failed)
+            default: continue
+            }
+            guard let command else { continue }
+            do {
+                try Self.launch(command, arguments: Self.arguments(for: task))
+            } catch {
+                report("hook \(command) could not start: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// aria2's arguments: the GID (16 hex digits), "1", and the file's path (empty when no name was decided).
+    public static func arguments(for task: DownloadTask) -> [String] {
+        let path = task.fileName.map { (task.directory as NSString).appendingPathComponent($0) } ?? ""
+        return [task.id.gid, "1", path]
+    }
+
+    /// Starts the command (a path, or a name looked up on PATH) and reaps it when it ends.
+    static func launch(_ command: String, arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try resolve(command))
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// A command name without a slash is looked up on PATH, as a shell would.
+    static func resolve(_ command: String) throws -> String {
+        if command.contains("/") { return command }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = String(directory) + "/" + command
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: command])
+    }
+}

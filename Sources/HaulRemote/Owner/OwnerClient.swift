@@ -1,0 +1,77 @@
+import Foundation
+import HaulCore
+
+/// Typed calls to the owner of the engine over its Unix socket (`haul.*` methods): what the CLI and the
+/// attached list use.
+public struct OwnerClient: Sendable {
+    let client: RemoteClient
+
+    public init(socketPath: String, timeout: Duration = .seconds(5)) {
+        client = RemoteClient(socketPath: socketPath, timeout: timeout)
+    }
+
+    public var socketPath: String { client.socketPath }
+
+    /// The owner's process id; throws `RemoteClientError.noOwner` when nobody listens.
+    public func processID() async throws -> Int32 {
+        let result = try await call("haul.info", [JSONValue]())
+        guard let pid = result.objectValue?["pid"]?.integerValue else { throw OwnerCallError.unexpected("haul.info") }
+        return Int32(clamping: pid)
+    }
+
+    /// Carries out commands as one batch in the owner; one result each.
+    public func perform(_ commands: [QueueCommand]) async throws -> [CommandResult] {
+        let result = try await call("haul.perform", [try JSONValue.encoding(commands)])
+        return try result.decoded(as: [CommandResult].self)
+    }
+
+    /// The owner's latest snapshot, or (with `after`) the first newer one, waiting up to `wait`.
+    public func snapshot(after sequence: UInt64? = nil, wait: Duration = .seconds(10)) async throws -> QueueSnapshot {
+        var options: [String: JSONValue] = [:]
+        if let sequence {
+            options["after"] = .int(Int64(clamping: sequence))
+            options["timeout"] = .int(wait.milliseconds)
+        }
+        let client = sequence == nil ? client : RemoteClient(socketPath: client.socketPath, timeout: wait + .seconds(5))
+        let result = try await Self.call(client, "haul.snapshot", [JSONValue.object(options)])
+        return try result.decoded(as: QueueSnapshot.self)
+    }
+
+    /// Asks the owner to save its state and exit.
+    public func shutdown() async throws {
+        _ = try await call("haul.shutdown", [JSONValue]())
+    }
+
+    private func call(_ method: String, _ params: [JSONValue]) async throws -> JSONValue {
+        try await Self.call(client, method, params)
+    }
+
+    private static func call(_ client: RemoteClient, _ method: String, _ params: [JSONValue]) async throws -> JSONValue {
+        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": .string(method), "params": .array(params)])
+        let (_, answer) = try await client.post(body)
+        let response = try JSONDecoder().decode(JSONValue.self, from: Data(answer))
+        if let error = response.objectValue?["error"]?.objectValue {
+            throw OwnerCallError.refused(error["message"]?.stringValue ?? "error")
+        }
+        guard let result = response.objectValue?["result"] else { throw OwnerCallError.unexpected(method) }
+        return result
+    }
+}
+
+/// A call the owner answered with an error.
+public enum OwnerCallError: Error, CustomStringConvertible {
+    case refused(String)
+    case unexpected(String)
+
+    public var description: String {
+        switch self {
+        case let .refused(message): "the running haul refused: \(message)"
+        case let .unexpected(method): "the running haul gave an unexpected answer to \(method)"
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

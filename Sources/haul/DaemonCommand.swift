@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulRemote
+import HaulStore
+
+/// `haul daemon [URL...] [options]`: start a background haul and return; the live list attaches to it.
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon", abstract: "Start a background haul (no terminal) and return; `haul` attaches to it.")
+
+    @OptionGroup var add: AddOptions
+    @OptionGroup var state: StateOptions
+    @OptionGroup var transfer: TransferFlags
+    @OptionGroup var remote: RemoteOptions
+
+    func run() async throws {
+        // Everything is checked here, before the background haul is started with the same arguments.
+        let newTasks = try add.newTasks()
+        _ = try transfer.transferOptions()
+        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        if let owner = session.owner, let pid = try? await owner.processID() {
+            if !newTasks.isEmpty { try Attachment.reportAdded(await owner.perform([.add(newTasks)])) }
+            note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
+            return
+        }
+        let pid = try await BackgroundHaul.launch(arguments: Self.runArguments(), state: session.directory)
+        print("haul: background haul running (pid \(pid))")
+        print("  socket \(session.directory.socketPath)")
+        print("  log    \(session.directory.logPath)")
+    }
+
+    /// This command's arguments for the background run: without the subcommand name and the flags the
+    /// background run sets itself.
+    static func runArguments(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> [String] {
+        var rest = arguments
+        if let index = rest.firstIndex(of: configuration.commandName ?? "daemon") { rest.remove(at: index) }
+        return rest.filter { !["--headless", "--keep-running", "--json"].contains($0) }
+    }
+}
+
+/// `haul stop`: the background haul saves its state and exits.
+struct StopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop", abstract: "Stop the background haul (state saved; tasks resume on its next start).")
+
+    @OptionGroup var state: StateOptions
+
+    func run() async throws {
+        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        guard let owner = session.owner else {
+            note("no haul is running for \(session.directory.path)")
+            return
+        }
+        let pid = try? await owner.processID()
+        do {
+            try await owner.shutdown()
+        } catch {
+            throw UsageFailure(message: "cannot reach the running haul\(pid.map { " (pid \($0))" } ?? ""): \(error)")
+        }
+        // Done once the owner let go of the queue (its lock) and its socket.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while session.runner != nil || FileManager.default.fileExists(atPath: session.directory.socketPath) {
+            guard ContinuousClock.now < deadline else {
+                throw UsageFailure(message: "the running haul\(pid.map { " (pid \($0))" } ?? "") did not stop within 60 s")
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        note("stopped\(pid.map { " haul (pid \($0))" } ?? ""); every task's bytes are saved")
+    }
+}

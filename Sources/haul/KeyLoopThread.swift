@@ -1,0 +1,20 @@
+import Foundation
+import HaulCore
+import HaulTerminal
+
+/// Runs the live list's key loop on its own thread (ncurses is not thread-safe, and the cooperative
+/// pool must never block) and returns how it ended.
+func runKeyLoop(
+    snapshots: SnapshotBox, send: @escaping @Sendable (QueueCommand) -> Void, options: TerminalOptions,
+    stopRequested: @escaping @Sendable () -> Bool
+) async -> Result<SessionEnd, any Error> {
+    await withCheckedContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(returning: Result {
+                try InteractiveSession.run(snapshots: snapshots, send: send, options: options, stopRequested: stopRequested)
+            })
+        }
+        thread.name = "haul.keys"
+        thread.start()
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HaulCore
+import HaulRemote
+import HaulStore
+
+/// Where the CLI's commands take effect: the running haul over its control socket (at once, with its
+/// answers), else the queue database through a controller that only edits it. One set of rules either way.
+enum QueueEndpoint {
+    case owner(OwnerClient, pid: Int32)
+    case local(DownloadController, QueueSession)
+
+    static func open(_ session: QueueSession) async throws -> QueueEndpoint {
+        guard let owner = session.owner else { return .local(session.editingController(), session) }
+        do {
+            return .owner(owner, pid: try await owner.processID())
+        } catch {
+            let pid = session.runner?.pid.map { " (pid \($0))" } ?? ""
+            throw UsageFailure(message: "a haul\(pid) holds the queue but does not answer on \(owner.socketPath): \(error)")
+        }
+    }
+
+    func perform(_ commands: [QueueCommand]) async throws -> [CommandResult] {
+        switch self {
+        case let .owner(client, pid):
+            do {
+                return try await client.perform(commands)
+            } catch {
+                throw UsageFailure(message: "the running haul (pid \(pid)) did not take the command: \(error)")
+            }
+        case let .local(controller, _):
+            return await controller.perform(commands)
+        }
+    }
+
+    /// Every task as it stands now (live byte counts from a running haul).
+    func tasks() async throws -> [DownloadTask] {
+        switch self {
+        case let .owner(client, _):
+            return try await client.snapshot().rows.map { row in
+                var task = row.task
+                task.bytesDone = row.bytesReceived
+                return task
+            }
+        case let .local(_, session):
+            // Without a transferring process, a task recorded as running is only waiting for the next run.
+            return try session.store.loadAll().map { task in
+                var task = task
+                if task.state == .running { task.state = .waiting }
+                return task
+            }
+        }
+    }
+
+    /// Lets a local controller finish the disk work it was given (part files to delete).
+    func close() async {
+        if case let .local(controller, _) = self { await controller.finishEditing() }
+    }
+
+    var ownerPID: Int32? {
+        if case let .owner(_, pid) = self { return pid }
+        return nil
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HaulCore
+import HaulRemote
+import HaulStore
+
+/// The owner's remote side: the control socket (and the TCP listener when asked) serving the queue,
+/// and the hooks; nothing else.
+final class RemoteControl {
+    private let server: RPCServer
+    private let hooks: Task<Void, Never>?
+
+    private init(server: RPCServer, hooks: Task<Void, Never>?) {
+        self.server = server
+        self.hooks = hooks
+    }
+
+    /// Starts serving; a socket that cannot be bound is reported and the run goes on without it.
+    static func start(
+        composition: Composition, state: StateDirectory, options: RemoteOptions, downloadDirectory: String
+    ) async throws -> RemoteControl? {
+        let controller = composition.controller
+        let hooks = options.hooks
+        let hookTask: Task<Void, Never>? = hooks.isEmpty ? nil : Task {
+            await hooks.run(events: controller.events()) { note($0) }
+        }
+        let listener = try options.listener()
+        let secret: String? = listener == nil ? nil : try tcpSecret(options: options, state: state)
+        let stop: @Sendable () async -> Void = { await controller.stop() }
+        let access = ControllerAccess(controller: controller, snapshots: composition.snapshots, stop: stop)
+        let intake = TaskIntake(
+            defaultDirectory: downloadDirectory,
+            allowedDirectories: options.rpcAllowedDirectories.map { absolutePath($0) })
+        let dispatcher = RPCDispatcher(access: access, intake: intake, secret: secret, processID: getpid())
+        let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(
+            socketPath: state.socketPath, tcp: listener, allowedOrigin: options.rpcAllowOrigin))
+        do {
+            try await server.start()
+        } catch {
+            if listener != nil { throw UsageFailure(message: "cannot serve RPC: \(error)") }
+            note("cannot open the control socket \(state.socketPath): \(error) — other shells cannot reach this haul")
+            return RemoteControl(server: server, hooks: hookTask)
+        }
+        if let listener {
+            let port = await server.tcpPort ?? listener.port
+            let host = listener.host.contains(":") ? "[\(listener.host)]" : listener.host
+            note("aria2 JSON-RPC on http://\(host):\(port)/jsonrpc (ws:// too); clients need the secret as token:SECRET")
+        }
+        return RemoteControl(server: server, hooks: hookTask)
+    }
+
+    /// The TCP secret: `--rpc-secret-file`, else `HAUL_RPC_SECRET`, else one kept in the state directory.
+    private static func tcpSecret(options: RemoteOptions, state: StateDirectory) throws -> String {
+        do {
+            if let file = options.rpcSecretFile { return try RPCSecretFile.read(file) }
+            if let value = ProcessInfo.processInfo.environment["HAUL_RPC_SECRET"], !value.isEmpty { return value }
+            let (secret, created) = try RPCSecretFile.readOrCreate(state.rpcSecretPath)
+            note("RPC secret \(created ? "created in" : "read from") \(state.rpcSecretPath)")
+            return secret
+        } catch {
+            throw UsageFailure(message: error.description)
+        }
+    }
+
+    /// Closes the listeners (removing the socket) and lets the hooks finish with the event stream.
+    func stop() async {
+        await server.shutdown()
+        await hooks?.value
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulRemote
+
+/// Remote control and hooks (DESIGN §6).
+struct RemoteOptions: ParsableArguments {
+    @Option(name: .customLong("rpc-listen"), help: "Also serve aria2 JSON-RPC on TCP [HOST:]PORT (host 127.0.0.1 unless given); a secret is always required.")
+    var rpcListen: String?
+
+    @Option(name: .customLong("rpc-secret-file"), help: "File holding the RPC secret (else $HAUL_RPC_SECRET, else one made in the state directory).")
+    var rpcSecretFile: String?
+
+    @Option(name: .customLong("rpc-allow-origin"), help: "Send CORS headers to this web origin only (e.g. an AriaNg page).")
+    var rpcAllowOrigin: String?
+
+    @Option(name: .customLong("rpc-allowed-dir"), help: "A directory RPC clients may download into besides the default one (repeatable).")
+    var rpcAllowedDirectories: [String] = []
+
+    @Option(name: .customLong("on-download-complete"), help: "Command run (no shell) with GID, 1 and the file's path when a download completes.")
+    var onDownloadComplete: String?
+
+    @Option(name: .customLong("on-download-error"), help: "Command run (no shell) with GID, 1 and the file's path when a download fails.")
+    var onDownloadError: String?
+
+    var hooks: DownloadHooks { DownloadHooks(onComplete: onDownloadComplete, onError: onDownloadError) }
+
+    /// The TCP listener asked for, checked.
+    func listener() throws -> RPCServerConfiguration.TCPListener? {
+        guard let rpcListen else { return nil }
+        var host = "127.0.0.1"
+        var portText = Substring(rpcListen)
+        if let colon = rpcListen.lastIndex(of: ":") {
+            host = String(rpcListen[..<colon])
+            portText = rpcListen[rpcListen.index(after: colon)...]
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty else { throw ValidationError("--rpc-listen '\(rpcListen)' has an empty host") }
+        }
+        guard let port = Int(portText), (0...65535).contains(port) else {
+            throw ValidationError("--rpc-listen '\(rpcListen)' is not [HOST:]PORT with a port from 1 to 65535")
+        }
+        return RPCServerConfiguration.TCPListener(host: host, port: port)
+    }
+
+    func validate() throws {
+        _ = try listener()
+        for command in [onDownloadComplete, onDownloadError].compactMap({ $0 }) where command.isEmpty {
+            throw ValidationError("a hook command cannot be empty")
+        }
+        if let rpcSecretFile, !FileManager.default.isReadableFile(atPath: rpcSecretFile) {
+            throw ValidationError("--rpc-secret-file '\(rpcSecretFile)' cannot be read")
+        }
+    }
+}
