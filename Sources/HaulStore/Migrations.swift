@@ -64,6 +64,11 @@ enum Migrations {
                 """)
         }
 
+        // Commands from other shells go to the owner over its control socket now.
+        migrator.registerMigration("2026-11-23-drop-controlRequest") { db in
+            try db.execute(sql: "DROP TABLE controlRequest")
+        }
+
         return migrator
     }
 }

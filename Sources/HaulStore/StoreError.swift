@@ -8,8 +8,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerSchema(path: String)
     /// A stored value this version cannot read (a row edited by hand, or a bug).
     case unreadableValue(taskID: TaskID, column: String, value: String)
-    /// A control request names a task that is not in the queue.
-    case unknownTask(TaskID)
 
     public var description: String {
         switch self {
@@ -19,8 +17,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the queue database \(path) was written by a newer haul — upgrade haul, or pass --state-dir DIR"
         case let .unreadableValue(taskID, column, value):
             return "task \(taskID) has an unreadable \(column) '\(value)' in the queue database — remove it with `haul remove \(taskID)`"
-        case let .unknownTask(taskID):
-            return "no task with id \(taskID) — `haul list` shows the ids"
         }
     }
 }

@@ -41,33 +41,16 @@ import HaulTestSupport
         _ = await run.value
     }
 
-    @Test func removingSeveralWaitingTasksStartsNoneOfThem() async throws {
+    @Test func removingSeveralWaitingTasksInOneBatchStartsNoneOfThem() async throws {
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(4)))
         let run = Task { await controller.run() }
         try await waitFor("first started") { driver.started == [TaskID(1)] }
-        for id in [2, 3] { try store.postControlRequest(ControlRequest(action: .remove, taskID: TaskID(Int64(id)))) }
-        try store.postControlRequest(ControlRequest(action: .pause, taskID: TaskID(1)))
-        try await waitFor("requests taken") { driver.commands.contains(.pause(TaskID(1))) }
+        // One batch (as `haul remove 2 3` sends it): slots are filled once, after every command.
+        await controller.perform([.remove(TaskID(2), deleteFile: false), .remove(TaskID(3), deleteFile: false), .pause(TaskID(1))])
         driver.emit(.finished(TaskID(1), .paused(durableBytes: 0)))
         try await waitFor("task 4 started") { driver.started.last == TaskID(4) }
         #expect(driver.started == [TaskID(1), TaskID(4)])
-        await controller.stop()
-        _ = await run.value
-    }
-
-    @Test func aRequestForATaskAddedInTheSameBreathIsCarriedOut() async throws {
-        let controller = controller(max: 1)
-        await controller.perform(.add(newTasks(1)))
-        let run = Task { await controller.run() }
-        try await waitFor("first started") { driver.started == [TaskID(1)] }
-        // `haul add URL; haul pause 2` before the runner looked: both arrive in one reconcile.
-        try store.externalAdd(NewTask(url: "http://127.0.0.1/late.bin", directory: "/tmp"))
-        try store.postControlRequest(ControlRequest(action: .pause, taskID: TaskID(2)))
-        try await waitFor("task 2 paused") { store.task(2)?.state == .paused }
-        driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 1)))
-        try await waitFor("snapshot") { box.read().count(of: .completed) == 1 }
-        #expect(driver.started == [TaskID(1)])
         await controller.stop()
         _ = await run.value
     }
@@ -156,8 +139,6 @@ final class FailingStore: TaskStore, @unchecked Sendable {
     func delete(_ ids: [TaskID]) throws { try memory.delete(ids) }
     func move(_ id: TaskID, by offset: Int) throws {}
     func externalChangeToken() throws -> Int64 { 0 }
-    func postControlRequest(_ request: ControlRequest) throws {}
-    func takeControlRequests() throws -> [ControlRequest] { [] }
     func loadMaxConcurrent() throws -> Int? { nil }
     func saveMaxConcurrent(_ value: Int) throws {}
 }

@@ -116,13 +116,13 @@ import HaulTestSupport
         _ = await run.value
     }
 
-    @Test func picksUpTasksAndRequestsFromOtherProcesses() async throws {
+    @Test func picksUpTasksAddedToTheDatabaseByOtherProcesses() async throws {
         let controller = controller(max: 1)
         let run = Task { await controller.run() }
         try store.externalAdd(NewTask(url: "http://127.0.0.1/x.bin", directory: "/tmp"))
         try await waitFor("external task started") { driver.started == [TaskID(1)] }
-        try store.postControlRequest(ControlRequest(action: .pause, taskID: TaskID(1)))
-        try await waitFor("paused by request") { driver.commands.contains(.pause(TaskID(1))) }
+        await controller.perform(.pause(TaskID(1)))
+        try await waitFor("paused") { driver.commands.contains(.pause(TaskID(1))) }
         #expect(store.task(1)?.state == .paused)
         await controller.stop()
         _ = await run.value

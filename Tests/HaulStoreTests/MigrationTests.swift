@@ -12,7 +12,7 @@ struct MigrationTests {
         let database = try AppDatabase.inMemory()
         try database.writer.read { (db: Database) throws in
             #expect(try db.tableExists("task"))
-            #expect(try db.tableExists("controlRequest"))
+            #expect(try !db.tableExists("controlRequest"), "commands go over the control socket")
             #expect(try db.tableExists("setting"))
             let taskColumns = try db.columns(in: "task").map(\.name)
             #expect(taskColumns == [
@@ -20,7 +20,6 @@ struct MigrationTests {
                 "totalBytes", "etag", "lastModified", "attempts", "lastError", "checksum", "headers",
                 "createdAt", "finishedAt",
             ])
-            #expect(try db.columns(in: "controlRequest").map(\.name) == ["id", "action", "taskId", "createdAt"])
             #expect(try db.columns(in: "setting").map(\.name) == ["key", "value"])
             let index = try db.indexes(on: "task").first { $0.name == "task_on_state_position" }
             #expect(index?.columns == ["state", "position"])
@@ -50,7 +49,7 @@ struct MigrationTests {
         #expect(try reopened.loadAll() == added)
     }
 
-    @Test("every TaskState and ControlRequest action passes its CHECK constraint")
+    @Test("every TaskState passes its CHECK constraint")
     func enumsMatchChecks() throws {
         let database = try AppDatabase.inMemory()
         try database.writer.write { (db: Database) throws in
@@ -58,11 +57,6 @@ struct MigrationTests {
                 try db.execute(
                     sql: "INSERT INTO task (url, directory, state, position, createdAt) VALUES ('u', '/d', ?, ?, '2026-01-01')",
                     arguments: [state.rawValue, n])
-            }
-            for action in ControlRequest.Action.allCases {
-                try db.execute(
-                    sql: "INSERT INTO controlRequest (action, createdAt) VALUES (?, '2026-01-01')",
-                    arguments: [action.rawValue])
             }
         }
     }
@@ -84,16 +78,6 @@ struct MigrationTests {
         #expect(throws: DatabaseError.self) {
             try database.writer.write { (db: Database) throws in
                 try db.execute(sql: "UPDATE task SET \(assignment)")
-            }
-        }
-    }
-
-    @Test("a control request action outside the list is rejected")
-    func controlActionCheck() throws {
-        let database = try AppDatabase.inMemory()
-        #expect(throws: DatabaseError.self) {
-            try database.writer.write { (db: Database) throws in
-                try db.execute(sql: "INSERT INTO controlRequest (action, createdAt) VALUES ('explode', '2026-01-01')")
             }
         }
     }

@@ -3,35 +3,8 @@ import HaulCore
 @testable import HaulStore
 import Testing
 
-@Suite("Sharing the queue: control requests, settings, change token")
+@Suite("Sharing the queue: settings, change token")
 struct SharingTests {
-    @Test("control requests come back oldest first, and only once")
-    func controlRequestsFIFO() throws {
-        let store = try makeStore()
-        let ids = try store.enqueue([newTask(1), newTask(2)]).map(\.id)
-        let posted = [
-            ControlRequest(action: .pause, taskID: ids[1]),
-            ControlRequest(action: .resume, taskID: nil),
-            ControlRequest(action: .removeDeletingFile, taskID: ids[0]),
-            ControlRequest(action: .remove, taskID: ids[1]),
-        ]
-        for request in posted { try store.postControlRequest(request) }
-        #expect(try store.takeControlRequests() == posted)
-        #expect(try store.takeControlRequests() == [])
-        try store.postControlRequest(posted[0])
-        #expect(try store.takeControlRequests() == [posted[0]])
-    }
-
-    @Test("a control request for a task not in the queue is refused with the id")
-    func controlRequestUnknownTask() throws {
-        let store = try makeStore()
-        #expect(throws: StoreError.unknownTask(TaskID(42))) {
-            try store.postControlRequest(ControlRequest(action: .pause, taskID: TaskID(42)))
-        }
-        #expect(StoreError.unknownTask(TaskID(42)).description.contains("42"))
-        #expect(try store.takeControlRequests() == [])
-    }
-
     @Test("the concurrency limit is nil until saved, then the last value saved")
     func maxConcurrent() throws {
         let store = try makeStore()
@@ -64,11 +37,10 @@ struct SharingTests {
         #expect(afterAdd != start)
         #expect(try runner.externalChangeToken() == afterAdd)
 
-        try other.postControlRequest(ControlRequest(action: .pause, taskID: tasks[0].id))
-        let afterRequest = try runner.externalChangeToken()
-        #expect(afterRequest != afterAdd)
-        #expect(try runner.takeControlRequests() == [ControlRequest(action: .pause, taskID: tasks[0].id)])
-        #expect(try runner.externalChangeToken() == afterRequest)
+        try other.save([tasks[0]])
+        let afterSave = try runner.externalChangeToken()
+        #expect(afterSave != afterAdd)
+        #expect(try runner.externalChangeToken() == afterSave)
         #expect(try runner.loadAll().count == 3)
     }
 

@@ -8,7 +8,6 @@ public final class MemoryTaskStore: TaskStore {
     private struct State {
         var tasks: [TaskID: DownloadTask] = [:]
         var nextID: Int64 = 1
-        var requests: [ControlRequest] = []
         var maxConcurrent: Int?
         var token: Int64 = 0
         var progressWrites = 0
@@ -56,20 +55,6 @@ public final class MemoryTaskStore: TaskStore {
     public func move(_ id: TaskID, by offset: Int) throws {}
 
     public func externalChangeToken() throws -> Int64 { state.withLock { $0.token } }
-
-    public func postControlRequest(_ request: ControlRequest) throws {
-        state.withLock { state in
-            state.requests.append(request)
-            state.token += 1
-        }
-    }
-
-    public func takeControlRequests() throws -> [ControlRequest] {
-        state.withLock { state in
-            defer { state.requests = [] }
-            return state.requests
-        }
-    }
 
     public func loadMaxConcurrent() throws -> Int? { state.withLock { $0.maxConcurrent } }
 

@@ -201,11 +201,11 @@ public actor DownloadController {
         attempt { try store.recordProgress(batch) }
     }
 
-    /// Picks up tasks added and requests posted by other processes (`haul add`, `haul pause` …).
+    /// Picks up tasks another process added to the database while this one runs (`haul add` reaches the
+    /// owner over its socket; this covers a writer that found no socket).
     func reconcileExternalChanges() {
         guard let token = attempt({ try store.externalChangeToken() }), token != externalToken else { return }
         externalToken = token
-        // New tasks first: a `haul pause` right after `haul add` names a task this process has not seen yet.
         if let all = attempt({ try store.loadAll() }) {
             for task in all where tasks[task.id] == nil && runtime[task.id].removal == nil {
                 tasks[task.id] = task
@@ -213,9 +213,7 @@ public actor DownloadController {
                 snapshotDirty = true
             }
         }
-        let requests = attempt({ try store.takeControlRequests() }) ?? []
-        // One batch: slots are filled once afterwards, so removing waiting tasks never starts them on the way.
-        _ = perform(requests.flatMap(commands(for:)))
+        fillSlots()
     }
 
     // MARK: - Snapshots
@@ -254,20 +252,5 @@ public actor DownloadController {
         runtime[task.id].unrecordedBytes = nil
         attempt { try store.save([task]) }
         snapshotDirty = true
-    }
-}
-
-extension DownloadController {
-    /// The controller commands a request from another process stands for.
-    func commands(for request: ControlRequest) -> [QueueCommand] {
-        let ids = request.taskID.map { [$0] } ?? tasks.values.sorted { $0.position < $1.position }.map(\.id)
-        switch (request.action, request.taskID) {
-        case (.pause, nil): return [.pauseAll]
-        case (.resume, nil): return [.startAll]
-        case (.pause, _): return ids.map { .pause($0) }
-        case (.resume, _): return ids.map { .resume($0) }
-        case (.remove, _): return ids.map { .remove($0, deleteFile: false) }
-        case (.removeDeletingFile, _): return ids.map { .remove($0, deleteFile: true) }
-        }
     }
 }

@@ -21,27 +21,7 @@ public protocol TaskStore: Sendable {
     func move(_ id: TaskID, by offset: Int) throws
     /// A number that changes whenever another connection or process committed a change.
     func externalChangeToken() throws -> Int64
-    /// Queues an edit for the process that is transferring (used by `haul pause` etc. while one runs).
-    func postControlRequest(_ request: ControlRequest) throws
-    /// Removes and returns every pending control request, oldest first.
-    func takeControlRequests() throws -> [ControlRequest]
     /// The persisted concurrency limit, if one was set.
     func loadMaxConcurrent() throws -> Int?
     func saveMaxConcurrent(_ value: Int) throws
-}
-
-/// An edit posted by another process for the transferring one to carry out.
-public struct ControlRequest: Sendable, Equatable, Codable {
-    public enum Action: String, Sendable, Codable, CaseIterable {
-        case pause, resume, remove, removeDeletingFile = "remove-delete-file"
-    }
-
-    public var action: Action
-    /// The task, or nil for every task.
-    public var taskID: TaskID?
-
-    public init(action: Action, taskID: TaskID?) {
-        self.action = action
-        self.taskID = taskID
-    }
 }

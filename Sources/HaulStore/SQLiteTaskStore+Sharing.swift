@@ -1,0 +1,30 @@
+import GRDB
+import HaulCore
+
+/// What lets two processes share one queue: the change token and settings.
+extension SQLiteTaskStore {
+    /// A number that changes when another connection or process commits, and not for our own writes.
+    ///
+    /// `PRAGMA data_version` is per connection and ignores that connection's own commits. It is
+    /// always read on the writer connection, which makes every write of this `AppDatabase`;
+    /// reading it on one of the pool's reader connections would count our own writes as
+    /// external, and differ from one reader to the next.
+    public func externalChangeToken() throws -> Int64 {
+        try database.writer.writeWithoutTransaction { db in
+            try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        }
+    }
+
+    /// The concurrency limit last saved, or nil when none was (or the stored text is not a number).
+    public func loadMaxConcurrent() throws -> Int? {
+        try database.writer.read { db in
+            try SettingRecord.value(of: .maxConcurrent, in: db).flatMap { Int($0) }
+        }
+    }
+
+    public func saveMaxConcurrent(_ value: Int) throws {
+        try database.writer.write { db in
+            try SettingRecord.set(.maxConcurrent, to: String(value), in: db)
+        }
+    }
+}
