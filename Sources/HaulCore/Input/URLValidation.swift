@@ -15,6 +15,13 @@ public enum URLValidation {
     /// - Throws: `DownloadError.unsupportedScheme` for `ftp:`, `file:`, `javascript:` and the like;
     ///   `DownloadError.invalidURL` for everything else that is wrong.
     public static func validate(_ text: String) throws(DownloadError) -> String {
+        // Nearly every URL is plain RFC 3986 ASCII; only the rest needs Foundation's parser (and ICU behind it).
+        if let plain = validatedASCII(text) { return plain }
+        return try validatedByFoundation(text)
+    }
+
+    /// `validate` through `URLComponents`, for any text: trims, encodes non-ASCII, converts IDNs to punycode.
+    static func validatedByFoundation(_ text: String) throws(DownloadError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty,
               !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || $0.isControlCharacter })
