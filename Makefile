@@ -26,6 +26,7 @@ bench: release
 	@scripts/install-deps.sh --bench
 	@bench/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/tui.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/rpc.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Remote control with 10,000 tasks queued (all paused) in a background haul:
+#   - tellActive + tellWaiting(0, 1000) answer time (aria2's JSON-RPC over TCP, as AriaNg polls it);
+#   - the daemon's CPU while 100 clients poll once a second for 10 s;
+#   - an attached live list's key → screen time (tmux);
+#   - the idle daemon's RSS.
+# Usage: bench/rpc.sh BIN_DIR
+set -euo pipefail
+bin="$(cd "$1" && pwd)"
+tasks="${BENCH_TASKS:-10000}"
+root="$(mktemp -d /dev/shm/haul-rpc-bench.XXXXXX)"
+sock="haul-rpc-bench-$$"
+port="${BENCH_RPC_PORT:-16899}"
+state="$root/state"
+trap '"$bin/haul" stop --state-dir "$state" >/dev/null 2>&1 || true; tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$root"' EXIT
+now_ms() { date +%s%3N; }
+
+for i in $(seq 1 "$tasks"); do echo "http://127.0.0.1:9/file-$i.bin"; done >"$root/list.txt"
+"$bin/haul" add --state-dir "$state" -d "$root/dl" -i "$root/list.txt" >/dev/null 2>&1
+"$bin/haul" pause --all --state-dir "$state" >/dev/null 2>&1
+printf 'bench-secret\n' >"$root/secret"; chmod 600 "$root/secret"
+"$bin/haul" daemon --state-dir "$state" -d "$root/dl" --rpc-listen "$port" --rpc-secret-file "$root/secret" >/dev/null
+pid=$(head -1 "$state/haul.lock")
+
+python3 - "$port" "$pid" <<'PY'
+import json, sys, threading, time, urllib.request
+port, pid = int(sys.argv[1]), int(sys.argv[2])
+url = f"http://127.0.0.1:{port}/jsonrpc"
+def call(method, *params):
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": ["token:bench-secret", *params]}).encode()
+    with urllib.request.urlopen(urllib.request.Request(url, body, {"Content-Type": "application/json"}), timeout=30) as r:
+        return json.loads(r.read())
+keys = ["gid", "totalLength", "completedLength", "uploadSpeed", "downloadSpeed", "connections", "numSeeders",
+        "seeder", "status", "errorCode", "verifiedLength", "verifyIntegrityPending", "files", "bittorrent", "dir"]
+times = []
+for _ in range(20):
+    t0 = time.perf_counter()
+    call("aria2.tellActive", keys)
+    waiting = call("aria2.tellWaiting", 0, 1000, keys)
+    times.append((time.perf_counter() - t0) * 1000)
+assert len(waiting["result"]) == 1000
+times.sort()
+print(f"tellActive + tellWaiting(0,1000), {len(times)} rounds: median {times[len(times)//2]:.1f} ms, max {times[-1]:.1f} ms (target < 50 ms)")
+
+def ticks():
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+stop = time.time() + 10
+def client():
+    while time.time() < stop:
+        t0 = time.time()
+        call("aria2.getGlobalStat"); call("aria2.tellActive", keys)
+        time.sleep(max(0, 1 - (time.time() - t0)))
+before, t0 = ticks(), time.time()
+threads = [threading.Thread(target=client) for _ in range(100)]
+for t in threads: t.start()
+for t in threads: t.join()
+cpu = (ticks() - before) / 100 / (time.time() - t0) * 100
+print(f"daemon CPU with 100 clients polling getGlobalStat + tellActive once a second: {cpu:.1f} % of a core (target < 5 %)")
+PY
+
+start=$(now_ms)
+tmux -L "$sock" -u new-session -d -s b -x 160 -y 50 "env LANG=C.UTF-8 TERM=tmux-256color $bin/haul --state-dir $state"
+until tmux -L "$sock" capture-pane -p -t b | grep -q "attached to haul"; do
+  [ $(( $(now_ms) - start )) -gt 20000 ] && { echo "no attached frame within 20 s"; exit 1; }
+  sleep 0.01
+done
+echo "attached list, first frame: $(( $(now_ms) - start )) ms"
+sleep 1
+before=$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" | head -1)
+t0=$(now_ms)
+tmux -L "$sock" send-keys -t b j
+until [ "$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" | head -1)" != "$before" ]; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && break
+  sleep 0.002
+done
+echo "attached list, key → screen (selection): $(( $(now_ms) - t0 )) ms (target < 50 ms)"
+# Pause/resume goes to the daemon and back: space on the selected (paused) task resumes it.
+t0=$(now_ms)
+tmux -L "$sock" send-keys -t b ' '
+until tmux -L "$sock" capture-pane -p -t b | grep -q "›[^⏸]*waiting\|›[^⏸]*failed\|›▶"; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && break
+  sleep 0.002
+done
+echo "attached list, space → changed row (round trip to the daemon): $(( $(now_ms) - t0 )) ms (target < 100 ms)"
+tmux -L "$sock" send-keys -t b q
+sleep 1
+echo "idle daemon RSS with $tasks tasks: $(awk '/VmRSS/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)"
