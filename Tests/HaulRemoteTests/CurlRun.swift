@@ -13,8 +13,8 @@ struct CurlRun {
     var status: Int
     var headers: [(name: String, value: String)]
     var body: String
-    /// Seconds from start to exit, as measured here.
-    var elapsed: Duration
+    /// curl's own `time_total`: from the start of the transfer to its end, without the process's start-up.
+    var transferTime: Duration
 
     func header(_ name: String) -> String? {
         headers.last { $0.name.lowercased() == name.lowercased() }?.value
@@ -29,11 +29,11 @@ struct CurlRun {
         let n = counter.add(1, ordering: .relaxed).newValue
         let bodyFile = directory.file("curl-body-\(n)")
         let headerFile = directory.file("curl-head-\(n)")
-        let full = prefix + [path, "-s", "--noproxy", "*", "--max-time", "10", "-o", bodyFile, "-D", headerFile] + arguments
-        let started = ContinuousClock.now
+        let full = prefix + [path, "-s", "--noproxy", "*", "--max-time", "10", "-o", bodyFile, "-D", headerFile,
+            "-w", "%{time_total}"] + arguments
         let process = try HaulProcess(URL(fileURLWithPath: full[0]), arguments: Array(full.dropFirst()))
         let code = try await process.waitForExit(timeout: timeout)
-        let elapsed = ContinuousClock.now - started
+        let seconds = Double(process.stdoutText().trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         let body = (try? String(contentsOfFile: bodyFile, encoding: .utf8)) ?? ""
         let head = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
         var status = 0
@@ -46,6 +46,7 @@ struct CurlRun {
                 headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
             }
         }
-        return CurlRun(exitCode: code, status: status, headers: headers, body: body, elapsed: elapsed)
+        return CurlRun(
+            exitCode: code, status: status, headers: headers, body: body, transferTime: .milliseconds(Int(seconds * 1000)))
     }
 }

@@ -48,9 +48,10 @@ struct UnixSocketTests {
         for path in [stale, directory.file("missing.sock")] {
             let started = ContinuousClock.now
             await #expect(throws: RemoteClientError.noOwner(path: path)) {
-                _ = try await RemoteClient(socketPath: path, timeout: .seconds(5)).post(Array("{}".utf8))
+                _ = try await RemoteClient(socketPath: path, timeout: .seconds(30)).post(Array("{}".utf8))
             }
-            #expect(ContinuousClock.now - started < .seconds(1))
+            // Far below the timeout: the answer comes from the refused connect, not from waiting.
+            #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
 
@@ -59,11 +60,10 @@ struct UnixSocketTests {
         let fixture = try ServerFixture()
         try await fixture.serving {
             let client = RemoteClient(socketPath: fixture.socketPath, timeout: .milliseconds(300))
-            let started = ContinuousClock.now
+            // The service answers after three seconds: an error, not that answer, shows the timeout cut in first.
             await #expect(throws: RemoteClientError.timedOut(path: fixture.socketPath, after: .milliseconds(300))) {
                 _ = try await client.post(Array("slow".utf8))
             }
-            #expect(ContinuousClock.now - started < .seconds(2))
         }
     }
 

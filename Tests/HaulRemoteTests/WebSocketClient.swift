@@ -33,12 +33,12 @@ enum WebSocketClient {
             print(*words, flush=True)
 
         def connect():
-            kwargs = {"timeout": 5}
+            kwargs = {"timeout": 20}
             if "--host" in options:
                 kwargs["host"] = options["--host"]
             if "--unix" in options:
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.settimeout(5)
+                s.settimeout(20)
                 s.connect(options["--unix"])
                 kwargs["socket"] = s
             return websocket.create_connection(url, **kwargs)
@@ -72,7 +72,7 @@ enum WebSocketClient {
             ws = connect()
             say("ready")
             try:
-                ws.settimeout(10)
+                ws.settimeout(30)
                 say("notification", ws.recv())
                 close_handshake(ws)
             except Exception as error:

@@ -21,7 +21,7 @@ enum RPCConnectionPipeline {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    try switchToWebSocket(channel.pipeline.syncOperations, endpoint: endpoint)
+                    try switchToWebSocket(channel.pipeline.syncOperations, endpoint: endpoint, eventLoop: channel.eventLoop)
                 }
             })
         let sync = channel.pipeline.syncOperations
@@ -35,7 +35,7 @@ enum RPCConnectionPipeline {
 
     /// Replaces the HTTP handlers with the WebSocket ones, once the upgrade response is on its way.
     private static func switchToWebSocket(
-        _ sync: ChannelPipeline.SynchronousOperations, endpoint: RPCEndpoint
+        _ sync: ChannelPipeline.SynchronousOperations, endpoint: RPCEndpoint, eventLoop: any EventLoop
     ) throws {
         for name in [RPCHTTPHandler.name, IdleConnectionCloser.name, IdleConnectionCloser.stateHandlerName] {
             sync.removeHandler(name: name, promise: nil)
@@ -44,6 +44,6 @@ enum RPCConnectionPipeline {
             minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024,
             maxAccumulatedFrameSize: endpoint.maxRequestBytes)
         try sync.addHandler(aggregator)
-        try sync.addHandler(RPCWebSocketHandler(endpoint: endpoint))
+        try sync.addHandler(RPCWebSocketHandler(endpoint: endpoint, eventLoop: eventLoop))
     }
 }

@@ -19,6 +19,8 @@ public actor RPCServer {
     private var listeners: [any Channel] = []
     private var boundTCPPort: Int?
     private var started = false
+    /// Whether the socket file at the path is ours to remove.
+    private var socketBound = false
 
     /// - Parameter group: the event loops connections run on; the process-wide NIO group unless given.
     public init(
@@ -61,7 +63,10 @@ public actor RPCServer {
             try? await channel.close()
         }
         await connections.closeAll()
-        if started { SocketFile.removeIfSocket(configuration.socketPath) }
+        if socketBound {
+            SocketFile.removeIfSocket(configuration.socketPath)
+            socketBound = false
+        }
     }
 
     private func bindSocket() async throws -> any Channel {
@@ -73,6 +78,7 @@ public actor RPCServer {
         } catch {
             throw RPCServerError.cannotListenOnSocket(path: path, reason: String(describing: error))
         }
+        socketBound = true
         do {
             try SocketFile.makePrivate(path)
         } catch {
@@ -110,14 +116,5 @@ public actor RPCServer {
                         channel, endpoint: factory.endpoint(for: channel), idleTimeout: idleTimeout)
                 }
             }
-    }
-}
-
-extension TimeAmount {
-    /// The same span in NIO's unit (nanoseconds, saturating).
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (nanos, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = .nanoseconds(overflow ? .max : nanos &+ attoseconds / 1_000_000_000)
     }
 }

@@ -5,30 +5,35 @@ import NIOWebSocket
 /// and the service's notifications are pushed as text messages until the client goes.
 ///
 /// Sits after `NIOWebSocketFrameAggregator`, so every data frame it sees is a whole message. Owned by one
-/// channel's pipeline and touched only on its event loop; the notification stream is read by a task that
-/// writes through the `Channel` (which is `Sendable`) and is cancelled when the channel closes.
+/// channel's pipeline and touched only on its event loop; the notification stream is read by a task that hands
+/// each message to the loop (through `NIOLoopBound`) and is cancelled when the channel closes.
 /// Like aria2, a binary message is read as JSON too, and a reply to a bad secret is held back about a second.
 final class RPCWebSocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private let endpoint: RPCEndpoint
+    private let eventLoop: any EventLoop
+    /// This handler's context while it is in the pipeline (NIO's usual way to write from outside a callback).
+    private var context: ChannelHandlerContext?
     private var closeSent = false
     private var notificationPump: Task<Void, Never>?
 
-    init(endpoint: RPCEndpoint) {
+    init(endpoint: RPCEndpoint, eventLoop: any EventLoop) {
         self.endpoint = endpoint
+        self.eventLoop = eventLoop
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         let channel = context.channel
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let stream = endpoint.service.notifications()
         let pump = Task {
             for await message in stream {
-                let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: message))
                 do {
                     // Waiting for each write keeps a slow client's backlog in its own stream, not in memory here.
-                    try await channel.writeAndFlush(frame)
+                    try await channel.eventLoop.flatSubmit { handler.value.push(message) }.get()
                 } catch {
                     return
                 }
@@ -40,6 +45,16 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         notificationPump?.cancel()
+        self.context = nil
+    }
+
+    /// Sends one notification as a text message, unless the close handshake has begun or the handler has left.
+    private func push(_ message: [UInt8]) -> EventLoopFuture<Void> {
+        guard let context, !closeSent else {
+            return eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+        }
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(bytes: message))
+        return context.writeAndFlush(wrapOutboundOut(frame))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
