@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 /// The `haul.*` methods: what the attached list and the CLI need beyond aria2 (full snapshots with
@@ -8,7 +9,7 @@ struct HaulMethods: Sendable {
 
     /// `haul.snapshot([{"after": N, "timeout": MS}])`: the first snapshot newer than N (at once without
     /// `after`), or the latest after the timeout (default 10 s, at most 60 s).
-    func snapshot(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+    func encodedSnapshot(_ params: [JSONValue]) async throws(RPCError) -> [UInt8] {
         let options = params.first?.objectValue ?? [:]
         let snapshot: QueueSnapshot
         if let after = options["after"]?.integerValue, after >= 0 {
@@ -17,7 +18,11 @@ struct HaulMethods: Sendable {
         } else {
             snapshot = access.snapshot()
         }
-        return try encoded(snapshot)
+        do {
+            return Array(try JSONEncoder().encode(snapshot))
+        } catch {
+            throw .failed("could not encode the snapshot: \(error)")
+        }
     }
 
     /// `haul.perform([[command, …]])`: carries the commands out as one batch; one result each.

@@ -72,6 +72,15 @@ public enum JSONValue: Sendable, Equatable, Codable {
         try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
     }
 
+    /// The value of JSON text.
+    static func decodingBytes(_ bytes: [UInt8]) throws(RPCError) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            throw .failed("could not read an answer: \(error)")
+        }
+    }
+
     /// Decodes a typed value from a JSON value (for params of Codable types).
     func decoded<T: Decodable>(as type: T.Type) throws -> T {
         try JSONDecoder().decode(type, from: JSONEncoder().encode(self))

@@ -33,8 +33,13 @@ public struct OwnerClient: Sendable {
             options["timeout"] = .int(wait.milliseconds)
         }
         let client = sequence == nil ? client : RemoteClient(socketPath: client.socketPath, timeout: wait + .seconds(5))
-        let result = try await Self.call(client, "haul.snapshot", [JSONValue.object(options)])
-        return try result.decoded(as: QueueSnapshot.self)
+        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": "haul.snapshot", "params": [.object(options)]])
+        let (_, answer) = try await client.post(body)
+        // Read straight into the snapshot: it can hold ten thousand rows.
+        let response = try JSONDecoder().decode(SnapshotResponse.self, from: Data(answer))
+        if let error = response.error { throw OwnerCallError.refused(error.message) }
+        guard let snapshot = response.result else { throw OwnerCallError.unexpected("haul.snapshot") }
+        return snapshot
     }
 
     /// Asks the owner to save its state and exit.
@@ -56,6 +61,13 @@ public struct OwnerClient: Sendable {
         guard let result = response.objectValue?["result"] else { throw OwnerCallError.unexpected(method) }
         return result
     }
+}
+
+/// The answer to `haul.snapshot`, decoded in one pass.
+private struct SnapshotResponse: Decodable {
+    struct ErrorBody: Decodable { var message: String }
+    var result: QueueSnapshot?
+    var error: ErrorBody?
 }
 
 /// A call the owner answered with an error.

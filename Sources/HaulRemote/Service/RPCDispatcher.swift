@@ -1,6 +1,12 @@
 import Foundation
 import HaulCore
 
+/// A method's result: a value, or JSON text already encoded (large answers skip the value tree).
+enum RPCAnswer: Sendable {
+    case value(JSONValue)
+    case encoded([UInt8])
+}
+
 /// JSON-RPC 2.0 as aria2 speaks it, on haul's queue: parses requests (single or batch), checks the
 /// secret, routes to the aria2 and haul methods, and encodes answers; also turns controller events into
 /// aria2's `onDownload*` notifications.
@@ -39,21 +45,22 @@ public final class RPCDispatcher: RPCService {
             let (result, id) = await handle(fields, from: caller)
             return reply(result, id: id)
         case let .array(items):
-            var answers: [JSONValue] = []
+            var answers: [[UInt8]] = []
             var unauthorized = false
             for case let .object(fields) in items {
                 let (result, id) = await handle(fields, from: caller)
                 if case .failure(.unauthorized) = result { unauthorized = true }
-                answers.append(Self.response(result, id: id))
+                answers.append(Self.encodeResponse(result, id: id))
             }
-            return RPCReply(body: Self.encode(.array(answers)), httpStatus: 200, unauthorized: unauthorized)
+            let body = Array("[".utf8) + Array(answers.joined(separator: Array(",".utf8))) + Array("]".utf8)
+            return RPCReply(body: body, httpStatus: 200, unauthorized: unauthorized)
         default:
             return reply(.failure(.invalidRequest), id: .null)
         }
     }
 
-    private func reply(_ result: Result<JSONValue, RPCError>, id: JSONValue) -> RPCReply {
-        let body = Self.encode(Self.response(result, id: id))
+    private func reply(_ result: Result<RPCAnswer, RPCError>, id: JSONValue) -> RPCReply {
+        let body = Self.encodeResponse(result, id: id)
         switch result {
         case .success: return RPCReply(body: body)
         case let .failure(error): return RPCReply(body: body, httpStatus: error.httpStatus, unauthorized: error == .unauthorized)
@@ -61,7 +68,7 @@ public final class RPCDispatcher: RPCService {
     }
 
     /// One request object: aria2 requires an id and a method name, and params (when given) as a list.
-    private func handle(_ fields: [String: JSONValue], from caller: RPCCaller) async -> (Result<JSONValue, RPCError>, JSONValue) {
+    private func handle(_ fields: [String: JSONValue], from caller: RPCCaller) async -> (Result<RPCAnswer, RPCError>, JSONValue) {
         guard let id = fields["id"] else { return (.failure(.invalidRequest), .null) }
         guard let method = fields["method"]?.stringValue else { return (.failure(.invalidRequest), id) }
         let params: [JSONValue]
@@ -70,8 +77,14 @@ public final class RPCDispatcher: RPCService {
         case let .array(list)?: params = list
         default: return (.failure(.invalidParams), id)
         }
-        do {
-            return (.success(try await call(method, params, from: caller)), id)
+        do throws(RPCError) {
+            if method == "haul.snapshot" {
+                // The largest answer (every task): encoded once, straight from the snapshot.
+                let rest = try authorized(params, from: caller)
+                guard caller.transport == .localSocket else { throw RPCError.methodNotFound }
+                return (.success(.encoded(try await haul.encodedSnapshot(rest))), id)
+            }
+            return (.success(.value(try await call(method, params, from: caller))), id)
         } catch {
             return (.failure(error), id)
         }
@@ -89,7 +102,7 @@ public final class RPCDispatcher: RPCService {
         if method.hasPrefix("haul.") {
             guard caller.transport == .localSocket else { throw .methodNotFound }
             switch method {
-            case "haul.snapshot": return try await haul.snapshot(params)
+            case "haul.snapshot": return try JSONValue.decodingBytes(try await haul.encodedSnapshot(params))
             case "haul.perform": return try await haul.perform(params)
             case "haul.info": return haul.info()
             case "haul.shutdown": return await haul.shutdown()
@@ -172,6 +185,16 @@ public final class RPCDispatcher: RPCService {
         switch result {
         case let .success(value): return ["jsonrpc": "2.0", "id": id, "result": value]
         case let .failure(error): return ["jsonrpc": "2.0", "id": id, "error": error.json]
+        }
+    }
+
+    /// A response's text: the result (or error) with the request's id.
+    static func encodeResponse(_ result: Result<RPCAnswer, RPCError>, id: JSONValue) -> [UInt8] {
+        switch result {
+        case let .success(.value(value)): return encode(response(.success(value), id: id))
+        case let .success(.encoded(bytes)):
+            return Array(#"{"jsonrpc":"2.0","id":"#.utf8) + encode(id) + Array(#","result":"#.utf8) + bytes + Array("}".utf8)
+        case let .failure(error): return encode(response(.failure(error), id: id))
         }
     }
 
