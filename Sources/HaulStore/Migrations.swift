@@ -69,6 +69,19 @@ enum Migrations {
             try db.execute(sql: "DROP TABLE controlRequest")
         }
 
+        // Downloads over several connections: each range and its durable bytes (DESIGN §7).
+        migrator.registerMigration("2026-11-23-create-segment") { db in
+            try db.execute(sql: """
+                CREATE TABLE segment (
+                    taskId INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+                    start INTEGER NOT NULL CHECK (start >= 0),
+                    "end" INTEGER NOT NULL CHECK ("end" > start),
+                    committed INTEGER NOT NULL CHECK (committed >= 0 AND committed <= "end" - start),
+                    PRIMARY KEY (taskId, start)
+                ) WITHOUT ROWID
+                """)
+        }
+
         return migrator
     }
 }

@@ -31,6 +31,10 @@ public struct SQLiteTaskStore: TaskStore {
                 let rows = try Row.fetchCursor(db, sql: sql)
                 while let row = try rows.next() { tasks.append(try TaskRecord(positional: row).task()) }
             }
+            let segments = try Self.segments(in: db)
+            if !segments.isEmpty {
+                for index in tasks.indices { tasks[index].segments = segments[tasks[index].id] ?? [] }
+            }
             return tasks
         }
     }
@@ -130,7 +134,32 @@ public struct SQLiteTaskStore: TaskStore {
         }
     }
 
-    /// Deletes the tasks (and, through the foreign key, their pending control requests).
+    /// Replaces each task's stored segment layout in one transaction.
+    public func recordSegments(_ segments: [TaskID: [SegmentRecord]]) throws {
+        guard !segments.isEmpty else { return }
+        try database.writer.write { db in
+            let clear = try db.cachedStatement(sql: "DELETE FROM segment WHERE taskId = ?")
+            let insert = try db.cachedStatement(sql: "INSERT INTO segment (taskId, start, \"end\", committed) VALUES (?, ?, ?, ?)")
+            for (id, records) in segments {
+                try clear.execute(arguments: [id.rawValue])
+                for record in records {
+                    try insert.execute(arguments: [id.rawValue, record.start, record.end, record.committed])
+                }
+            }
+        }
+    }
+
+    /// Every stored layout, by task.
+    static func segments(in db: Database) throws -> [TaskID: [SegmentRecord]] {
+        var layouts: [TaskID: [SegmentRecord]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT taskId, start, \"end\", committed FROM segment ORDER BY taskId, start")
+        while let row = try rows.next() {
+            layouts[TaskID(row[0]), default: []].append(SegmentRecord(start: row[1], end: row[2], committed: row[3]))
+        }
+        return layouts
+    }
+
+    /// Deletes the tasks (and, through the foreign key, their segment layouts).
     public func delete(_ ids: [TaskID]) throws {
         guard !ids.isEmpty else { return }
         try database.writer.write { db in

@@ -84,6 +84,17 @@ struct TransferFlags: ParsableArguments {
     @Option(name: .customLong("disk-reserve"), help: "Free space to keep on the download filesystem, e.g. 64M (a task pauses below it).")
     var diskReserve: String = "64M"
 
+    @Option(name: [.customShort("s"), .customLong("split")], parsing: .unconditional,
+            help: "Connections per download (servers that cap each connection go faster with more).")
+    var split: Int = 4
+
+    @Option(name: .customLong("min-split-size"), help: "Smallest range one connection is given, e.g. 4M; smaller files use one connection.")
+    var minSplitSize: String = "4M"
+
+    @Option(name: .customLong("max-host-connections"), parsing: .unconditional,
+            help: "Connections open to one host across all downloads.")
+    var maxHostConnections: Int = 8
+
     func transferOptions() throws -> TransferOptions {
         guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second, got \(timeout)") }
         let limits = ConcurrencyLimit.range
@@ -104,7 +115,16 @@ struct TransferFlags: ParsableArguments {
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw ValidationError("--ca-cert '\(caCertificate)' cannot be read")
         }
-        return TransferOptions(rateLimit: rate, stallTimeout: timeout, caCertificate: caCertificate, diskReserve: reserve)
+        guard (1...16).contains(split) else { throw ValidationError("-s/--split must be between 1 and 16, got \(split)") }
+        guard (1...64).contains(maxHostConnections) else {
+            throw ValidationError("--max-host-connections must be between 1 and 64, got \(maxHostConnections)")
+        }
+        guard let minimum = ByteSize.parse(minSplitSize), minimum >= 1 << 20 else {
+            throw ValidationError("--min-split-size '\(minSplitSize)' is not a size of at least 1M, like 4M or 20M")
+        }
+        return TransferOptions(
+            rateLimit: rate, stallTimeout: timeout, caCertificate: caCertificate, diskReserve: reserve,
+            split: min(split, maxHostConnections), minSplitSize: minimum, maxHostConnections: maxHostConnections)
     }
 }
 

@@ -136,6 +136,7 @@ final class FailingStore: TaskStore, @unchecked Sendable {
     }
     func save(_ tasks: [DownloadTask]) throws { if fails { throw Broken() }; try memory.save(tasks) }
     func recordProgress(_ durableBytes: [TaskID: Int64]) throws { try memory.recordProgress(durableBytes) }
+    func recordSegments(_ segments: [TaskID: [SegmentRecord]]) throws { try memory.recordSegments(segments) }
     func delete(_ ids: [TaskID]) throws { try memory.delete(ids) }
     func move(_ id: TaskID, by offset: Int) throws {}
     func externalChangeToken() throws -> Int64 { 0 }

@@ -17,7 +17,7 @@ import Testing
             server.route("/k\(index).bin", plan)
         }
         let run = try HaulRun()
-        let first = try run.start(["--headless", "-j", "3"] + (0..<3).map { server.url("/k\($0).bin") })
+        let first = try run.start(["--headless", "-s", "1", "-j", "3"] + (0..<3).map { server.url("/k\($0).bin") })
         // Wait until every task has durable bytes in the database, then kill without warning.
         try await eventually("durable progress of all three tasks", timeout: .seconds(30), poll: .milliseconds(200)) {
             let rows = try await run.list()
@@ -34,7 +34,7 @@ import Testing
             plan.throttle = nil
             server.route("/k\(index).bin", plan)
         }
-        let second = try run.start(["--headless"], directory: false)
+        let second = try run.start(["--headless", "-s", "1"], directory: false)
         #expect(try await second.waitForExit(timeout: .seconds(60)) == 0)
         for (index, plan) in plans.enumerated() {
             expectSameBytes(run.file("k\(index).bin"), plan.body.bytes(), "k\(index).bin differs")
@@ -59,7 +59,7 @@ import Testing
         plan.throttle = 1 << 20
         server.route("/t.bin", plan)
         let run = try HaulRun()
-        let process = try run.start(["--headless", "--json", server.url("/t.bin")])
+        let process = try run.start(["--headless", "-s", "1", "--json", server.url("/t.bin")])
         try await eventually("progress", timeout: .seconds(20)) {
             events(process, named: "progress").contains { ($0["bytes"] as? Int ?? 0) > 500_000 }
         }
@@ -73,7 +73,7 @@ import Testing
         #expect(part == kept)
         plan.throttle = nil
         server.route("/t.bin", plan)
-        let (status, _, _) = try await run.run(["--headless"])
+        let (status, _, _) = try await run.run(["--headless", "-s", "1"])
         #expect(status == 0)
         expectSameBytes(run.file("t.bin"), plan.body.bytes())
     }

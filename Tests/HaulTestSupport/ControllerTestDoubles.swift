@@ -50,6 +50,10 @@ public final class MemoryTaskStore: TaskStore {
         }
     }
 
+    public func recordSegments(_ segments: [TaskID: [SegmentRecord]]) throws {
+        state.withLock { state in for (id, records) in segments { state.tasks[id]?.segments = records } }
+    }
+
     public func delete(_ ids: [TaskID]) throws { state.withLock { s in for id in ids { s.tasks[id] = nil } } }
 
     public func move(_ id: TaskID, by offset: Int) throws {}

@@ -79,7 +79,7 @@ final class EngineHarness: Sendable {
 func request(
     _ id: Int64, url: String, directory: String, fileName: String? = nil, resumeFrom: Int64 = 0,
     expectedTotal: Int64? = nil, validators: RemoteValidators = RemoteValidators(), checksum: Checksum? = nil,
-    options: TransferOptions = TransferOptions(stallTimeout: 5, diskReserve: 0, checkpointInterval: 0.2)
+    options: TransferOptions = TransferOptions(stallTimeout: 5, diskReserve: 0, checkpointInterval: 0.2, split: 1)
 ) -> TransferRequest {
     TransferRequest(
         id: TaskID(id), url: url, directory: directory, fileName: fileName, requestedName: nil,

@@ -66,7 +66,7 @@ import Testing
         server.route("/stall.bin", plan)
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
-        var options = TransferOptions(stallTimeout: 1, diskReserve: 0, checkpointInterval: 0.2)
+        var options = TransferOptions(stallTimeout: 1, diskReserve: 0, checkpointInterval: 0.2, split: 1)
         options.connectTimeout = 5
         engine.start(request(1, url: server.url("/stall.bin"), directory: dir.path, options: options))
         guard let (error, durable) = try await engine.failure(of: TaskID(1), timeout: .seconds(10)) else { return }

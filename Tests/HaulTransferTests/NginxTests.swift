@@ -18,7 +18,7 @@ import Testing
         try nginx.write(file: "movie.bin", bytes: bytes)
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
-        var slow = TransferOptions(rateLimit: 2 << 20, stallTimeout: 5, diskReserve: 0, checkpointInterval: 0.2)
+        var slow = TransferOptions(rateLimit: 2 << 20, stallTimeout: 5, diskReserve: 0, checkpointInterval: 0.2, split: 1)
         engine.start(request(1, url: nginx.url("/movie.bin"), directory: dir.path, options: slow))
         try await eventually("some progress", timeout: .seconds(10)) { (engine.position(of: TaskID(1)) ?? 0) > 500_000 }
         engine.driver.send(.pause(TaskID(1)))
@@ -101,7 +101,7 @@ struct NginxTLSTests {
         }
         #expect(listing(dir.path).isEmpty)
 
-        let trusted = TransferOptions(stallTimeout: 5, caCertificate: nginx.certificate, diskReserve: 0, checkpointInterval: 0.2)
+        let trusted = TransferOptions(stallTimeout: 5, caCertificate: nginx.certificate, diskReserve: 0, checkpointInterval: 0.2, split: 1)
         // Half the file as if an earlier run had stopped there, then a resume over HTTP/2.
         engine.start(request(2, url: nginx.url("/secure.bin"), directory: dir.path, options: trusted))
         #expect(try await engine.outcome(of: TaskID(2)) == .completed(fileName: "secure.bin", bytes: 2 << 20))

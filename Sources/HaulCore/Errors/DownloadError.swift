@@ -22,6 +22,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case partFileRemoved(path: String)
     /// A system call on a file failed.
     case fileSystem(call: String, path: String, errno: Int32, message: String)
+    /// The server answered a range request of an extra connection with the whole file: it does not
+    /// serve ranges to several connections, so the download goes on over one.
+    case rangesIgnored(host: String)
     /// The server's answer contradicts itself or what it said before.
     case serverLied(String)
     /// The finished file does not have the announced size.
@@ -32,7 +35,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether trying again later can help (and so counts against `--retries`).
     public var isTransient: Bool {
         switch self {
-        case .network, .stalled, .serverLied: return true
+        case .network, .stalled, .serverLied, .rangesIgnored: return true
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
@@ -87,6 +90,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) was deleted while downloading (or its folder was removed) — resume to start it again"
         case let .fileSystem(call, path, errno, message):
             return "\(call) failed on \(path): \(message) (errno \(errno))"
+        case let .rangesIgnored(host):
+            return "\(host) ignores range requests on extra connections — continuing on one connection"
         case let .serverLied(detail):
             return "the server's reply does not add up: \(detail)"
         case let .sizeMismatch(expected, actual):

@@ -28,6 +28,9 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var headers: [String]
     public var createdAt: Date
     public var finishedAt: Date?
+    /// How a file fetched over several connections stands on disk: ranges and their durable bytes
+    /// (empty for a single stream, whose durable bytes are the prefix `bytesDone`).
+    public var segments: [SegmentRecord] = []
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,

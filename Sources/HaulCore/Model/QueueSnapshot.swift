@@ -15,6 +15,8 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         public var retryAt: Date?
         /// A running task that has received nothing for a few seconds (shown as "stalled", not as a speed).
         public var isStalled = false
+        /// Connections open for a running task.
+        public var connections = 0
 
         public var id: TaskID { task.id }
 

@@ -31,6 +31,17 @@ extension DownloadController {
             tasks[id] = task
             runtime[id].unrecordedBytes = bytes
 
+        case let .segmentCheckpoint(id, segments, bytes):
+            guard var task = tasks[id], runtime[id].removal == nil else { return }
+            task.bytesDone = bytes
+            task.segments = segments
+            tasks[id] = task
+            runtime[id].unrecordedBytes = bytes
+            runtime[id].unrecordedSegments = segments
+
+        case let .connections(counts):
+            for (id, count) in counts { runtime[id].attempt?.connections = count }
+
         case let .finished(id, outcome):
             // Only transfers we started end; anything else is stale.
             guard let attempt = runtime[id].attempt else { return }
@@ -60,6 +71,7 @@ extension DownloadController {
         case .requeued:
             break
         case let .retry(after, error):
+            if case .rangesIgnored = error { runtime[task.id].singleConnection = true }
             let instant = ContinuousClock.now + .milliseconds(Int64(after * 1000))
             runtime[task.id].backoff = TaskRuntime.Backoff(instant: instant, date: Date().addingTimeInterval(after))
             hub.yield(.retrying(updated, after: after, error: error))

@@ -161,6 +161,7 @@ public actor DownloadController {
             runtime[id].backoff = nil
             runtime[id].attempt = TaskRuntime.Attempt(startByte: running.bytesDone)
             var request = TransferRequest(task: running, options: configuration.transferOptions)
+            if runtime[id].singleConnection { request.options.split = 1 }
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))
             hub.yield(.started(running))
@@ -196,9 +197,10 @@ public actor DownloadController {
     }
 
     func flushProgress() {
-        let batch = runtime.takeUnrecorded()
-        guard !batch.isEmpty else { return }
-        attempt { try store.recordProgress(batch) }
+        let (bytes, segments) = runtime.takeUnrecorded()
+        // The layout first: a byte count is never recorded ahead of the ranges it adds up.
+        if !segments.isEmpty { attempt { try store.recordSegments(segments) } }
+        if !bytes.isEmpty { attempt { try store.recordProgress(bytes) } }
     }
 
     /// Picks up tasks another process added to the database while this one runs (`haul add` reaches the
@@ -251,6 +253,10 @@ public actor DownloadController {
         tasks[task.id] = task
         runtime[task.id].unrecordedBytes = nil
         attempt { try store.save([task]) }
+        if let segments = runtime[task.id].unrecordedSegments {
+            runtime[task.id].unrecordedSegments = nil
+            attempt { try store.recordSegments([task.id: segments]) }
+        }
         snapshotDirty = true
     }
 }

@@ -11,6 +11,8 @@ struct TaskRuntime: Sendable {
         /// Bytes in the part file (live; may run ahead of the durable count).
         var position: Int64
         var meter = SpeedMeter()
+        /// Connections the engine has open for it.
+        var connections = 0
 
         init(startByte: Int64) {
             self.startByte = startByte
@@ -34,9 +36,16 @@ struct TaskRuntime: Sendable {
     var backoff: Backoff?
     /// A durable byte count not yet written to the store.
     var unrecordedBytes: Int64?
+    /// A durable segment layout not yet written to the store.
+    var unrecordedSegments: [SegmentRecord]?
     var removal: Removal?
+    /// The server answered an extra connection's range with the whole file: one connection from now on.
+    var singleConnection = false
 
-    var isEmpty: Bool { attempt == nil && backoff == nil && unrecordedBytes == nil && removal == nil }
+    var isEmpty: Bool {
+        attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
+            && !singleConnection
+    }
 }
 
 /// The runtime records by task; entries that become empty are dropped.
@@ -64,14 +73,16 @@ struct RuntimeTable: Sendable {
         return instants
     }
 
-    /// Takes every unrecorded byte count, for one store transaction.
-    mutating func takeUnrecorded() -> [TaskID: Int64] {
-        var batch: [TaskID: Int64] = [:]
-        for (id, runtime) in byID {
-            guard let bytes = runtime.unrecordedBytes else { continue }
-            batch[id] = bytes
+    /// Takes every unrecorded byte count and segment layout, for the store.
+    mutating func takeUnrecorded() -> (bytes: [TaskID: Int64], segments: [TaskID: [SegmentRecord]]) {
+        var bytes: [TaskID: Int64] = [:]
+        var segments: [TaskID: [SegmentRecord]] = [:]
+        for (id, runtime) in byID where runtime.unrecordedBytes != nil || runtime.unrecordedSegments != nil {
+            bytes[id] = runtime.unrecordedBytes
+            segments[id] = runtime.unrecordedSegments
             self[id].unrecordedBytes = nil
+            self[id].unrecordedSegments = nil
         }
-        return batch
+        return (bytes, segments)
     }
 }

@@ -15,6 +15,9 @@ public protocol TaskStore: Sendable {
     func save(_ tasks: [DownloadTask]) throws
     /// Records durable byte counts in one transaction; unchanged rows may be skipped.
     func recordProgress(_ durableBytes: [TaskID: Int64]) throws
+    /// Replaces the stored segment layout of each task (an empty list removes it) in one transaction;
+    /// like byte counts, a layout never claims more than is durable.
+    func recordSegments(_ segments: [TaskID: [SegmentRecord]]) throws
     /// Deletes tasks.
     func delete(_ ids: [TaskID]) throws
     /// Moves a task before (`by` < 0) or after (`by` > 0) its unfinished neighbours.

@@ -31,6 +31,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var options: TransferOptions
     /// File names other unfinished tasks hold in the same directory; a new name never takes one of them.
     public var namesHeldElsewhere: Set<String> = []
+    /// The stored layout of a download fetched over several connections (empty for a single stream).
+    public var segments: [SegmentRecord] = []
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -54,6 +56,7 @@ public struct TransferRequest: Sendable, Equatable {
             id: task.id, url: task.url, directory: task.directory, fileName: task.fileName,
             requestedName: task.requestedName, resumeFrom: task.bytesDone, expectedTotal: task.totalBytes,
             validators: task.validators, checksum: task.checksum, headers: task.headers, options: options)
+        segments = task.segments
     }
 }
 
@@ -71,10 +74,18 @@ public struct TransferOptions: Sendable, Equatable {
     public var diskReserve: Int64
     /// Seconds between durable checkpoints of a running transfer.
     public var checkpointInterval: Double
+    /// Connections per download (`-s`); files below 2 × `minSplitSize`, of unknown length or from
+    /// servers that do not answer ranges use one.
+    public var split: Int
+    /// The smallest range a connection is given (`--min-split-size`).
+    public var minSplitSize: Int64
+    /// Connections open to one host across all tasks (`--max-host-connections`).
+    public var maxHostConnections: Int
 
     public init(
         rateLimit: Int64? = nil, stallTimeout: Int = 30, connectTimeout: Int = 15, caCertificate: String? = nil,
-        diskReserve: Int64 = 64 << 20, checkpointInterval: Double = 1
+        diskReserve: Int64 = 64 << 20, checkpointInterval: Double = 1, split: Int = 4, minSplitSize: Int64 = 4 << 20,
+        maxHostConnections: Int = 8
     ) {
         self.rateLimit = rateLimit
         self.stallTimeout = stallTimeout
@@ -82,5 +93,8 @@ public struct TransferOptions: Sendable, Equatable {
         self.caCertificate = caCertificate
         self.diskReserve = diskReserve
         self.checkpointInterval = checkpointInterval
+        self.split = split
+        self.minSplitSize = minSplitSize
+        self.maxHostConnections = maxHostConnections
     }
 }

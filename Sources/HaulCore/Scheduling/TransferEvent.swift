@@ -6,6 +6,11 @@ public enum TransferEvent: Sendable, Equatable {
     case progress([TaskID: Int64])
     /// These bytes are durable (written and synced); the store may record them.
     case checkpoint(TaskID, durableBytes: Int64)
+    /// A download over several connections: its layout on disk (durable bytes per range, `durableBytes` in
+    /// all) — or, with no ranges, it went back to a single stream whose durable prefix is `durableBytes`.
+    case segmentCheckpoint(TaskID, [SegmentRecord], durableBytes: Int64)
+    /// How many connections each running task has open now (sent when it changes).
+    case connections([TaskID: Int])
     /// The transfer ended; no more events for this task until it is started again.
     case finished(TaskID, TransferOutcome)
 }
@@ -48,5 +53,16 @@ extension TransferOutcome {
     public var isCompleted: Bool {
         if case .completed = self { return true }
         return false
+    }
+}
+
+extension TransferOutcome {
+    /// The durable bytes it leaves (the whole file when completed).
+    public var durableBytes: Int64 {
+        switch self {
+        case let .completed(_, bytes): bytes
+        case let .paused(bytes): bytes
+        case let .failed(_, bytes): bytes
+        }
     }
 }

@@ -36,6 +36,17 @@ struct FileWriter: Sendable {
         }
     }
 
+    /// Reserves `length` bytes on disk for the file (a file fetched over several connections is written
+    /// out of order): a full disk shows at once.
+    func allocate(_ length: Int64) throws(DownloadError) {
+        while true {
+            let code = Glibc.posix_fallocate(fd, 0, off_t(length))
+            if code == 0 { return }
+            if code == EINTR { continue }
+            throw FileWriter.error(call: "fallocate", path: path, errno: code)
+        }
+    }
+
     func size() throws(DownloadError) -> Int64 {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw error(call: "fstat") }

@@ -2,44 +2,60 @@ import CCurl
 import Foundation
 import HaulCore
 
-/// One running download on the transfer thread: its easy handle, its part file and its counters.
+/// One running download on the transfer thread: its part file, its connections, and for a download over
+/// several connections the ledger of its ranges (DESIGN §5, §7).
 ///
-/// Confined to the transfer thread. libcurl calls back into it through an unretained pointer; the
-/// engine keeps it alive in its table until after the handle left the multi handle.
+/// Confined to the transfer thread. The engine keeps it (and through it every connection libcurl calls
+/// back into) alive in its table until its handles have left the multi handle.
 final class ActiveTransfer {
-    /// Where the attempt stands.
+    /// Where the task stands.
     enum Phase: Equatable {
-        /// No final response head yet.
+        /// No accepted response head yet.
         case awaitingResponse
-        /// The final head was accepted: body bytes go into the part file.
+        /// Body bytes go into the part file.
         case receiving
         /// A 416 at the file's end: the part file already holds every byte.
         case alreadyComplete
         /// The final file is in place from a run that died before recording it: nothing to fetch.
         case publishedEarlier
-        /// The attempt must end for this reason (set by a callback, which then makes libcurl abort, or by the engine).
+        /// The task must end for this reason.
         case failed(DownloadError)
+    }
+
+    /// How the task ended, for the closing work.
+    enum Ending: Sendable {
+        case paused
+        case failed(DownloadError)
+        case complete
+        /// A range answer says the file changed: empty the part file and start over.
+        case fileChanged(String)
+    }
+
+    /// What the engine does after a connection ended.
+    enum Next {
+        /// Other connections go on (new ones may wait in `takeNewConnections()`).
+        case keepGoing
+        case conclude(Ending)
     }
 
     let request: TransferRequest
     /// Distinguishes attempts of the same task, so late disk results of an old attempt are ignored.
     let attempt: Int
-    let easy = CurlEasy()
     let directory: DownloadDirectory
     let host: String
     let emit: (TransferEvent) -> Void
-    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     private(set) var phase = Phase.awaitingResponse
     private(set) var fileName: String?
     private(set) var writer: FileWriter?
-    private(set) var head = ResponseHead()
-    /// Bytes of the current content in the part file.
+    /// Bytes of the file received so far (for a single stream: the content in the part file).
     private(set) var position: Int64 = 0
-    /// Bytes known to be synced.
+    /// Bytes known to be synced (for a segmented download: committed in the ledger).
     var durable: Int64 = 0
     private(set) var total: Int64?
-    /// Where the request asks the body to start (sent as a Range when above 0).
+    /// The validators every later answer must repeat.
+    private(set) var validators: RemoteValidators
+    /// Where the first request asks the body to start (sent as a Range when above 0).
     private(set) var requestedOffset: Int64 = 0
     /// Bumped on every truncation, so a sync started before it cannot record stale bytes.
     private(set) var epoch = 0
@@ -47,6 +63,23 @@ final class ActiveTransfer {
     var lastCheckpoint: ContinuousClock.Instant = .now
     var lastDiskCheck: ContinuousClock.Instant = .now
     var syncInFlight = false
+    var lastConnectionCount = 0
+    /// The URL after redirects, which extra connections ask directly.
+    private(set) var effectiveURL: String?
+
+    /// The open connections.
+    private(set) var connections: [Connection] = []
+    /// Connections made since the engine last looked; it sets them up and adds them.
+    private var pending: [Connection] = []
+    /// The ranges of a download over several connections; nil for a single stream.
+    private(set) var ledger: SegmentLedger?
+    /// Leases handed out and not yet done, so checkpoints can commit what each received.
+    private var leases: Set<SegmentLease.ID> = []
+    private var responded = false
+    /// Extra connections that failed; past `maxRangeFailures` no more are opened.
+    private var rangeFailures = 0
+    private var lastRangeError: DownloadError?
+    static let maxRangeFailures = 3
 
     /// Part files (full paths) of this engine's transfers; owned by the transfer thread.
     private let partsInUse: PartRegistry
@@ -58,11 +91,12 @@ final class ActiveTransfer {
         self.attempt = attempt
         self.partsInUse = partsInUse
         self.emit = emit
+        validators = request.validators
         host = URLValidation.host(of: request.url)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         directory = try DownloadDirectory(path: request.directory)
         let point = ResumePoint.decide(
             fileName: request.fileName, recordedBytes: request.resumeFrom, expectedTotal: request.expectedTotal,
+            segments: request.segments,
             partSize: request.fileName.flatMap { directory.regularFileSize(PartialFilePath.partName(for: $0)) },
             finalFileSize: request.fileName.flatMap { directory.regularFileSize($0) })
         switch point {
@@ -76,61 +110,84 @@ final class ActiveTransfer {
         case let .continuePart(offset, truncate):
             try checkFreeSpace(needed: nil)
             guard let name = request.fileName else { return }
-            let writer = try directory.openPart(of: name)
+            let writer = try openPart(name)
             if truncate { try writer.truncate(to: offset) }
-            fileName = name
-            self.writer = writer
-            partsInUse.paths.insert(writer.path)
             position = offset
             durable = offset
             requestedOffset = offset
+            // A layout that no longer matches the file is replaced by the single stream's prefix.
+            if !request.segments.isEmpty { emit(.segmentCheckpoint(request.id, [], durableBytes: offset)) }
+        case let .continueSegments(restored):
+            try checkFreeSpace(needed: nil)
+            guard let name = request.fileName else { return }
+            _ = try openPart(name)
+            ledger = restored
+            total = restored.total
+            position = restored.committedBytes
+            durable = position
         }
+    }
+
+    private func openPart(_ name: String) throws(DownloadError) -> FileWriter {
+        let writer = try directory.openPart(of: name)
+        fileName = name
+        self.writer = writer
+        partsInUse.paths.insert(writer.path)
+        return writer
     }
 
     deinit {
         // The part file stays registered until the engine's closing work on it is done (`.concluded`).
         writer?.close()
-        errorBuffer.deallocate()
     }
 
-    /// Ends the attempt for `error` at the next chance (the engine concludes it, or a callback aborts).
+    /// Makes the first connections: one request for the file, or one per planned range when a segmented
+    /// download continues.
+    func start() {
+        guard ledger != nil else {
+            add(Connection(role: .first, transfer: self, requested: requestedOffset..<Int64.max, lease: nil))
+            return
+        }
+        for lease in planLeases() { add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id)) }
+        if connections.isEmpty { phase = .failed(.serverLied("nothing left to fetch but the file is not complete")) }
+    }
+
+    /// Connections made since the last call, for the engine to set up and add to the multi handle.
+    func takeNewConnections() -> [Connection] {
+        defer { pending = [] }
+        return pending
+    }
+
+    var hasNewConnections: Bool { !pending.isEmpty }
+
+    private func add(_ connection: Connection) {
+        if let lease = connection.lease { leases.insert(lease) }
+        connections.append(connection)
+        pending.append(connection)
+    }
+
+    /// Ends the task for `error` at the next chance.
     func fail(_ error: DownloadError) { phase = .failed(error) }
 
-    // MARK: - Response (transfer thread, inside curl_multi_perform)
+    var isAlreadyComplete: Bool { phase == .alreadyComplete }
 
-    func onHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect {
-            decide()
-        }
-        return bytes.count
+    /// The URL connections ask: extra ones go straight to where the first was redirected.
+    func url(for connection: Connection) -> String {
+        connection.role == .range ? (effectiveURL ?? request.url) : request.url
     }
 
-    func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        switch phase {
-        case .receiving: break
-        case .alreadyComplete: return bytes.count  // a 416's small body: not ours
-        case .failed, .publishedEarlier: return 0
-        case .awaitingResponse:
-            phase = .failed(.serverLied("body data arrived before a complete response head"))
-            return 0
+    // MARK: - Response heads (transfer thread, inside curl_multi_perform)
+
+    /// A connection's final response head arrived.
+    func accept(_ head: ResponseHead, on connection: Connection) {
+        if effectiveURL == nil { effectiveURL = connection.easy.info(string: CURLINFO_EFFECTIVE_URL) }
+        switch connection.role {
+        case .first: acceptFirst(head, on: connection)
+        case .range: acceptRange(head, on: connection)
         }
-        guard let writer else { return 0 }
-        if let total, position + Int64(bytes.count) > total {
-            phase = .failed(.serverLied("sent more than the \(total) bytes it announced"))
-            return 0
-        }
-        do {
-            try writer.write(bytes, at: position)
-        } catch {
-            phase = .failed(error)
-            return 0
-        }
-        position += Int64(bytes.count)
-        return bytes.count
     }
 
-    /// Reads the final response head and sets the part file up for its body.
-    private func decide() {
+    private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
         let verdict = ResumeCheck.verdict(
             head: head, requestedOffset: requestedOffset, expectedTotal: request.expectedTotal,
             storedValidators: request.validators, host: host)
@@ -140,43 +197,77 @@ final class ActiveTransfer {
             case let .append(offset, total):
                 position = offset
                 self.total = total
-                phase = .receiving
             case let .restart(total, reason):
-                try startOver()
+                try startOver(head)
                 self.total = total
                 restartReason = reason
-                phase = .receiving
             case let .alreadyComplete(total):
                 self.total = total
                 phase = .alreadyComplete
+                connection.state = .reachedEnd
+                return
             case let .reject(error):
+                connection.state = .failed(error)
                 phase = .failed(error)
                 return
             case let .discardAndRetry(error):
-                if writer != nil { try startOver() }
+                if writer != nil { try startOver(head) }
+                connection.state = .failed(error)
                 phase = .failed(error)
                 return
             }
             if let total { try checkFreeSpace(needed: total - position) }
         } catch {
+            connection.state = .failed(error)
             phase = .failed(error)
             return
         }
+        phase = .receiving
+        connection.state = .receiving
+        connection.cursor = position
+        validators = RemoteValidators(etag: head["etag"], lastModified: head["last-modified"])
+        reportResponse(status: head.status, restartReason: restartReason)
+        if request.options.split > 1,
+           RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
+            split(from: connection)
+        }
+    }
+
+    private func acceptRange(_ head: ResponseHead, on connection: Connection) {
+        guard let total else { return connection.state = .failed(.serverLied("no total for a range request")) }
+        switch RangeCheck.verdict(head: head, requested: connection.requested, total: total, validators: validators, host: host) {
+        case let .accept(end):
+            connection.state = .receiving
+            connection.end = min(connection.end ?? end, end)
+            if !responded {
+                phase = .receiving
+                reportResponse(status: head.status, restartReason: nil)
+            }
+        case .ignoresRanges:
+            connection.state = .rangesIgnored
+        case let .changed(reason):
+            connection.state = .fileChanged(reason)
+        case let .reject(error):
+            connection.state = .failed(error)
+        }
+    }
+
+    private func reportResponse(status: Int, restartReason: String?) {
         guard let fileName else { return }
-        let validators = RemoteValidators(etag: head["etag"], lastModified: head["last-modified"])
+        responded = true
         emit(.responded(request.id, ResponseSummary(
-            fileName: fileName, totalBytes: total, validators: validators, offset: position,
-            restartReason: restartReason, httpStatus: head.status)))
+            fileName: fileName, totalBytes: total, validators: validators, offset: ledger?.committedBytes ?? position,
+            restartReason: restartReason, httpStatus: status)))
     }
 
     /// Empties the part file (reserving one first when the name is not decided yet); records 0 durable bytes.
-    private func startOver() throws(DownloadError) {
+    private func startOver(_ head: ResponseHead) throws(DownloadError) {
         if let writer {
             try writer.truncate(to: 0)
         } else {
             let name = FileNameChoice.choose(
                 requested: request.requestedName, contentDisposition: head["content-disposition"], url: request.url,
-                effectiveURL: { self.easy.info(string: CURLINFO_EFFECTIVE_URL) })
+                effectiveURL: { self.effectiveURL })
             let (reserved, writer) = try directory.reservePart(
                 for: name, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere)
             fileName = reserved
@@ -188,6 +279,191 @@ final class ActiveTransfer {
         // Recording 0 needs no sync: the database may never claim more than the file holds.
         if durable != 0 || request.resumeFrom != 0 { emit(.checkpoint(request.id, durableBytes: 0)) }
         durable = 0
+    }
+
+    // MARK: - Splitting (DESIGN §7)
+
+    /// The first answer allows several connections: allocate the file, cut the rest into ranges, keep the
+    /// first connection on the first range and open one for each other.
+    private func split(from first: Connection) {
+        guard let total, let writer else { return }
+        let prefix = position
+        guard var ledger = SegmentLedger(
+            total: total, segments: prefix > 0 ? [SegmentRecord(start: 0, end: prefix, committed: prefix)] : [])
+        else { return }
+        do {
+            try writer.allocate(total)
+        } catch {
+            first.state = .failed(error)
+            phase = .failed(error)
+            return
+        }
+        let planned = ledger.plan(connections: request.options.split, minSplit: request.options.minSplitSize)
+        guard let head = planned.first, head.range.lowerBound == prefix else { return }
+        self.ledger = ledger
+        first.lease = head.id
+        first.end = head.range.upperBound
+        leases.insert(head.id)
+        for lease in planned.dropFirst() {
+            add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id))
+        }
+        // From now on the layout is the truth about the file: record it (the prefix is durable already).
+        emit(.segmentCheckpoint(request.id, ledger.records, durableBytes: ledger.committedBytes))
+    }
+
+    /// The first leases of a continued segmented download.
+    private func planLeases() -> [SegmentLease] {
+        guard var ledger else { return [] }
+        defer { self.ledger = ledger }
+        return ledger.plan(connections: max(1, request.options.split), minSplit: request.options.minSplitSize)
+    }
+
+    // MARK: - Body (transfer thread, inside curl_multi_perform)
+
+    /// Writes body bytes of `connection` at its cursor; returns how many were taken (fewer aborts it).
+    func write(_ bytes: UnsafeRawBufferPointer, from connection: Connection) -> Int {
+        guard case .receiving = phase, let writer else { return 0 }
+        var count = bytes.count
+        if let end = connection.end {
+            count = Int(min(Int64(count), max(0, end - connection.cursor)))
+        } else if let total, connection.cursor + Int64(count) > total {
+            let error = DownloadError.serverLied("sent more than the \(total) bytes it announced")
+            connection.state = .failed(error)
+            phase = .failed(error)
+            return 0
+        }
+        if count > 0 {
+            do {
+                try writer.write(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: connection.cursor)
+            } catch {
+                // The disk failed: no connection can go on.
+                connection.state = .failed(error)
+                phase = .failed(error)
+                return 0
+            }
+            connection.cursor += Int64(count)
+            connection.bytesSinceTick += Int64(count)
+            if let lease = connection.lease, ledger != nil {
+                ledger?.received(lease, bytes: Int64(count))
+                position += Int64(count)
+            } else {
+                position = connection.cursor
+            }
+        }
+        if let end = connection.end, connection.cursor >= end { connection.state = .reachedEnd }
+        return count
+    }
+
+    // MARK: - Connections ending
+
+    /// A connection's transfer ended with `result` (nil when the engine stopped it); says what comes next.
+    func ended(_ connection: Connection, result: CURLcode?) -> Next {
+        connections.removeAll { $0 === connection }
+        guard ledger != nil else { return .conclude(singleStreamEnding(connection, result: result)) }
+        if case let .failed(error) = phase { return .conclude(.failed(error)) }
+        if case let .fileChanged(reason) = connection.state { return .conclude(.fileChanged(reason)) }
+        if connection.state == .rangesIgnored { return .conclude(.failed(.rangesIgnored(host: host))) }
+        let finishedItsRange = connection.state == .reachedEnd || (result == CURLE_OK && connection.state == .receiving)
+        if let lease = connection.lease { ledger?.release(lease) }
+        if !finishedItsRange {
+            let error: DownloadError
+            if case let .failed(failure) = connection.state {
+                error = failure
+            } else if let result, result != CURLE_OK {
+                error = connectionError(connection, result: result)
+            } else {
+                error = .serverLied("the connection ended without a usable response")
+            }
+            rangeFailures += 1
+            lastRangeError = error
+        }
+        return feedIdleConnections()
+    }
+
+    /// After a connection ended: done when every byte arrived; else open connections for free ranges or
+    /// halves of the slowest ones, up to `-s`, while extra connections keep working.
+    private func feedIdleConnections() -> Next {
+        guard var ledger else { return .keepGoing }
+        if ledger.receivedBytes >= ledger.total, connections.isEmpty { return .conclude(.complete) }
+        // A server that keeps refusing connections: end the attempt (a retry continues from the layout).
+        if rangeFailures >= 2 * Self.maxRangeFailures, connections.isEmpty, let lastRangeError {
+            return .conclude(.failed(lastRangeError))
+        }
+        while connections.count < max(1, request.options.split), rangeFailures < Self.maxRangeFailures || connections.isEmpty {
+            guard let grant = ledger.leaseNext(minSplit: request.options.minSplitSize, speeds: speeds()) else { break }
+            if let shrunk = grant.shrunk, let victim = connections.first(where: { $0.lease == shrunk.lease }) {
+                victim.end = shrunk.newEnd
+            }
+            self.ledger = ledger
+            add(Connection(role: .range, transfer: self, requested: grant.lease.range, lease: grant.lease.id))
+            if rangeFailures >= Self.maxRangeFailures { break }
+        }
+        self.ledger = ledger
+        guard connections.isEmpty else { return .keepGoing }
+        if ledger.receivedBytes >= ledger.total { return .conclude(.complete) }
+        return .conclude(.failed(lastRangeError ?? .serverLied("every connection ended before the file was complete")))
+    }
+
+    /// Bytes per second of each running lease, for choosing which to halve.
+    private func speeds() -> [SegmentLease.ID: Double] {
+        var speeds: [SegmentLease.ID: Double] = [:]
+        for connection in connections { if let lease = connection.lease { speeds[lease] = connection.speed } }
+        return speeds
+    }
+
+    /// How the single stream ended, given libcurl's result code (nil when the engine stops it).
+    private func singleStreamEnding(_ connection: Connection, result: CURLcode?) -> Ending {
+        if case let .failed(error) = phase { return .failed(error) }
+        if case let .failed(error) = connection.state { return .failed(error) }
+        guard let result else { return .paused }
+        guard result == CURLE_OK else { return .failed(connectionError(connection, result: result)) }
+        switch phase {
+        case .alreadyComplete, .publishedEarlier:
+            return .complete
+        case .awaitingResponse, .failed:
+            return .failed(.serverLied("the connection ended without a usable response"))
+        case .receiving:
+            if let total, position != total { return .failed(.sizeMismatch(expected: total, actual: position)) }
+            return .complete
+        }
+    }
+
+    private func connectionError(_ connection: Connection, result: CURLcode) -> DownloadError {
+        DownloadError(
+            curlCode: result, detail: connection.detail, url: url(for: connection),
+            effectiveURL: connection.easy.info(string: CURLINFO_EFFECTIVE_URL), host: host,
+            responseSeen: connection.head.status != 0, stallTimeout: request.options.stallTimeout)
+    }
+
+    /// Stops every connection (the engine removes their handles); returns them.
+    func closeAll() -> [Connection] {
+        defer { connections = [] }
+        return connections
+    }
+
+    // MARK: - Durability
+
+    /// What each lease received up to now, for a checkpoint: committed once a sync covering them is done.
+    func receivedMarks() -> [SegmentLease.ID: Int64] {
+        guard let ledger else { return [:] }
+        var marks: [SegmentLease.ID: Int64] = [:]
+        for lease in leases {
+            guard let status = ledger.status(of: lease) else {
+                leases.remove(lease)
+                continue
+            }
+            marks[lease] = status.range.lowerBound + status.received
+        }
+        return marks
+    }
+
+    /// A sync that covered `marks` finished: commit them and report the layout.
+    func commit(_ marks: [SegmentLease.ID: Int64]) {
+        guard var ledger else { return }
+        for (lease, offset) in marks { ledger.commit(lease, durableUpTo: offset) }
+        self.ledger = ledger
+        durable = ledger.committedBytes
+        emit(.segmentCheckpoint(request.id, ledger.records, durableBytes: durable))
     }
 
     // MARK: - Disk checks (transfer thread, about once a second)
@@ -207,35 +483,6 @@ final class ActiveTransfer {
     func checkPartFileLinked() throws(DownloadError) {
         guard let writer, writer.linkCount() == 0 else { return }
         throw .partFileRemoved(path: writer.path)
-    }
-
-    // MARK: - Outcome
-
-    enum Ending: Sendable {
-        case paused
-        case failed(DownloadError)
-        case complete
-    }
-
-    /// How the attempt ended, given libcurl's result code (nil when the engine stops it).
-    func ending(for result: CURLcode?) -> Ending {
-        if case let .failed(error) = phase { return .failed(error) }
-        guard let result else { return .paused }
-        guard result == CURLE_OK else {
-            return .failed(DownloadError(
-                curlCode: result, detail: String(cString: errorBuffer), url: request.url,
-                effectiveURL: easy.info(string: CURLINFO_EFFECTIVE_URL), host: host, responseSeen: head.status != 0,
-                stallTimeout: request.options.stallTimeout))
-        }
-        switch phase {
-        case .alreadyComplete, .publishedEarlier:
-            return .complete
-        case .awaitingResponse, .failed:
-            return .failed(.serverLied("the connection ended without a usable response"))
-        case .receiving:
-            if let total, position != total { return .failed(.sizeMismatch(expected: total, actual: position)) }
-            return .complete
-        }
     }
 }
 

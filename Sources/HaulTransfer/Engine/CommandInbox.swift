@@ -5,9 +5,11 @@ import Synchronization
 enum EngineMessage: Sendable {
     case command(TransferCommand)
     /// A background `fdatasync` made `bytes` durable for that attempt of the task.
-    case synced(TaskID, attempt: Int, epoch: Int, bytes: Int64)
+    /// For a segmented download, `marks` are what each range had received when the sync began.
+    case synced(TaskID, attempt: Int, epoch: Int, bytes: Int64, marks: [SegmentLease.ID: Int64])
     /// The closing disk work of a transfer (sync, verify, rename) is done.
-    case concluded(TaskID, TransferOutcome)
+    /// `segments` is the layout after the closing sync, for a segmented download (empty: none any more).
+    case concluded(TaskID, TransferOutcome, segments: [SegmentRecord]?)
 }
 
 /// The locked queue of messages for the transfer thread, plus the wakeup that cuts its poll short.

@@ -5,7 +5,7 @@ import HaulCore
 
 /// The engine loop. Runs on its own thread and owns every libcurl handle; nothing else touches them.
 ///
-/// Each pass: drain the inbox → `curl_multi_perform` → conclude finished transfers → coalesced progress,
+/// Each pass: drain the inbox → `curl_multi_perform` → handle finished connections → coalesced progress,
 /// checkpoints and disk checks → `curl_multi_poll` (cut short by `curl_multi_wakeup`). Blocking disk work
 /// (fdatasync, digest, rename) runs on a serial worker queue and reports back through the inbox, so every
 /// event leaves this thread in order.
@@ -26,6 +26,7 @@ final class TransferThread {
     private let partsInUse = PartRegistry()
     private var shuttingDown = false
     private var lastProgress: ContinuousClock.Instant = .now
+    private var hostConnectionLimit = 0
 
     static let progressInterval: Duration = .milliseconds(250)
     static let diskCheckInterval: Duration = .seconds(1)
@@ -42,6 +43,8 @@ final class TransferThread {
             if shuttingDown, active.isEmpty, concluding.isEmpty { break }
             multi.perform()
             while let (easy, result) = multi.nextFinished() { finished(easy: easy, result: result) }
+            // A first answer that allows splitting made connections inside a callback: start them now.
+            for transfer in Array(active.values) where transfer.hasNewConnections { addNewConnections(of: transfer) }
             tick()
             multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 100)
         }
@@ -62,13 +65,17 @@ final class TransferThread {
         case .command(.shutdown):
             shuttingDown = true
             for transfer in active.values { conclude(transfer, .paused) }
-        case let .synced(id, attempt, epoch, bytes):
+        case let .synced(id, attempt, epoch, bytes, marks):
             guard let transfer = active[id], transfer.attempt == attempt else { return }
             transfer.syncInFlight = false
-            guard transfer.epoch == epoch, bytes > transfer.durable else { return }
-            transfer.durable = bytes
-            continuation.yield(.checkpoint(id, durableBytes: bytes))
-        case let .concluded(id, outcome):
+            guard transfer.epoch == epoch else { return }
+            if transfer.ledger != nil {
+                transfer.commit(marks)
+            } else if bytes > transfer.durable {
+                transfer.durable = bytes
+                continuation.yield(.checkpoint(id, durableBytes: bytes))
+            }
+        case let .concluded(id, outcome, segments):
             let path = concluding.removeValue(forKey: id) ?? nil
             if let path {
                 if deleteWhenConcluded.remove(id) != nil, !outcome.isCompleted { unlink(path) }
@@ -76,6 +83,8 @@ final class TransferThread {
                 lastPart[id] = outcome.isCompleted ? nil : path
             }
             deleteWhenConcluded.remove(id)
+            if let segments { continuation.yield(.segmentCheckpoint(id, segments, durableBytes: outcome.durableBytes)) }
+            continuation.yield(.connections([id: 0]))
             continuation.yield(.finished(id, outcome))
         }
     }
@@ -99,6 +108,10 @@ final class TransferThread {
     private func start(_ request: TransferRequest) {
         guard !shuttingDown, active[request.id] == nil, concluding[request.id] == nil else { return }
         attempts += 1
+        if request.options.maxHostConnections != hostConnectionLimit {
+            hostConnectionLimit = request.options.maxHostConnections
+            try? multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, hostConnectionLimit)
+        }
         let transfer: ActiveTransfer
         do {
             transfer = try ActiveTransfer(request: request, attempt: attempts, partsInUse: partsInUse) { [continuation] event in
@@ -110,24 +123,51 @@ final class TransferThread {
         }
         if transfer.phase == .publishedEarlier {
             concluding[request.id] = .some(nil)
-            inbox.post(.concluded(request.id, .completed(fileName: transfer.fileName ?? "", bytes: transfer.position)))
-            return
-        }
-        do {
-            try transfer.configure()
-            try multi.add(transfer.easy)
-        } catch {
-            if let path = transfer.writer?.path { partsInUse.paths.remove(path) }
-            continuation.yield(.finished(request.id, .failed(
-                DownloadError(setup: error, host: transfer.host), durableBytes: transfer.durable)))
+            inbox.post(.concluded(request.id, .completed(fileName: transfer.fileName ?? "", bytes: transfer.position), segments: nil))
             return
         }
         active[request.id] = transfer
+        transfer.start()
+        if case let .failed(error) = transfer.phase { return conclude(transfer, .failed(error)) }
+        addNewConnections(of: transfer)
+    }
+
+    /// Sets up and adds the connections a transfer made; one that cannot start ends like a failed one.
+    private func addNewConnections(of transfer: ActiveTransfer) {
+        var next = transfer.takeNewConnections()
+        while let connection = next.first {
+            next.removeFirst()
+            do {
+                try connection.configure()
+                try multi.add(connection.easy)
+            } catch {
+                connection.state = .failed(DownloadError(setup: error, host: transfer.host))
+                guard case let .conclude(ending) = transfer.ended(connection, result: nil) else {
+                    next += transfer.takeNewConnections()
+                    continue
+                }
+                return conclude(transfer, ending)
+            }
+        }
+        reportConnections(of: transfer)
     }
 
     private func finished(easy: UnsafeMutableRawPointer, result: CURLcode) {
-        guard let transfer = ActiveTransfer.owner(of: easy), active[transfer.request.id] === transfer else { return }
-        conclude(transfer, transfer.ending(for: result))
+        guard let connection = Connection.owner(of: easy) else { return }
+        let transfer = connection.transfer
+        guard active[transfer.request.id] === transfer else { return }
+        multi.remove(connection.easy)
+        switch transfer.ended(connection, result: result) {
+        case .keepGoing: addNewConnections(of: transfer)
+        case let .conclude(ending): conclude(transfer, ending)
+        }
+    }
+
+    private func reportConnections(of transfer: ActiveTransfer) {
+        let count = transfer.connections.count
+        guard count != transfer.lastConnectionCount else { return }
+        transfer.lastConnectionCount = count
+        continuation.yield(.connections([transfer.request.id: count]))
     }
 
     // MARK: - Ending a transfer
@@ -135,72 +175,19 @@ final class TransferThread {
     /// Takes the transfer off the network at once, then syncs, verifies and renames on the worker queue.
     private func conclude(_ transfer: ActiveTransfer, _ ending: ActiveTransfer.Ending) {
         let id = transfer.request.id
-        multi.remove(transfer.easy)
+        for connection in transfer.closeAll() { multi.remove(connection.easy) }
         active[id] = nil
         concluding[id] = .some(transfer.writer?.path)
         reportProgress(of: transfer)
         // The worker gets its own descriptor: the transfer (and its fd) is released here on this thread.
-        let writer = transfer.writer.map { FileWriter(fd: dup($0.fd), path: $0.path) }
-        let position = transfer.position
-        let durable = transfer.durable
-        let fileName = transfer.fileName
-        let checksum = transfer.request.checksum
-        let directory = transfer.directory
+        let work = ClosingWork(
+            ending: ending, writer: transfer.writer.map { FileWriter(fd: dup($0.fd), path: $0.path) },
+            position: transfer.position, durable: transfer.durable, fileName: transfer.fileName,
+            checksum: transfer.request.checksum, directory: transfer.directory, ledger: transfer.ledger,
+            marks: transfer.receivedMarks())
         disk.async { [inbox] in
-            let outcome = Self.closingWork(
-                ending: ending, writer: writer, position: position, durable: durable, fileName: fileName,
-                checksum: checksum, directory: directory)
-            inbox.post(.concluded(id, outcome))
-        }
-    }
-
-    /// Runs on the worker queue: makes the bytes durable, and for a complete file checks and publishes it.
-    private static func closingWork(
-        ending: ActiveTransfer.Ending, writer: FileWriter?, position: Int64, durable: Int64, fileName: String?,
-        checksum: Checksum?, directory: DownloadDirectory
-    ) -> TransferOutcome {
-        defer { writer?.close() }
-        var synced = durable
-        var syncError: DownloadError?
-        if let writer {
-            do {
-                try writer.sync()
-                synced = position
-            } catch {
-                syncError = error
-            }
-        }
-        switch ending {
-        case .paused:
-            if let syncError { return .failed(syncError, durableBytes: synced) }
-            return .paused(durableBytes: synced)
-        case let .failed(error):
-            return .failed(error, durableBytes: synced)
-        case .complete:
-            if let syncError { return .failed(syncError, durableBytes: synced) }
-            guard let fileName, let writer else {
-                return .failed(.serverLied("completed without a file"), durableBytes: 0)
-            }
-            if let checksum {
-                do {
-                    let actual = try FileDigest.sha256Hex(path: writer.path)
-                    if actual != checksum.hex {
-                        // A corrupt file is of no use under any name: drop it so a retry starts clean.
-                        unlinkat(directory.fd, PartialFilePath.partName(for: fileName), 0)
-                        return .failed(.checksumMismatch(expected: checksum.hex, actual: actual), durableBytes: 0)
-                    }
-                } catch {
-                    return .failed(error, durableBytes: synced)
-                }
-            }
-            do {
-                let finalName = try directory.publish(partOf: fileName)
-                // Make the rename itself durable.
-                _ = fsync(directory.fd)
-                return .completed(fileName: finalName, bytes: position)
-            } catch {
-                return .failed(error, durableBytes: synced)
-            }
+            let (outcome, segments) = work.run()
+            inbox.post(.concluded(id, outcome, segments: segments))
         }
     }
 
@@ -209,9 +196,12 @@ final class TransferThread {
     private func tick() {
         let now = ContinuousClock.now
         if now - lastProgress >= Self.progressInterval {
+            let seconds = Double((now - lastProgress).components.attoseconds) / 1e18 + Double((now - lastProgress).components.seconds)
             lastProgress = now
             var batch: [TaskID: Int64] = [:]
-            for (id, transfer) in active where transfer.position != transfer.lastReported && transfer.writer != nil {
+            for (id, transfer) in active {
+                for connection in transfer.connections { connection.tick(seconds: seconds) }
+                guard transfer.position != transfer.lastReported, transfer.writer != nil else { continue }
                 transfer.lastReported = transfer.position
                 batch[id] = transfer.position
             }
@@ -244,12 +234,13 @@ final class TransferThread {
         let attempt = transfer.attempt
         let epoch = transfer.epoch
         let bytes = transfer.position
+        let marks = transfer.receivedMarks()
         let copy = FileWriter(fd: dup(writer.fd), path: writer.path)
         disk.async { [inbox] in
             defer { copy.close() }
             // A failed sync records nothing; the closing sync reports the error.
             guard (try? copy.sync()) != nil else { return }
-            inbox.post(.synced(id, attempt: attempt, epoch: epoch, bytes: bytes))
+            inbox.post(.synced(id, attempt: attempt, epoch: epoch, bytes: bytes, marks: marks))
         }
     }
 

@@ -1,13 +1,14 @@
 import CCurl
 import HaulCore
 
-extension ActiveTransfer {
+extension Connection {
     /// Sets every option on the easy handle. Callbacks and `CURLINFO_PRIVATE` get an unretained pointer
-    /// to `self`, which the engine's table keeps alive until the handle has left the multi handle.
+    /// to `self`, which its transfer keeps alive until the handle has left the multi handle.
     func configure() throws(CurlError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
+        let request = transfer.request
         let options = request.options
-        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_URL, transfer.url(for: self))
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_NOSIGNAL, true)
@@ -16,18 +17,28 @@ extension ActiveTransfer {
         try easy.set(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
+        // A task's limit is shared by its connections.
+        let limit = options.rateLimit.map { max(1, $0 / Int64(max(1, options.split))) }
         // 256 KiB reads are cheapest; with a rate limit, smaller reads keep libcurl from bursting past it.
-        let buffer = options.rateLimit.map { Int(max(16 << 10, min(256 << 10, $0 / 8))) } ?? 256 << 10
+        let buffer = limit.map { Int(max(16 << 10, min(256 << 10, $0 / 8))) } ?? 256 << 10
         try easy.set(CURLOPT_BUFFERSIZE, buffer)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)
         try easy.set(CURLOPT_USERAGENT, "haul/0.1")
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        if let limit = options.rateLimit { try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: limit) }
+        if let limit { try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: limit) }
         if let ca = options.caCertificate { try easy.set(CURLOPT_CAINFO, ca) }
         var headers = request.headers
-        if requestedOffset > 0 {
-            try easy.set(CURLOPT_RANGE, "\(requestedOffset)-")
-            if let ifRange = request.validators.ifRangeValue { headers.append("If-Range: \(ifRange)") }
+        switch role {
+        case .first:
+            if requested.lowerBound > 0 {
+                try easy.set(CURLOPT_RANGE, "\(requested.lowerBound)-")
+                if let ifRange = request.validators.ifRangeValue { headers.append("If-Range: \(ifRange)") }
+            }
+        case .range:
+            // A bounded range on its own HTTP/1.1 connection: h2 streams would share one window and one cap.
+            try easy.set(CURLOPT_RANGE, "\(requested.lowerBound)-\(requested.upperBound - 1)")
+            try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+            if let ifRange = transfer.validators.ifRangeValue { headers.append("If-Range: \(ifRange)") }
         }
         if !headers.isEmpty { try easy.setHeaders(headers) }
         try easy.set(CURLOPT_HEADERFUNCTION, callback: headerCallback)
@@ -37,21 +48,21 @@ extension ActiveTransfer {
         try easy.set(CURLOPT_PRIVATE, pointer: context)
     }
 
-    /// The transfer an easy handle belongs to, through `CURLINFO_PRIVATE`.
-    static func owner(of easy: UnsafeMutableRawPointer) -> ActiveTransfer? {
+    /// The connection an easy handle belongs to, through `CURLINFO_PRIVATE`.
+    static func owner(of easy: UnsafeMutableRawPointer) -> Connection? {
         guard let context = CurlEasy.info(pointer: CURLINFO_PRIVATE, of: easy) else { return nil }
-        return Unmanaged<ActiveTransfer>.fromOpaque(context).takeUnretainedValue()
+        return Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
     }
 }
 
 /// `CURLOPT_HEADERFUNCTION`: one header line of any response.
 private let headerCallback: curl_write_callback = { data, size, count, context in
-    let transfer = Unmanaged<ActiveTransfer>.fromOpaque(context!).takeUnretainedValue()
-    return transfer.onHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+    let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
+    return connection.onHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
 }
 
 /// `CURLOPT_WRITEFUNCTION`: body bytes of the final response; returning less than given aborts the transfer.
 private let bodyCallback: curl_write_callback = { data, size, count, context in
-    let transfer = Unmanaged<ActiveTransfer>.fromOpaque(context!).takeUnretainedValue()
-    return transfer.onBody(UnsafeRawBufferPointer(start: data, count: size * count))
+    let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
+    return connection.onBody(UnsafeRawBufferPointer(start: data, count: size * count))
 }

@@ -1,0 +1,94 @@
+import CCurl
+import HaulCore
+
+/// One HTTP connection of a download: its easy handle, the response head, and where its bytes go.
+///
+/// The first connection of a task asks for the file (or its rest, to resume) and decides its name and
+/// validators; a segmented download adds connections that each fetch one bounded range. Confined to the
+/// transfer thread; libcurl reaches it through an unretained pointer that its transfer keeps alive until
+/// the handle has left the multi handle.
+final class Connection {
+    enum Role: Equatable {
+        /// The task's first request: its answer decides name, total and validators.
+        case first
+        /// A bounded range request of a segmented download.
+        case range
+    }
+
+    enum State: Equatable {
+        case awaitingResponse
+        case receiving
+        /// The connection fetched all it was meant to (its lease's end was reached).
+        case reachedEnd
+        /// It must end for this reason; for a `.range` connection the task may go on without it.
+        case failed(DownloadError)
+        /// Its answer says the file changed: the whole download starts over.
+        case fileChanged(String)
+        /// A full 200 to a range request: the server does not answer ranges.
+        case rangesIgnored
+    }
+
+    let role: Role
+    let easy = CurlEasy()
+    unowned let transfer: ActiveTransfer
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    var head = ResponseHead()
+    var state = State.awaitingResponse
+    /// The range this connection asks for; a `.first` connection asks for everything from its start.
+    let requested: Range<Int64>
+    /// File offset of the next byte.
+    var cursor: Int64
+    /// Where it must stop (exclusive); nil for a single stream, which ends with the file.
+    var end: Int64?
+    /// The ledger lease it fetches, in a segmented download.
+    var lease: SegmentLease.ID?
+    /// Bytes written since the engine's last progress tick, and the smoothed rate from them.
+    var bytesSinceTick: Int64 = 0
+    var speed: Double = 0
+
+    init(role: Role, transfer: ActiveTransfer, requested: Range<Int64>, lease: SegmentLease.ID?) {
+        self.role = role
+        self.transfer = transfer
+        self.requested = requested
+        cursor = requested.lowerBound
+        self.lease = lease
+        end = lease == nil ? nil : requested.upperBound
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    var detail: String { String(cString: errorBuffer) }
+
+    /// Folds the bytes of the last `seconds` into the smoothed speed.
+    func tick(seconds: Double) {
+        guard seconds > 0 else { return }
+        let sample = Double(bytesSinceTick) / seconds
+        speed = speed == 0 ? sample : 0.7 * speed + 0.3 * sample
+        bytesSinceTick = 0
+    }
+
+    /// Whether it still fetches (not ended by a decision of its own).
+    var isOpen: Bool { state == .awaitingResponse || state == .receiving }
+
+    // MARK: - Callbacks (transfer thread, inside curl_multi_perform)
+
+    func onHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect {
+            transfer.accept(head, on: self)
+        }
+        return bytes.count
+    }
+
+    func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        switch state {
+        case .receiving: return transfer.write(bytes, from: self)
+        case .awaitingResponse:
+            state = .failed(.serverLied("body data arrived before a complete response head"))
+            return 0
+        case .reachedEnd, .failed, .fileChanged, .rangesIgnored:
+            // A 416's small body, or the rest of a range this connection no longer fetches.
+            return transfer.isAlreadyComplete ? bytes.count : 0
+        }
+    }
+}
