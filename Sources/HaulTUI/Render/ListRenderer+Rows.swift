@@ -7,7 +7,14 @@ extension ListRenderer {
             grid.write(glyphs.marker, row: line, column: 0, role: .rowMarker)
         }
         grid.write(row.glyph, row: line, column: 1, role: row.stateRole)
-        grid.write(DisplayWidth.truncated(row.name, to: layout.nameWidth), row: line, column: RowLayout.leadColumns, role: .rowName)
+        // The connection count takes the end of the name's room, so the other columns never move.
+        let count = row.connections.isEmpty || row.problem != nil ? "" : " " + row.connections
+        let countWidth = DisplayWidth.of(count) <= layout.nameWidth / 2 ? DisplayWidth.of(count) : 0
+        let nameEnd = grid.write(
+            DisplayWidth.truncated(row.name, to: layout.nameWidth - countWidth), row: line, column: RowLayout.leadColumns, role: .rowName)
+        if countWidth > 0 {
+            grid.write(count, row: line, column: max(nameEnd, RowLayout.leadColumns + layout.nameWidth - countWidth), role: .columnSpeed)
+        }
 
         if let problem = row.problem {
             drawProblem(problem, from: layout.afterName + 1, line: line, into: &grid)

@@ -30,4 +30,6 @@ public struct RowViewModel: Sendable, Equatable, Identifiable {
     public var problem: Problem?
     /// A spinner frame shown instead of the percent when the size is unknown and the bar is hidden.
     public var spinner: Character?
+    /// `×4` while a download runs over several connections; empty otherwise.
+    public var connections: String = ""
 }

@@ -54,6 +54,12 @@ extension ViewModelBuilder {
         fields.append(Field(label: "Size", value: Self.sizeDetail(done: max(0, row.bytesReceived), total: task.totalBytes, state: task.state)))
         if task.state == .running {
             fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(DurationFormat.eta(row.eta)) left"))
+            fields.append(Field(label: "Connections", value: String(row.connections)))
+        }
+        if let total = task.totalBytes, !task.segments.isEmpty, let ledger = SegmentLedger(total: total, segments: task.segments) {
+            // The durable layout: what survives a crash (█ saved, ░ still to fetch).
+            let map = ledger.map(width: 32).map { $0 == .done ? "█" : "░" }.joined()
+            fields.append(Field(label: "Segments", value: map + " \(task.segments.count) range\(task.segments.count == 1 ? "" : "s")"))
         }
         var validators: [String] = []
         if let etag = task.validators.etag { validators.append("ETag \(etag)") }

@@ -109,6 +109,7 @@ public struct ViewModelBuilder: Sendable {
             model.glyph = glyphs.running
             model.stateRole = .stateRunning
             model.speed = row.isStalled ? "stalled" : ByteCountFormat.rate(row.speed)
+            if row.connections > 1 { model.connections = "×\(row.connections)" }
             model.eta = total == nil ? "—" : DurationFormat.eta(row.eta)
             if total == nil { model.spinner = glyphs.spinner[((frame % glyphs.spinner.count) + glyphs.spinner.count) % glyphs.spinner.count] }
         case .waiting:
