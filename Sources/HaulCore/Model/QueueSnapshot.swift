@@ -17,6 +17,8 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         public var isStalled = false
         /// Connections open for a running task.
         public var connections = 0
+        /// A limit set for this task while the queue runs (bytes per second).
+        public var rateLimit: Int64?
 
         public var id: TaskID { task.id }
 
@@ -39,15 +41,19 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     /// The latest warning from the store (for example a write that failed), shown as a one-line banner;
     /// nil when there is none.
     public var warning: String?
+    /// The cap on the sum of all downloads, bytes per second; nil for none.
+    public var overallLimit: Int64?
 
     public init(
-        rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0, warning: String? = nil
+        rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0, warning: String? = nil,
+        overallLimit: Int64? = nil
     ) {
         self.rows = rows
         self.maxConcurrent = maxConcurrent
         self.totalSpeed = totalSpeed
         self.sequence = sequence
         self.warning = warning
+        self.overallLimit = overallLimit
     }
 
     public func count(of state: TaskState) -> Int { rows.reduce(0) { $0 + ($1.task.state == state ? 1 : 0) } }

@@ -47,6 +47,17 @@ extension DownloadController {
                 for stored in all where tasks[stored.id]?.position != stored.position { tasks[stored.id]?.position = stored.position }
             }
             return .done
+        case let .setOverallLimit(limit):
+            configuration.overallLimit = limit.flatMap { $0 > 0 ? $0 : nil }
+            driver.send(.setOverallLimit(configuration.overallLimit))
+            return .done
+        case let .setTaskLimit(id, limit):
+            guard let task = tasks[id] else { return .unknownTask(id) }
+            guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
+            let rate = limit.flatMap { $0 > 0 ? $0 : nil }
+            runtime[id].rateLimit = rate ?? 0
+            if runtime.isInFlight(id) { driver.send(.setTaskLimit(id, rate)) }
+            return .done
         case let .setMaxConcurrent(value):
             configuration.maxConcurrent = ConcurrencyLimit.clamped(value)
             attempt { try store.saveMaxConcurrent(configuration.maxConcurrent) }

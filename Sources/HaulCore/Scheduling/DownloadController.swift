@@ -13,6 +13,8 @@ public actor DownloadController {
         public var transferOptions: TransferOptions
         /// Stop the engine and return from `run()` once nothing is waiting or running (headless mode).
         public var exitWhenIdle: Bool
+        /// The cap on the sum of all downloads, bytes per second (`--max-overall-download-limit`).
+        public var overallLimit: Int64?
 
         public init(maxConcurrent: Int = 3, retryPolicy: RetryPolicy = RetryPolicy(),
                     transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false) {
@@ -71,6 +73,7 @@ public actor DownloadController {
         loadIfNeeded()
         recoverInterruptedTasks()
         isRunning = true
+        if let limit = configuration.overallLimit { driver.send(.setOverallLimit(limit)) }
         externalToken = attempt { try store.externalChangeToken() }
         fillSlots()
         publish()
@@ -162,6 +165,7 @@ public actor DownloadController {
             runtime[id].attempt = TaskRuntime.Attempt(startByte: running.bytesDone)
             var request = TransferRequest(task: running, options: configuration.transferOptions)
             if runtime[id].singleConnection { request.options.split = 1 }
+            if let limit = runtime[id].rateLimit { request.options.rateLimit = limit > 0 ? limit : nil }
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))
             hub.yield(.started(running))
@@ -224,7 +228,8 @@ public actor DownloadController {
         snapshotDirty = false
         sequence += 1
         snapshots.publish(SnapshotBuilder.build(
-            tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, sequence: sequence,
+            tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, overallLimit: configuration.overallLimit,
+            sequence: sequence,
             warning: lastStoreError, now: .now, wallNow: Date()))
     }
 

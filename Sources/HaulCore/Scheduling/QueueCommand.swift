@@ -12,14 +12,18 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     /// Move an unfinished task up (`by` < 0) or down (`by` > 0) in the queue.
     case move(TaskID, by: Int)
     case setMaxConcurrent(Int)
+    /// Cap the sum of all downloads (bytes per second; nil for none), live.
+    case setOverallLimit(Int64?)
+    /// Cap one download over all its connections (bytes per second; nil for none), live.
+    case setTaskLimit(TaskID, Int64?)
 }
 
 extension QueueCommand {
     /// The task the command is about, if it names one.
     public var taskID: TaskID? {
         switch self {
-        case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _): id
-        case .add, .pauseAll, .startAll, .setMaxConcurrent: nil
+        case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _): id
+        case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit: nil
         }
     }
 }

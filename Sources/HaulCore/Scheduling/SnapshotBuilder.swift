@@ -6,7 +6,7 @@ enum SnapshotBuilder {
     /// Unfinished tasks in queue order, then completed ones newest first; running rows carry live bytes,
     /// speed and ETA, waiting rows their retry time.
     static func build(
-        tasks: TaskTable, runtime: RuntimeTable, maxConcurrent: Int, sequence: UInt64, warning: String?,
+        tasks: TaskTable, runtime: RuntimeTable, maxConcurrent: Int, overallLimit: Int64?, sequence: UInt64, warning: String?,
         now: ContinuousClock.Instant, wallNow: Date
     ) -> QueueSnapshot {
         // Order small keys first, then build each row once: a queue can hold ten thousand tasks.
@@ -36,10 +36,12 @@ enum SnapshotBuilder {
                 row.eta = EtaEstimate.seconds(done: attempt.position, total: task.totalBytes, bytesPerSecond: row.speed)
                 if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
             }
+            if let limit = record.rateLimit { row.rateLimit = limit > 0 ? limit : nil }
             if task.state == .waiting, let retry = record.backoff, retry.date > wallNow { row.retryAt = retry.date }
             rows.append(row)
         }
         return QueueSnapshot(
-            rows: rows, maxConcurrent: maxConcurrent, totalSpeed: totalSpeed, sequence: sequence, warning: warning)
+            rows: rows, maxConcurrent: maxConcurrent, totalSpeed: totalSpeed, sequence: sequence, warning: warning,
+            overallLimit: overallLimit)
     }
 }

@@ -41,10 +41,12 @@ struct TaskRuntime: Sendable {
     var removal: Removal?
     /// The server answered an extra connection's range with the whole file: one connection from now on.
     var singleConnection = false
+    /// A limit set for this task while the queue runs (0: none), over `--limit-rate`.
+    var rateLimit: Int64?
 
     var isEmpty: Bool {
         attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
-            && !singleConnection
+            && !singleConnection && rateLimit == nil
     }
 }
 

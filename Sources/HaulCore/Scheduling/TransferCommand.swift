@@ -8,6 +8,10 @@ public enum TransferCommand: Sendable, Equatable {
     /// stops first (answering `finished`) and its own part file goes once its closing work is done;
     /// otherwise the part of `fileName` in `directory` goes at once. A published file is never deleted.
     case deletePart(TaskID, directory: String, fileName: String?)
+    /// Cap the sum of every transfer at this many bytes per second (nil: no cap), from now on.
+    case setOverallLimit(Int64?)
+    /// Cap one task, over all its connections (nil: no cap), from now on.
+    case setTaskLimit(TaskID, Int64?)
     /// Stop every transfer as for `pause`, then end the engine thread; the event stream finishes.
     case shutdown
 }

@@ -67,7 +67,7 @@ extension UIContext {
             context.completed.removeAll { $0.id == id }
         case let .setMaxConcurrent(limit):
             context.maxConcurrent = limit
-        case .add, .move:
+        case .add, .move, .setOverallLimit, .setTaskLimit:
             break  // the reducer reads nothing these change before the snapshot shows them
         }
         return context

@@ -60,6 +60,11 @@ final class CurlEasy {
         return String(cString: value)
     }
 
+    /// Lets a paused transfer go on (`curl_easy_pause` with `CURLPAUSE_CONT`, which is 0).
+    func resume() {
+        _ = curl_easy_pause(handle, 0)
+    }
+
     /// A pointer-valued info, such as `CURLINFO_PRIVATE`.
     static func info(pointer info: CURLINFO, of handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         var value: UnsafeMutableRawPointer?

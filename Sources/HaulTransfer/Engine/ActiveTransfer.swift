@@ -44,6 +44,8 @@ final class ActiveTransfer {
     let directory: DownloadDirectory
     let host: String
     let emit: (TransferEvent) -> Void
+    /// The engine's receive limits, which every connection draws from.
+    let budget: BandwidthBudget
 
     private(set) var phase = Phase.awaitingResponse
     private(set) var fileName: String?
@@ -85,9 +87,11 @@ final class ActiveTransfer {
     private let partsInUse: PartRegistry
 
     init(
-        request: TransferRequest, attempt: Int, partsInUse: PartRegistry, emit: @escaping (TransferEvent) -> Void
+        request: TransferRequest, attempt: Int, partsInUse: PartRegistry, budget: BandwidthBudget,
+        emit: @escaping (TransferEvent) -> Void
     ) throws(DownloadError) {
         self.request = request
+        self.budget = budget
         self.attempt = attempt
         self.partsInUse = partsInUse
         self.emit = emit
@@ -359,6 +363,7 @@ final class ActiveTransfer {
     /// A connection's transfer ended with `result` (nil when the engine stopped it); says what comes next.
     func ended(_ connection: Connection, result: CURLcode?) -> Next {
         connections.removeAll { $0 === connection }
+        budget.drop(connection)
         guard ledger != nil else { return .conclude(singleStreamEnding(connection, result: result)) }
         if case let .failed(error) = phase { return .conclude(.failed(error)) }
         if case let .fileChanged(reason) = connection.state { return .conclude(.fileChanged(reason)) }
@@ -437,6 +442,7 @@ final class ActiveTransfer {
 
     /// Stops every connection (the engine removes their handles); returns them.
     func closeAll() -> [Connection] {
+        for connection in connections { budget.drop(connection) }
         defer { connections = [] }
         return connections
     }

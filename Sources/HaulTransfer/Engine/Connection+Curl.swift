@@ -17,15 +17,11 @@ extension Connection {
         try easy.set(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
-        // A task's limit is shared by its connections.
-        let limit = options.rateLimit.map { max(1, $0 / Int64(max(1, options.split))) }
-        // 256 KiB reads are cheapest; with a rate limit, smaller reads keep libcurl from bursting past it.
-        let buffer = limit.map { Int(max(16 << 10, min(256 << 10, $0 / 8))) } ?? 256 << 10
-        try easy.set(CURLOPT_BUFFERSIZE, buffer)
+        // 256 KiB reads are cheapest; under a limit, small reads let the budget pace them evenly.
+        try easy.set(CURLOPT_BUFFERSIZE, options.rateLimit == nil ? 256 << 10 : 16 << 10)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)
         try easy.set(CURLOPT_USERAGENT, "haul/0.1")
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        if let limit { try easy.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: limit) }
         if let ca = options.caCertificate { try easy.set(CURLOPT_CAINFO, ca) }
         var headers = request.headers
         switch role {

@@ -58,6 +58,9 @@ final class Connection {
 
     deinit { errorBuffer.deallocate() }
 
+    /// `CURL_WRITEFUNC_PAUSE`: the write callback's answer that pauses reading.
+    static let pauseReading = 0x1000_0001
+
     var detail: String { String(cString: errorBuffer) }
 
     /// Folds the bytes of the last `seconds` into the smoothed speed.
@@ -82,7 +85,12 @@ final class Connection {
 
     func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         switch state {
-        case .receiving: return transfer.write(bytes, from: self)
+        case .receiving:
+            // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.
+            guard transfer.budget.mayReceive(self) else { return Connection.pauseReading }
+            let taken = transfer.write(bytes, from: self)
+            transfer.budget.took(taken, for: self)
+            return taken
         case .awaitingResponse:
             state = .failed(.serverLied("body data arrived before a complete response head"))
             return 0

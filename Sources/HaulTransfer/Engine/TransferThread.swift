@@ -27,6 +27,7 @@ final class TransferThread {
     private var shuttingDown = false
     private var lastProgress: ContinuousClock.Instant = .now
     private var hostConnectionLimit = 0
+    private let budget = BandwidthBudget()
 
     static let progressInterval: Duration = .milliseconds(250)
     static let diskCheckInterval: Duration = .seconds(1)
@@ -40,13 +41,15 @@ final class TransferThread {
     func run() {
         while true {
             for message in inbox.drain() { handle(message) }
+            budget.refillAndResume(now: .now)
             if shuttingDown, active.isEmpty, concluding.isEmpty { break }
             multi.perform()
             while let (easy, result) = multi.nextFinished() { finished(easy: easy, result: result) }
             // A first answer that allows splitting made connections inside a callback: start them now.
             for transfer in Array(active.values) where transfer.hasNewConnections { addNewConnections(of: transfer) }
             tick()
-            multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : 100)
+            // Paused connections resume as their budget refills: look again soon.
+            multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : budget.hasThrottled ? 10 : 100)
         }
         inbox.close()
         continuation.finish()
@@ -60,6 +63,10 @@ final class TransferThread {
             start(request)
         case let .command(.pause(id)):
             if let transfer = active[id] { conclude(transfer, .paused) }
+        case let .command(.setOverallLimit(rate)):
+            budget.setOverall(rate)
+        case let .command(.setTaskLimit(id, rate)):
+            if active[id] != nil { budget.setTask(id, rate) }
         case let .command(.deletePart(id, directory, fileName)):
             deletePart(of: id, directory: directory, fileName: fileName)
         case .command(.shutdown):
@@ -114,8 +121,8 @@ final class TransferThread {
         }
         let transfer: ActiveTransfer
         do {
-            transfer = try ActiveTransfer(request: request, attempt: attempts, partsInUse: partsInUse) { [continuation] event in
-                continuation.yield(event)
+            transfer = try ActiveTransfer(request: request, attempt: attempts, partsInUse: partsInUse, budget: budget) {
+                [continuation] event in continuation.yield(event)
             }
         } catch {
             continuation.yield(.finished(request.id, .failed(error, durableBytes: request.resumeFrom)))
@@ -127,6 +134,7 @@ final class TransferThread {
             return
         }
         active[request.id] = transfer
+        budget.setTask(request.id, request.options.rateLimit)
         transfer.start()
         if case let .failed(error) = transfer.phase { return conclude(transfer, .failed(error)) }
         addNewConnections(of: transfer)
@@ -176,6 +184,7 @@ final class TransferThread {
     private func conclude(_ transfer: ActiveTransfer, _ ending: ActiveTransfer.Ending) {
         let id = transfer.request.id
         for connection in transfer.closeAll() { multi.remove(connection.easy) }
+        budget.forget(id)
         active[id] = nil
         concluding[id] = .some(transfer.writer?.path)
         reportProgress(of: transfer)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Parses sizes and rates from the command line: bytes with an optional K/M/G suffix (binary units); 0 allowed.
-enum ByteSize {
-    static func parse(_ text: String) -> Int64? {
+public enum ByteSize {
+    public static func parse(_ text: String) -> Int64? {
         var number = text.trimmingCharacters(in: .whitespaces)
         var multiplier: Double = 1
         if let last = number.last?.uppercased(), let scale = ["K": 1024.0, "M": 1024.0 * 1024, "G": 1024.0 * 1024 * 1024][last] {

@@ -1,0 +1,73 @@
+import CCurl
+import HaulCore
+
+/// The receive limits on the transfer thread: one budget for all tasks (`--max-overall-download-limit`)
+/// and one per limited task (`--limit-rate`, over all its connections).
+///
+/// A connection whose budgets are spent is paused from its write callback (libcurl keeps the bytes) and
+/// resumed once they refill, in turn, so no connection of a task starves. Owned by the transfer thread.
+final class BandwidthBudget {
+    private(set) var overall: TokenBucket?
+    private var tasks: [TaskID: TokenBucket] = [:]
+    /// Paused connections, oldest first: the first to resume.
+    private var throttled: [Connection] = []
+    private var lastRefill = ContinuousClock.now
+
+    var hasThrottled: Bool { !throttled.isEmpty }
+
+    func setOverall(_ rate: Int64?) {
+        overall = rate.map { rate in overall.map { var bucket = $0; bucket.change(rate: rate); return bucket } ?? TokenBucket(rate: rate) }
+    }
+
+    func setTask(_ id: TaskID, _ rate: Int64?) {
+        guard let rate else { return tasks[id] = nil }
+        if tasks[id] == nil { tasks[id] = TokenBucket(rate: rate) } else { tasks[id]?.change(rate: rate) }
+    }
+
+    func forget(_ id: TaskID) {
+        tasks[id] = nil
+        throttled.removeAll { $0.transfer.request.id == id }
+    }
+
+    /// Whether `connection` may take bytes now; if not it is queued to resume.
+    func mayReceive(_ connection: Connection) -> Bool {
+        let id = connection.transfer.request.id
+        guard overall?.isAvailable ?? true, tasks[id]?.isAvailable ?? true else {
+            if !throttled.contains(where: { $0 === connection }) { throttled.append(connection) }
+            return false
+        }
+        return true
+    }
+
+    func took(_ bytes: Int, for connection: Connection) {
+        overall?.take(bytes)
+        tasks[connection.transfer.request.id]?.take(bytes)
+    }
+
+    /// Refills by the time passed and resumes paused connections whose budgets allow, oldest first.
+    /// A resumed connection may be handed its waiting bytes at once (libcurl calls back inside the resume).
+    func refillAndResume(now: ContinuousClock.Instant) {
+        let elapsed = now - lastRefill
+        lastRefill = now
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        overall?.refill(after: seconds)
+        for id in tasks.keys { tasks[id]?.refill(after: seconds) }
+        guard !throttled.isEmpty else { return }
+        let waiting = throttled
+        throttled = []
+        for (index, connection) in waiting.enumerated() {
+            let id = connection.transfer.request.id
+            guard overall?.isAvailable ?? true, tasks[id]?.isAvailable ?? true else {
+                // Still spent: keep its place in line.
+                throttled.insert(connection, at: min(throttled.count, index))
+                continue
+            }
+            connection.easy.resume()
+        }
+    }
+
+    /// A connection that ended is no longer waiting.
+    func drop(_ connection: Connection) {
+        throttled.removeAll { $0 === connection }
+    }
+}
