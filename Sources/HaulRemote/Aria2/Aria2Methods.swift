@@ -56,6 +56,7 @@ struct Aria2Methods: Sendable {
             throw .failed("Active Download not found for GID#\(Aria2GID.string(for: id))")
         }
         try await run(.remove(id, deleteFile: false), id)
+        await state.recordRemoval(row.task)
         return .string(Aria2GID.string(for: id))
     }
 
