@@ -5,6 +5,10 @@ import Testing
 import Glibc
 #endif
 
+/// The aria2 conformance suites (Aria2*Tests), one test at a time: each starts hauls, Python clients and
+/// servers, and the rest of the test run has timing tests that must not share two cores with all of them at once.
+@Suite(.serialized) enum Aria2Conformance {}
+
 /// A haul serving aria2's JSON-RPC on a loopback TCP port (the foreground form, `--headless --keep-running`),
 /// and the real clients the conformance tests speak through: Python's `http.client` and `websocket-client`
 /// (Scripts/rpc_client.py), and aria2p.
