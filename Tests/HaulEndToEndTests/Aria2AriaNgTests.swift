@@ -184,6 +184,25 @@ extension Aria2Conformance {
             }
         }
 
+        /// AriaNg's "pause after adding" sends aria2's `pause: "true"` with addUri: the task waits paused.
+        @Test func addUriWithPauseOption() async throws {
+            let server = try FaultServer()
+            defer { server.stop() }
+            var slow = FaultPlan.file(size: 4 << 20, seed: 85)
+            slow.throttle = 256 << 10
+            server.route("/held.bin", slow)
+            let run = try HaulRun()
+            let haul = try await Aria2Haul.start(run)
+            let gid = try #require(try await haul.result(
+                "aria2.addUri", [[server.url("/held.bin")], ["pause": "true", "dir": run.downloads]]) as? String)
+            #expect(try await haul.status(gid, ["status"])["status"] as? String == "paused")
+            #expect(try await activeGIDs(haul).isEmpty)
+            #expect(try await haul.result("aria2.unpause", [gid]) as? String == gid)
+            try await eventually("held.bin active", timeout: .seconds(10)) {
+                try await haul.status(gid, ["status"])["status"] as? String == "active"
+            }
+        }
+
         // MARK: - AriaNg's calls
 
         /// The multicall AriaNg's main page polls: getGlobalStat, tellActive, tellWaiting(0, 1000), tellStopped(-1, 1000).

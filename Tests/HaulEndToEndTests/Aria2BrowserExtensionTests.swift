@@ -32,11 +32,16 @@ extension Aria2Conformance {
             #expect(answer.status == 200, "\(answer.body)")
             let gid = try #require(answer.object?["result"] as? String, "\(answer.body)")
             #expect(answer.headers["access-control-allow-origin"] == nil, "no CORS without --rpc-allow-origin")
+            // The path is the `out` name from the start (AriaNg shows the file's name from it).
+            let early = try await haul.status(gid, ["files"])
+            #expect((early["files"] as? [[String: Any]])?.first?["path"] as? String == allowed + "/report 7.pdf")
             try await eventually("the file lands in the allowed directory", timeout: .seconds(15)) {
                 FileManager.default.contents(atPath: allowed + "/report 7.pdf")?.count == 123_457
             }
-            let status = try await haul.status(gid)
-            #expect(status["status"] as? String == "complete")
+            let status = try await eventuallyValue("the task complete", timeout: .seconds(10)) {
+                let status = try await haul.status(gid)
+                return status["status"] as? String == "complete" ? status : nil
+            }
             #expect(status["dir"] as? String == allowed)
             #expect((status["files"] as? [[String: Any]])?.first?["path"] as? String == allowed + "/report 7.pdf")
             // Each header reached the server as the extension gave it.
