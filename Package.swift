@@ -74,6 +74,7 @@ let package = Package(
         .testTarget(
             name: "HaulEndToEndTests",
             dependencies: ["HaulCore", "FaultServer", "HaulTestSupport"],
+            exclude: ["Scripts"],
             swiftSettings: strict),
     ]
 )

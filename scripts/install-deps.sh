@@ -21,3 +21,9 @@ if ! python3 -c 'import websocket' 2>/dev/null; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-websocket
   }
 fi
+# aria2p with its `top` view, pinned: the aria2 client the RPC conformance tests drive unchanged (skipped without it).
+if ! python3 -c 'import asciimatics, importlib.metadata as m; assert m.version("aria2p") == "0.12.1"' 2>/dev/null; then
+  echo "installing: aria2p[tui]==0.12.1 (Python)"
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'aria2p[tui]==0.12.1' websocket-client==1.9.2 \
+    || echo "aria2p could not be installed; its tests are skipped"
+fi

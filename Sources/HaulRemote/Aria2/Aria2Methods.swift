@@ -32,6 +32,10 @@ struct Aria2Methods: Sendable {
             if params.count > 2, let position = params[2].integerValue, reused.isEmpty {
                 _ = try? await changePosition(task.id, to: position, how: "POS_SET")
             }
+            // aria2's `pause` option (AriaNg's "pause after adding"): the new task waits paused for unpause.
+            if reused.isEmpty, options["pause"] == "true" || options["pause"] == .bool(true) {
+                _ = await access.perform([.pause(task.id)])
+            }
             return .string(Aria2GID.string(for: task.id))
         case let .storeFailed(message):
             throw .failed(message)
@@ -56,6 +60,7 @@ struct Aria2Methods: Sendable {
             throw .failed("Active Download not found for GID#\(Aria2GID.string(for: id))")
         }
         try await run(.remove(id, deleteFile: false), id)
+        await state.recordRemoval(row.task)
         return .string(Aria2GID.string(for: id))
     }
 

@@ -28,7 +28,7 @@ public final class RPCDispatcher: RPCService {
         let events = access.events()
         Task { [state, hub] in
             for await event in events {
-                if case let .removed(task) = event { await state.recordRemoval(task) }
+                if case let .removed(task) = event { await state.removalEvent(task) }
                 if let message = Aria2Notification.message(for: event) { hub.send(message) }
             }
         }

@@ -9,7 +9,25 @@ actor RemoteState {
     /// `max-overall-download-limit` as a client last set it.
     var overallLimit = "0"
 
+    /// Tasks an RPC `remove` already recorded, whose controller event is still to come: the event must not
+    /// bring back a result the client has removed in the meantime (aria2p removes the result right away).
+    private var recordedByRPC: Set<TaskID> = []
+
+    /// An RPC client removed an unfinished task: it is `removed` from now on, before its event arrives.
     func recordRemoval(_ task: DownloadTask) {
+        recordedByRPC.insert(task.id)
+        append(task)
+    }
+
+    /// The controller's `removed` event, from any client. A finished task's result only leaves the list
+    /// (aria2's removeDownloadResult and purge); an unfinished one becomes `removed` unless RPC recorded it.
+    func removalEvent(_ task: DownloadTask) {
+        if recordedByRPC.remove(task.id) != nil { return }
+        guard task.state != .completed, task.state != .failed else { return }
+        append(task)
+    }
+
+    private func append(_ task: DownloadTask) {
         removed.removeAll { $0.id == task.id }
         removed.append(task)
         if removed.count > Self.removedLimit { removed.removeFirst(removed.count - Self.removedLimit) }
