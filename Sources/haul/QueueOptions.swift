@@ -91,6 +91,18 @@ struct TransferFlags: ParsableArguments {
     @Option(name: .customLong("min-split-size"), help: "Smallest range one connection is given, e.g. 4M; smaller files use one connection.")
     var minSplitSize: String = "4M"
 
+    @Option(name: .customLong("max-overall-download-limit"), help: "Cap on all downloads together, e.g. 10M (bytes/s; 0 for none).")
+    var maxOverallDownloadLimit: String?
+
+    /// The overall cap asked for, in bytes per second.
+    func overallLimit() throws -> Int64? {
+        guard let maxOverallDownloadLimit else { return nil }
+        guard let rate = ByteSize.parse(maxOverallDownloadLimit) else {
+            throw ValidationError("--max-overall-download-limit '\(maxOverallDownloadLimit)' is not a rate like 500K, 10M or 0")
+        }
+        return rate > 0 ? rate : nil
+    }
+
     @Option(name: .customLong("max-host-connections"), parsing: .unconditional,
             help: "Connections open to one host across all downloads.")
     var maxHostConnections: Int = 8

@@ -61,7 +61,7 @@ struct RunCommand: AsyncParsableCommand {
             maxConcurrent: transfer.maxConcurrent ?? stored ?? ConcurrencyLimit.defaultValue,
             retryPolicy: RetryPolicy(maxRetries: transfer.retries),
             transferOptions: options,
-            exitWhenIdle: !wantsTerminal && !keepRunning)
+            exitWhenIdle: !wantsTerminal && !keepRunning, overallLimit: try transfer.overallLimit())
         let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {
             let (_, reused) = try await composition.controller.perform(.add(newTasks)).addedTasks()

@@ -17,7 +17,9 @@ public actor DownloadController {
         public var overallLimit: Int64?
 
         public init(maxConcurrent: Int = 3, retryPolicy: RetryPolicy = RetryPolicy(),
-                    transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false) {
+                    transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false,
+                    overallLimit: Int64? = nil) {
+            self.overallLimit = overallLimit
             self.maxConcurrent = maxConcurrent
             self.retryPolicy = retryPolicy
             self.transferOptions = transferOptions

@@ -228,20 +228,33 @@ struct Aria2Methods: Sendable {
         if let name = task.requestedName ?? task.fileName { options["out"] = .string(name) }
         if !task.headers.isEmpty { options["header"] = .array(task.headers.map(JSONValue.string)) }
         if let checksum = task.checksum { options["checksum"] = .string(checksum.description) }
+        options["max-download-limit"] = .string(String(try row(task.id).rateLimit ?? 0))
         return .object(options)
     }
 
-    /// Options of one task cannot change after it is queued; aria2 answers OK for what it ignores.
-    func changeOption(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
-        _ = try row(try Aria2GID.taskID(params.first))
+    /// `max-download-limit` changes live; other options of a queued task stay (aria2 answers OK for what it ignores).
+    func changeOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        _ = try row(id)
+        if params.count > 1, let value = params[1].objectValue?["max-download-limit"] {
+            try await run(.setTaskLimit(id, try Self.rate(value, option: "max-download-limit")), id)
+        }
         return "OK"
+    }
+
+    /// A rate as aria2 takes it: bytes per second with an optional K or M suffix; 0 for none.
+    static func rate(_ value: JSONValue, option: String) throws(RPCError) -> Int64? {
+        guard let text = value.stringValue ?? value.integerValue.map(String.init), let bytes = ByteSize.parse(text) else {
+            throw .failed("\(option) must be a rate like 500K, 2M or 0.")
+        }
+        return bytes > 0 ? bytes : nil
     }
 
     func getGlobalOption() async -> JSONValue {
         [
             "dir": .string(intake.defaultDirectory),
             "max-concurrent-downloads": .string(String(access.snapshot().maxConcurrent)),
-            "max-overall-download-limit": .string(await state.overallLimit),
+            "max-overall-download-limit": .string(String(access.snapshot().overallLimit ?? 0)),
         ]
     }
 
@@ -256,8 +269,7 @@ struct Aria2Methods: Sendable {
             _ = await access.perform([.setMaxConcurrent(Int(number))])
         }
         if let value = options["max-overall-download-limit"] {
-            guard let text = value.stringValue ?? value.integerValue.map(String.init) else { throw .failed("Illegal argument.") }
-            await state.setOverallLimit(text)
+            _ = await access.perform([.setOverallLimit(try Self.rate(value, option: "max-overall-download-limit"))])
         }
         return "OK"
     }

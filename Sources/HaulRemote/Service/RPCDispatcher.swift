@@ -123,7 +123,7 @@ public final class RPCDispatcher: RPCService {
         case "aria2.getFiles": return try await aria2.getFiles(params)
         case "aria2.getUris": return try aria2.getUris(params)
         case "aria2.getOption": return try aria2.getOption(params)
-        case "aria2.changeOption": return try aria2.changeOption(params)
+        case "aria2.changeOption": return try await aria2.changeOption(params)
         case "aria2.getGlobalOption": return await aria2.getGlobalOption()
         case "aria2.changeGlobalOption": return try await aria2.changeGlobalOption(params)
         case "aria2.getGlobalStat": return await aria2.getGlobalStat()

@@ -6,8 +6,6 @@ actor RemoteState {
     /// Removed tasks, oldest first; at most `removedLimit`.
     private(set) var removed: [DownloadTask] = []
     static let removedLimit = 1000
-    /// `max-overall-download-limit` as a client last set it.
-    var overallLimit = "0"
 
     /// Tasks an RPC `remove` already recorded, whose controller event is still to come: the event must not
     /// bring back a result the client has removed in the meantime (aria2p removes the result right away).
@@ -44,5 +42,4 @@ actor RemoteState {
 
     func forgetAll() { removed = [] }
 
-    func setOverallLimit(_ value: String) { overallLimit = value }
 }

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulStore
+
+/// `haul limit [ID] RATE`: change a running haul's bandwidth caps live (one task, or all together).
+struct LimitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limit",
+        abstract: "Cap one task (haul limit ID RATE) or all downloads together (haul limit RATE) while haul runs; 0 lifts the cap.")
+
+    @Argument(help: "An optional task id, then the rate (500K, 2M, 0 for none).") var values: [String] = []
+    @OptionGroup var state: StateOptions
+
+    func validate() throws {
+        guard (1...2).contains(values.count) else { throw ValidationError("give RATE, or ID and RATE") }
+        guard ByteSize.parse(values[values.count - 1]) != nil else {
+            throw ValidationError("'\(values[values.count - 1])' is not a rate like 500K, 2M or 0")
+        }
+        if values.count == 2, Int64(values[0]) == nil { throw ValidationError("'\(values[0])' is not a task id") }
+    }
+
+    func run() async throws {
+        let rate = ByteSize.parse(values[values.count - 1]).flatMap { $0 > 0 ? $0 : nil }
+        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        let endpoint = try await QueueEndpoint.open(session)
+        guard endpoint.ownerPID != nil else {
+            await endpoint.close()
+            throw UsageFailure(message: "no haul is running; start one with --limit-rate or --max-overall-download-limit")
+        }
+        let command: QueueCommand = values.count == 2 ? .setTaskLimit(TaskID(Int64(values[0]) ?? 0), rate) : .setOverallLimit(rate)
+        let result = try await endpoint.perform([command])[0]
+        switch result {
+        case .done:
+            let what = values.count == 2 ? "#\(values[0])" : "all downloads"
+            note("\(what): \(rate.map { ByteCountFormat.rate(Double($0)) } ?? "no limit")")
+        case let .unknownTask(id): throw UsageFailure(message: "no task #\(id) in the queue (see `haul list`)")
+        case let .notAllowed(id, state): throw UsageFailure(message: "#\(id) is \(state.rawValue): nothing to limit")
+        case let .storeFailed(message): throw UsageFailure(message: message)
+        case .added: break
+        }
+    }
+}
