@@ -6,7 +6,7 @@ import HaulCore
 public struct OwnerClient: Sendable {
     let client: RemoteClient
 
-    public init(socketPath: String, timeout: Duration = .seconds(5)) {
+    public init(socketPath: String, timeout: Duration = .seconds(30)) {
         client = RemoteClient(socketPath: socketPath, timeout: timeout)
     }
 
