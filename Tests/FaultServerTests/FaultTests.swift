@@ -159,7 +159,8 @@ import Testing
         let elapsed = try await clock.measure { result = try await curl.fetch(server.url("/t.bin")) }
         #expect(result?.body == plan.body.bytes())
         #expect(elapsed >= .milliseconds(200), "64 KiB at 256 KiB/s took \(elapsed)")
-        #expect(elapsed < .seconds(3))
+        // Far above the 0.25 s it takes: the bound only catches a throttle gone wrong, not a busy machine.
+        #expect(elapsed < .seconds(15))
     }
 
     @Test func headerDelayHoldsTheStatusLine() async throws {
