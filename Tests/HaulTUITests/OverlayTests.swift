@@ -31,7 +31,7 @@ import Testing
 
     @Test func helpIsGeneratedFromTheBindingTable() {
         // Tall enough for one column with no scrolling.
-        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 44, state: UIState(mode: .help)).lines().joined(separator: "\n")
+        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 48, state: UIState(mode: .help)).lines().joined(separator: "\n")
         for binding in KeyBinding.table {
             let keys = binding.keys.map(\.label).joined(separator: " ")
             #expect(text.contains(keys + String(repeating: " ", count: max(2, 9 - DisplayWidth.of(keys))) + binding.help), "\(binding.action)")
@@ -48,8 +48,8 @@ import Testing
         #expect(lines[16] == "└────────────────────────────────────────────────────────────────────────────────────────────────────── ↓ more  PgDn ─┘")
         let end = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help, helpScroll: 99)).lines()
         #expect(end[0].hasSuffix("─ ↑ more ─┐"))
-        #expect(end[11] == "│ S        start all (resume paused, retry failed)           Esc q    close (help: any other key too)                 │")
-        #expect(end[15] == "│ >        one download more at a time                                                                                │─")
+        #expect(end[11].hasPrefix("│ K        move the task up in the queue      "))
+        #expect(end[15].hasPrefix("│ ]        raise the bandwidth cap on all downloads"))
         #expect(end[16] == "└" + String(repeating: "─", count: 117) + "┘", "clamped at the end: nothing more below")
     }
 
@@ -110,13 +110,13 @@ import Testing
 
     @Test func theRendererClampsAnOffsetPastTheContent() {
         let far = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 1000)).lines()
-        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 31)).lines()
+        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 33)).lines()
         #expect(far == last)
         #expect(last[9] == "│ Enter    details: close              │")
         let layout = ScreenLayout(width: 40, height: 12)
         let model = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(mode: .help), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
-        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 31))
+        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 33))
         let list = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
         #expect(ListRenderer().overlayScroll(list, layout: layout) == nil)

@@ -11,6 +11,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
     case remove
     case moveUp, moveDown
     case decreaseConcurrency, increaseConcurrency
+    /// Lower or raise the cap on all downloads together, a step at a time.
+    case lowerOverallLimit, raiseOverallLimit
     case showDetails
     case switchList
     case toggleHelp

@@ -67,7 +67,9 @@ extension UIContext {
             context.completed.removeAll { $0.id == id }
         case let .setMaxConcurrent(limit):
             context.maxConcurrent = limit
-        case .add, .move, .setOverallLimit, .setTaskLimit:
+        case let .setOverallLimit(limit):
+            context.overallLimit = limit
+        case .add, .move, .setTaskLimit:
             break  // the reducer reads nothing these change before the snapshot shows them
         }
         return context

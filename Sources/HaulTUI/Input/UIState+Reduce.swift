@@ -73,6 +73,10 @@ extension UIState {
             let limit = ConcurrencyLimit.clamped(wanted)
             if limit != context.maxConcurrent { command = .setMaxConcurrent(limit) }
             state.message = Message("up to \(limit) download\(limit == 1 ? "" : "s") at a time")
+        case .lowerOverallLimit, .raiseOverallLimit:
+            let limit = RateSteps.step(from: context.overallLimit, down: action == .lowerOverallLimit)
+            if limit != context.overallLimit { command = .setOverallLimit(limit) }
+            state.message = Message("all downloads: \(limit.map { "up to " + ByteCountFormat.rate(Double($0)) } ?? "no bandwidth cap")")
         case .showDetails:
             if selected != nil { state.mode = .details }
         case .switchList: state.list = state.list == .downloading ? .completed : .downloading

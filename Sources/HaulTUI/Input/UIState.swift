@@ -139,6 +139,8 @@ public struct UIContext: Sendable, Equatable {
     /// Rows that fit on screen (the page for PgUp/PgDn).
     public var visibleRows: Int
     public var maxConcurrent: Int
+    /// The cap on all downloads together, bytes per second; nil for none.
+    public var overallLimit: Int64?
     /// Where added URLs are downloaded.
     public var downloadDirectory: String
     /// How far the open help or details box scrolls, as last rendered (`ListRenderer.overlayScroll`);
@@ -168,6 +170,7 @@ public struct UIContext: Sendable, Equatable {
         self.init(
             downloading: downloading, completed: completed, visibleRows: visibleRows,
             maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
+        overallLimit = snapshot.overallLimit
     }
 
     func rows(_ list: UIState.ListKind) -> [RowRef] { list == .downloading ? downloading : completed }

@@ -77,7 +77,8 @@ public struct ViewModelBuilder: Sendable {
         counts += optional.filter { $0.number > 0 }
         return ListViewModel.Header(
             counts: counts,
-            speed: ByteCountFormat.rate(snapshot.totalSpeed),
+            speed: ByteCountFormat.rate(snapshot.totalSpeed)
+                + (snapshot.overallLimit.map { " (cap \(ByteCountFormat.rate(Double($0))))" } ?? ""),
             freeDisk: freeDiskBytes.map { ByteCountFormat.size(max(0, $0)) },
             freeDiskCompact: freeDiskBytes.map { ByteCountFormat.compact(max(0, $0)) })
     }
