@@ -24,6 +24,7 @@ import Testing
             #expect(abs(Double(lease.range.count) - ideal) <= Double(SegmentLedger.defaultAlignment))
         }
         #expect(Set(leases.map(\.id)).count == 8)
+        #expect(leases.map(\.id) == leases.map(\.id).sorted(), "ids follow file order")
         #expect(ledger.activeLeases.count == 8)
     }
 

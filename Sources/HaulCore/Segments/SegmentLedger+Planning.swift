@@ -3,7 +3,8 @@ extension SegmentLedger {
     ///
     /// Connections go one at a time to the range whose share would be largest (a range nobody fetches
     /// yet counts whole), and each range is cut into equal parts at multiples of `alignment`. No part is
-    /// smaller than `minSplit`, so a file below 2 × `minSplit` gets one connection, and fewer leases than
+    /// smaller than `minSplit` (a free range that is smaller goes whole to one connection), so a file below
+    /// 2 × `minSplit` gets one connection, and fewer leases than
     /// `connections` come back when there is not enough to split. Ranges left over stay free for
     /// `leaseNext`. Returns the new leases in file order.
     public mutating func plan(
@@ -32,8 +33,8 @@ extension SegmentLedger {
         }
 
         var leases: [SegmentLease] = []
-        // Back to front, so the indices of the ranges not yet cut stay valid.
-        for (slot, index) in free.enumerated().reversed() where shares[slot] > 0 {
+        var cutUp: [(index: Int, pieces: [Segment])] = []
+        for (slot, index) in free.enumerated() where shares[slot] > 0 {
             let segment = segments[index]
             let cuts = Self.cuts(of: segment.start..<segment.end, parts: shares[slot], minSplit: minSplit, alignment: alignment)
             let bounds = [segment.start] + cuts + [segment.end]
@@ -43,9 +44,11 @@ extension SegmentLedger {
                 pieces.append(Segment(start: start, end: end, holder: .leased(Segment.Lease(id: id))))
                 leases.append(SegmentLease(id: id, range: start..<end))
             }
-            replace(at: index, with: pieces)
+            cutUp.append((index, pieces))
         }
-        return leases.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        // Back to front, so the indices of the ranges not yet replaced stay valid.
+        for (index, pieces) in cutUp.reversed() { replace(at: index, with: pieces) }
+        return leases
     }
 
     /// A new lease for an idle connection, or nil when there is nothing left worth taking.
