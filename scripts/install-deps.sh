@@ -2,7 +2,7 @@
 # Installs the Debian packages haul builds and tests against, when any is missing.
 set -euo pipefail
 packages=(libcurl4-openssl-dev libncurses-dev libsqlite3-dev libssl-dev nginx tmux curl openssl)
-[ "${1:-}" = "--bench" ] && packages+=(aria2 hyperfine)
+[ "${1:-}" = "--bench" ] && packages+=(aria2 axel hyperfine)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,8 @@ struct Connection {
     static let chunkSize = 256 * 1024
 
     let fd: Int32
+    /// This connection's number in accept order (1 = the first since the server started).
+    let serial: Int
     let core: ServerCore
 
     /// Answers requests until the peer closes, a fault ends the connection, or the server stops.
@@ -11,24 +13,34 @@ struct Connection {
         var reader = RequestReader(fd: fd, stopFD: core.stopFD)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 8)
         defer { buffer.deallocate() }
+        // The per-connection cap lives as long as the connection, across keep-alive requests.
+        var bucket: ConnectionBucket?
         while let request = reader.next() {
-            guard respond(to: request, buffer: buffer), !core.isStopping else { return }
+            guard respond(to: request, bucket: &bucket, buffer: buffer), !core.isStopping else { return }
         }
     }
 
     /// Sends one response; false when the connection must close afterwards.
-    private func respond(to request: HTTPRequest, buffer: UnsafeMutableRawBufferPointer) -> Bool {
+    private func respond(
+        to request: HTTPRequest, bucket: inout ConnectionBucket?, buffer: UnsafeMutableRawBufferPointer
+    ) -> Bool {
         let path = request.routeKey
         let response: PlannedResponse
         var plan: FaultPlan?
-        switch core.lookUp(request) {
+        switch core.lookUp(request, connection: serial) {
         case .notFound:
             response = .page(404)
         case .badQuery:
             response = .page(400, note: "<pre>\(FaultPlan.queryParameters)</pre>")
-        case .plan(let found, let requestNumber):
+        case .stats(let text):
+            response = .text(text)
+        case .plan(let found, let requestNumber, let connectionOrder):
             plan = found
             response = ResponsePlanner.respond(to: request, plan: found, requestNumber: requestNumber)
+            if let rate = found.connectionRate(forConnection: connectionOrder) {
+                if bucket == nil { bucket = ConnectionBucket(rate: rate) }
+                bucket?.rate = rate
+            }
         }
         if let delay = plan?.headerDelay {
             guard core.pause(for: delay) else { return false }
@@ -45,16 +57,17 @@ struct Connection {
             return keepAlive && sent == bytes.count
         case .content(let body, let range, let version, let chunked):
             let complete = sendContent(
-                body, range: range, version: version, chunked: chunked, plan: plan!, path: path, buffer: buffer)
+                body, range: range, version: version, chunked: chunked, plan: plan!, path: path,
+                bucket: &bucket, buffer: buffer)
             return keepAlive && complete
         }
     }
 
-    /// Streams a content slice with the plan's throttle, drop, stall and short-body faults.
+    /// Streams a content slice with the plan's throttle, connection cap, drop, stall and short-body faults.
     /// Returns false when the body was cut off (the connection must then close).
     private func sendContent(
         _ body: FaultPlan.Body, range: Range<Int64>, version: Int, chunked: Bool, plan: FaultPlan, path: String,
-        buffer: UnsafeMutableRawBufferPointer
+        bucket: inout ConnectionBucket?, buffer: UnsafeMutableRawBufferPointer
     ) -> Bool {
         let length = Int64(range.count)
         let toSend = length - min(max(plan.shortBy ?? 0, 0), length)
@@ -62,7 +75,9 @@ struct Connection {
         var dropAt = plan.dropAfter.flatMap { $0 >= 0 && $0 < length ? $0 : nil }
         var stallAt = plan.stallAfter.flatMap { $0 >= 0 && $0 < length ? $0 : nil }
         let rate = plan.throttle.flatMap { $0 > 0 ? Int64($0) : nil }
-        let pace = rate.map { max(1, min(Int64(Self.chunkSize), $0 / 20)) } ?? Int64(Self.chunkSize)
+        var pace = rate.map { max(1, min(Int64(Self.chunkSize), $0 / 20)) } ?? Int64(Self.chunkSize)
+        let capped = plan.connectionRates != nil && bucket != nil
+        if capped, let bucket { pace = min(pace, Int64(bucket.sliceSize)) }
         let started = ContinuousClock.now
         var sent: Int64 = 0
 
@@ -88,6 +103,10 @@ struct Connection {
                 // Send a chunk only once the rate has earned it, so the body takes size / rate overall.
                 let due = started + .milliseconds((sent + Int64(count)) * 1000 / rate)
                 guard core.pause(until: due) else { return false }
+            }
+            if capped {
+                // The connection's bucket: the bytes go once it has earned them (it never refills past its burst).
+                guard let due = bucket?.take(count, now: .now), core.pause(until: due) else { return false }
             }
             let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
             body.fill(slice, from: range.lowerBound + sent, version: version)

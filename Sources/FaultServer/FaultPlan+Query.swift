@@ -5,7 +5,13 @@ extension FaultPlan {
         stall=N  stalls=K  short=N  norange=1  chunked=1  change=K
         fail=K  failstatus=C  retryafter=S  status=C  delay=MS
         wrongstart=N  filename=NAME  type=MIME
+        conncap=B/s          every TCP connection capped at B/s, across its
+                             keep-alive requests (token bucket, 64 KiB burst)
+        conncaps=B/s,B/s,..  per-connection caps handed out in the order
+                             connections first ask for the path, cycling
         Sizes and rates take k, m, g suffixes (1024-based).
+        GET /stats?path=/gen/NAME answers that path's requests, connections
+        and body bytes as one JSON line.
         """
 
     /// Builds an ad-hoc plan from the query of a `/gen/NAME` request; nil when `size` is missing or any value is malformed.
@@ -31,6 +37,11 @@ extension FaultPlan {
         func flag(_ key: String) -> Bool { ["1", "true", "yes"].contains(query[key] ?? "") }
 
         plan.throttle = number("throttle").map { Int($0) }
+        if let text = query["conncaps"] ?? query["conncap"] {
+            let rates = text.split(separator: ",", omittingEmptySubsequences: false).map { parseSize(String($0)) }
+            guard !rates.isEmpty, rates.allSatisfy({ ($0 ?? 0) > 0 }) else { return nil }
+            plan.connectionRates = rates.map { Int($0!) }
+        }
         plan.dropAfter = number("drop")
         plan.dropTimes = number("drops").map { Int($0) } ?? 1
         plan.stallAfter = number("stall")

@@ -40,6 +40,10 @@ public struct FaultPlan: Sendable, Equatable {
     public var acceptRanges: Bool = true
     /// Body bytes per second per response; nil is as fast as the socket goes.
     public var throttle: Int?
+    /// Body bytes per second per TCP connection, held across its keep-alive requests (a token bucket with a
+    /// 64 KiB burst): the k-th connection (0-based) to ask for the path gets `connectionRates[k % count]`.
+    /// One rate caps every connection alike; several give the unequal case. nil or empty: no cap.
+    public var connectionRates: [Int]?
     /// Close the connection after this many body bytes of a response ...
     public var dropAfter: Int64?
     /// ... for the first `dropTimes` responses that reach that point.
@@ -81,6 +85,7 @@ public struct FaultPlan: Sendable, Equatable {
         sendLastModified: Bool = true,
         acceptRanges: Bool = true,
         throttle: Int? = nil,
+        connectionRates: [Int]? = nil,
         dropAfter: Int64? = nil,
         dropTimes: Int = 1,
         stallAfter: Int64? = nil,
@@ -105,6 +110,7 @@ public struct FaultPlan: Sendable, Equatable {
         self.sendLastModified = sendLastModified
         self.acceptRanges = acceptRanges
         self.throttle = throttle
+        self.connectionRates = connectionRates
         self.dropAfter = dropAfter
         self.dropTimes = dropTimes
         self.stallAfter = stallAfter
@@ -155,6 +161,12 @@ extension FaultPlan {
             return String(etag.dropLast()) + "-v\(version)\""
         }
         return etag + "-v\(version)"
+    }
+
+    /// The cap of the connection in place `order` (0-based) among those that asked for the path; nil when uncapped.
+    public func connectionRate(forConnection order: Int) -> Int? {
+        guard let rates = connectionRates, !rates.isEmpty else { return nil }
+        return rates[order % rates.count]
     }
 
     /// The Last-Modified header value for `version`, or nil when none is sent.

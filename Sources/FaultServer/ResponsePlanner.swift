@@ -69,6 +69,13 @@ struct PlannedResponse {
         return PlannedResponse(status: status, headers: headers, payload: .page(body))
     }
 
+    /// A 200 answer with `text` as a small JSON body (the stats page).
+    static func text(_ text: String) -> PlannedResponse {
+        let body = Array(text.utf8)
+        let headers = serverHeader + [("Content-Type", "application/json"), ("Content-Length", "\(body.count)")]
+        return PlannedResponse(status: 200, headers: headers, payload: .page(body))
+    }
+
     static let serverHeader: [(name: String, value: String)] = [("Server", "haul-fault-server")]
 }
 

@@ -2,6 +2,8 @@
 public struct RouteStats: Sendable, Equatable {
     /// Requests received for the path.
     public var requests: Int
+    /// Distinct connections that sent those requests (keep-alive reuse counts once).
+    public var connections: Int
     /// Body bytes actually written to sockets, over all responses (chunk framing not counted).
     public var bodyBytesSent: Int64
     /// The Range header of each request, nil where there was none.
@@ -12,10 +14,11 @@ public struct RouteStats: Sendable, Equatable {
     public var statuses: [Int]
 
     public init(
-        requests: Int = 0, bodyBytesSent: Int64 = 0, rangeHeaders: [String?] = [], ifRangeHeaders: [String?] = [],
+        requests: Int = 0, connections: Int = 0, bodyBytesSent: Int64 = 0, rangeHeaders: [String?] = [], ifRangeHeaders: [String?] = [],
         statuses: [Int] = []
     ) {
         self.requests = requests
+        self.connections = connections
         self.bodyBytesSent = bodyBytesSent
         self.rangeHeaders = rangeHeaders
         self.ifRangeHeaders = ifRangeHeaders

@@ -8,16 +8,28 @@ import Synchronization
 /// Owned jointly by the public `FaultServer` and by every server thread, so it lives until the
 /// last thread has finished. Everything mutable sits behind one mutex.
 final class ServerCore: Sendable {
-    /// Per-path counters behind the plan's "first K" faults; reset when a plan is installed.
+    /// Per-path counters behind the plan's "first K" faults and per-connection rates; reset when a plan is installed.
     struct Counters {
         var requests = 0
         var drops = 0
         var stalls = 0
+        /// Each connection's place (0-based) among the connections that asked for the path, by serial.
+        var connectionOrder: [Int: Int] = [:]
+
+        /// The place of connection `serial`, given one at its first request.
+        mutating func order(of serial: Int) -> Int {
+            if let order = connectionOrder[serial] { return order }
+            connectionOrder[serial] = connectionOrder.count
+            return connectionOrder.count - 1
+        }
     }
 
     /// What the connection thread should serve for one request.
     enum Lookup {
-        case plan(FaultPlan, requestNumber: Int)
+        /// `connectionOrder`: the connection's place (0-based) among those that asked for the path.
+        case plan(FaultPlan, requestNumber: Int, connectionOrder: Int)
+        /// The stats page (`/stats?path=…`): its text.
+        case stats(String)
         case badQuery
         case notFound
     }
@@ -26,6 +38,8 @@ final class ServerCore: Sendable {
         var plans: [String: FaultPlan] = [:]
         var counters: [String: Counters] = [:]
         var stats: [String: RouteStats] = [:]
+        /// Serials of the connections that asked for each path since its stats were last reset.
+        var statsConnections: [String: Set<Int>] = [:]
         var connections: Set<Int32> = []
         var threads = 0
         var accepted = 0
@@ -91,20 +105,20 @@ final class ServerCore: Sendable {
             if ready.contains(stopFD) { return }
             guard ready.contains(listenFD) else { continue }
             guard let fd = Socket.accept(listenFD) else { return }
-            let admitted = state.withLock { state -> Bool in
-                guard !state.stopping else { return false }
+            let serial = state.withLock { state -> Int? in
+                guard !state.stopping else { return nil }
                 state.connections.insert(fd)
                 state.threads += 1
                 state.accepted += 1
-                return true
+                return state.accepted
             }
-            guard admitted else {
+            guard let serial else {
                 close(fd)
                 return
             }
             do {
                 try ServerThread.spawn { [self] in
-                    Connection(fd: fd, core: self).run()
+                    Connection(fd: fd, serial: serial, core: self).run()
                     finishConnection(fd)
                 }
             } catch {
@@ -178,25 +192,39 @@ final class ServerCore: Sendable {
 
     func resetStats(_ path: String) {
         let key = HTTPRequest.routeKey(path)
-        state.withLock { $0.stats[key] = nil }
+        state.withLock { state in
+            state.stats[key] = nil
+            state.statsConnections[key] = nil
+        }
     }
 
-    /// Records a request in the stats and finds what to serve for it (keys are `HTTPRequest.routeKey`).
-    func lookUp(_ request: HTTPRequest) -> Lookup {
+    /// Records a request of connection `serial` in the stats and finds what to serve for it
+    /// (keys are `HTTPRequest.routeKey`). `/stats` answers from the stats unless a route is installed there.
+    func lookUp(_ request: HTTPRequest, connection serial: Int) -> Lookup {
         state.withLock { state in
             let path = request.routeKey
+            if path == StatsPage.path, state.plans[path] == nil {
+                let asked = HTTPRequest.routeKey(request.query["path"] ?? "")
+                return .stats(StatsPage.text(path: asked, stats: state.stats[asked] ?? RouteStats()))
+            }
             state.stats[path, default: RouteStats()].requests += 1
             state.stats[path]!.rangeHeaders.append(request.header("Range"))
             state.stats[path]!.ifRangeHeaders.append(request.header("If-Range"))
-            if let plan = state.plans[path] {
-                state.counters[path, default: Counters()].requests += 1
-                return .plan(plan, requestNumber: state.counters[path]!.requests)
+            if state.statsConnections[path, default: []].insert(serial).inserted {
+                state.stats[path]!.connections += 1
             }
-            guard path.hasPrefix("/gen/"), path.count > "/gen/".count else { return .notFound }
-            let name = String(path.dropFirst("/gen/".count))
-            guard let plan = FaultPlan.fromQuery(request.query, name: name) else { return .badQuery }
+            let plan: FaultPlan
+            if let installed = state.plans[path] {
+                plan = installed
+            } else {
+                guard path.hasPrefix("/gen/"), path.count > "/gen/".count else { return .notFound }
+                let name = String(path.dropFirst("/gen/".count))
+                guard let fromQuery = FaultPlan.fromQuery(request.query, name: name) else { return .badQuery }
+                plan = fromQuery
+            }
             state.counters[path, default: Counters()].requests += 1
-            return .plan(plan, requestNumber: state.counters[path]!.requests)
+            let order = state.counters[path]!.order(of: serial)
+            return .plan(plan, requestNumber: state.counters[path]!.requests, connectionOrder: order)
         }
     }
 

@@ -3,7 +3,8 @@ extension SegmentLedger {
     ///
     /// Connections go one at a time to the range whose share would be largest (a range nobody fetches
     /// yet counts whole), and each range is cut into equal parts at multiples of `alignment`. No part is
-    /// smaller than `minSplit`, so a file below 2 × `minSplit` gets one connection, and fewer leases than
+    /// smaller than `minSplit` (a free range that is smaller goes whole to one connection), so a file below
+    /// 2 × `minSplit` gets one connection, and fewer leases than
     /// `connections` come back when there is not enough to split. Ranges left over stay free for
     /// `leaseNext`. Returns the new leases in file order.
     public mutating func plan(
@@ -32,8 +33,8 @@ extension SegmentLedger {
         }
 
         var leases: [SegmentLease] = []
-        // Back to front, so the indices of the ranges not yet cut stay valid.
-        for (slot, index) in free.enumerated().reversed() where shares[slot] > 0 {
+        var cutUp: [(index: Int, pieces: [Segment])] = []
+        for (slot, index) in free.enumerated() where shares[slot] > 0 {
             let segment = segments[index]
             let cuts = Self.cuts(of: segment.start..<segment.end, parts: shares[slot], minSplit: minSplit, alignment: alignment)
             let bounds = [segment.start] + cuts + [segment.end]
@@ -43,23 +44,31 @@ extension SegmentLedger {
                 pieces.append(Segment(start: start, end: end, holder: .leased(Segment.Lease(id: id))))
                 leases.append(SegmentLease(id: id, range: start..<end))
             }
-            replace(at: index, with: pieces)
+            cutUp.append((index, pieces))
         }
-        return leases.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        // Back to front, so the indices of the ranges not yet replaced stay valid.
+        for (index, pieces) in cutUp.reversed() { replace(at: index, with: pieces) }
+        return leases
     }
 
     /// A new lease for an idle connection, or nil when there is nothing left worth taking.
     ///
     /// A free range comes first (the one nearest the start of the file, whole). Otherwise the idle
-    /// connection takes the larger half of the unreceived bytes of the running lease that would finish
-    /// last: remaining bytes over its speed from `speeds` (bytes per second). A lease missing from a
-    /// non-empty `speeds` is taken to run at the median of the others; a speed of 0 means it would never
-    /// finish. With no speeds at all, the lease with the most bytes left goes first. The cut falls on a
-    /// multiple of `alignment`, and only where both the new lease and what the running lease keeps are at
-    /// least `minSplit`; the grant then names the running lease's new end, where its connection must stop.
+    /// connection takes the larger part of the unreceived bytes of the running lease that would finish
+    /// last (dynamic halving):
+    /// - **Which lease:** the one with the latest finish, its remaining bytes over its speed in `speeds`
+    ///   (bytes per second). A lease missing from a non-empty `speeds` runs at the median of the others; a
+    ///   speed of 0 never finishes. With no speeds at all, the lease with the most bytes left goes first.
+    /// - **Where to cut:** in the middle with no speeds. With speeds, where both connections would finish
+    ///   together, the idle one running at `newSpeed` (nil: the median of `speeds`), but it always takes at
+    ///   least half: a slow lease gives up more than half, never less.
+    /// - **Limits:** the cut falls on a multiple of `alignment` after the running lease's received bytes,
+    ///   and only where the new lease and the running lease's whole range both stay at least `minSplit`.
+    ///
+    /// The grant then names the running lease's new end, where its connection must stop.
     public mutating func leaseNext(
         minSplit: Int64, alignment: Int64 = SegmentLedger.defaultAlignment,
-        speeds: [SegmentLease.ID: Double] = [:]
+        speeds: [SegmentLease.ID: Double] = [:], newSpeed: Double? = nil
     ) -> SegmentGrant? {
         if let index = segments.firstIndex(where: { $0.holder == .free }) {
             let id = makeLeaseID()
@@ -67,26 +76,26 @@ extension SegmentLedger {
             setHolder(.leased(Segment.Lease(id: id)), at: index)
             return SegmentGrant(lease: SegmentLease(id: id, range: segment.start..<segment.end))
         }
-        return halve(minSplit: max(1, minSplit), alignment: max(1, alignment), speeds: speeds)
+        return halve(minSplit: max(1, minSplit), alignment: max(1, alignment), speeds: speeds, newSpeed: newSpeed)
     }
 
     /// Dynamic halving: splits the running lease that would finish last (see `leaseNext`).
-    private mutating func halve(minSplit: Int64, alignment: Int64, speeds: [SegmentLease.ID: Double]) -> SegmentGrant? {
-        let fallbackSpeed = Self.median(Array(speeds.values.filter { $0 > 0 }))
+    private mutating func halve(
+        minSplit: Int64, alignment: Int64, speeds: [SegmentLease.ID: Double], newSpeed: Double?
+    ) -> SegmentGrant? {
+        let median = Self.median(Array(speeds.values.filter { $0 > 0 }))
+        let thiefSpeed = newSpeed ?? median
         var best: (index: Int, cut: Int64, finish: Double, remaining: Int64)?
         for (index, segment) in segments.enumerated() {
             guard case .leased(let lease) = segment.holder, lease.isConnected else { continue }
             let cursor = segment.start + lease.received
             let remaining = segment.end - cursor
-            let cut = Self.alignDown(cursor + remaining / 2, alignment)
-            guard cut - cursor >= minSplit, segment.end - cut >= minSplit else { continue }
-            let finish: Double
-            if speeds.isEmpty {
-                finish = Double(remaining)
-            } else {
-                let speed = speeds[lease.id] ?? fallbackSpeed ?? 0
-                finish = speed > 0 ? Double(remaining) / speed : .infinity
-            }
+            let speed = speeds.isEmpty ? nil : max(0, speeds[lease.id] ?? median ?? 0)
+            guard let cut = Self.cut(
+                cursor: cursor, remaining: remaining, speed: speed, thiefSpeed: thiefSpeed, alignment: alignment),
+                segment.end - cut >= minSplit, cut - segment.start >= minSplit
+            else { continue }
+            let finish = speed.map { $0 > 0 ? Double(remaining) / $0 : .infinity } ?? Double(remaining)
             if best == nil || (finish, remaining) > (best!.finish, best!.remaining) {
                 best = (index, cut, finish, remaining)
             }
@@ -99,6 +108,23 @@ extension SegmentLedger {
         return SegmentGrant(
             lease: SegmentLease(id: id, range: best.cut..<oldEnd),
             shrunk: SegmentGrant.Shrink(lease: victim.id, newEnd: best.cut))
+    }
+
+    /// Where to cut a running lease with `remaining` bytes after `cursor`, running at `speed` (nil: unknown),
+    /// for a new connection at `thiefSpeed`: an aligned offset after `cursor` that leaves the new lease at least
+    /// half; nil when there is none.
+    static func cut(
+        cursor: Int64, remaining: Int64, speed: Double?, thiefSpeed: Double?, alignment: Int64
+    ) -> Int64? {
+        let half = remaining / 2
+        var keep = half
+        if let speed, let thiefSpeed, thiefSpeed > 0 {
+            let share = speed / (speed + thiefSpeed)
+            keep = min(half, Int64((Double(remaining) * share).rounded(.down)))
+        }
+        var cut = alignDown(cursor + keep, alignment)
+        if cut <= cursor { cut = alignDown(cursor, alignment) + alignment }
+        return cut <= cursor + half ? cut : nil
     }
 
     /// The inner cut points that divide `range` into `parts` near-equal pieces at multiples of `alignment`,

@@ -63,8 +63,8 @@ public struct SegmentLedger: Sendable, Equatable {
     /// Bytes received so far (committed ones included), over the whole file.
     public var receivedBytes: Int64 { segments.reduce(0) { $0 + $1.receivedLength } }
 
-    /// Whether every byte is committed.
-    public var isComplete: Bool { segments.allSatisfy { $0.holder == .done } }
+    /// Whether every byte is committed (leases whose bytes are all committed may still await `release`).
+    public var isComplete: Bool { committedBytes == total }
 
     /// The leases whose connections are running, in file order.
     public var activeLeases: [SegmentLeaseStatus] {

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Segmented downloads from a server that caps every connection: haul vs aria2c -x8 vs axel -n8 vs curl,
+# interleaved in one run against haul-fault-server (loopback), equal caps and unequal caps.
+#
+# Usage: bench/segmented.sh BIN_DIR [--big]      (BIN_DIR holds haul and haul-fault-server; release build)
+#   --big     also 1 GiB (each single-connection tool then needs about 4 minutes per case)
+# Env: SEG_SIZES ("100m"), SEG_ROUNDS (1), SEG_DIR (/dev/shm/haul-segmented), SEG_CAP (4m), SEG_SLOW_CAP (1m), SEG_CONNECTIONS (8)
+#
+# Equal: every connection 4 MiB/s (conncap). Unequal: connections get 4 and 1 MiB/s in turn (conncaps).
+# E = size / (time × N × cap), where N × cap is the sum of the caps of N connections (N = 8); the ideal time is
+# size / (N × cap). Requests and connections come from the server's /stats page for each run's own path.
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: bench/segmented.sh BIN_DIR [--big]" >&2; exit 2; }
+bin="$(cd "$1" && pwd)"
+big=0; [ "${2:-}" = "--big" ] && big=1
+rounds="${SEG_ROUNDS:-1}"
+root="${SEG_DIR:-/dev/shm/haul-segmented}"
+cap="${SEG_CAP:-4m}"
+slow="${SEG_SLOW_CAP:-1m}"
+n="${SEG_CONNECTIONS:-8}"
+for tool in aria2c axel curl python3; do
+  command -v "$tool" >/dev/null || { echo "missing $tool: run scripts/install-deps.sh --bench" >&2; exit 2; }
+done
+
+rm -rf "$root"; mkdir -p "$root/out" "$root/logs"
+server_pid=""
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$root"; }
+trap cleanup EXIT
+
+"$bin/haul-fault-server" --port-file "$root/port" --lifetime 14400 >"$root/logs/server.out" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 200); do [ -s "$root/port" ] && break; sleep 0.05; done   # bounded: 10 s
+[ -s "$root/port" ] || { echo "haul-fault-server did not start"; cat "$root/logs/server.out"; exit 1; }
+base="http://127.0.0.1:$(cat "$root/port")"
+
+# haul has no -s yet: run it on one connection and say so.
+haul_split=()
+haul_note=""
+if "$bin/haul" --help 2>&1 | grep -qE '(^|[[:space:]])(-s|--split)([ ,=]|$)' \
+   || "$bin/haul" run --help 2>&1 | grep -qE '(^|[[:space:]])(-s|--split)([ ,=]|$)'; then
+  haul_split=(-s "$n")
+else
+  haul_note="(single connection: -s not built yet)"
+fi
+
+# bytes SIZE_TEXT: the size in bytes (k, m, g are 1024-based, as the server reads them).
+bytes() { python3 -c 'import sys; t=sys.argv[1].lower(); m={"k":1<<10,"m":1<<20,"g":1<<30}; print(int(t[:-1])*m[t[-1]] if t[-1] in m else int(t))' "$1"; }
+
+read -r -a sizes <<<"${SEG_SIZES:-100m}"; [ "$big" = 1 ] && sizes+=(1g)
+cases=("equal:conncap=$cap" "unequal:conncaps=$cap,$slow")
+tools=(aria2c axel curl haul)
+
+# Reference copies, fetched uncapped, to check every tool's file.
+for size in "${sizes[@]}"; do
+  curl -sS --noproxy '*' -o "$root/ref-$size.bin" "$base/gen/ref-$size.bin?size=$size&seed=7"
+done
+
+# fetch TOOL URL FILE: one download into FILE with TOOL's segmented settings.
+fetch() {
+  local tool="$1" url="$2" file="$3"
+  case "$tool" in
+    aria2c) aria2c -q -x"$n" -s"$n" -k1M --allow-overwrite=true --auto-file-renaming=false \
+              --file-allocation=none --no-conf -d "$(dirname "$file")" -o "$(basename "$file")" "$url" ;;
+    axel)   axel -q -n "$n" -o "$file" "$url" ;;
+    curl)   curl -sS --noproxy '*' -o "$file" "$url" ;;
+    haul)   "$bin/haul" --headless --state-dir "$root/out/state" -d "$(dirname "$file")" -o "$(basename "$file")" \
+              "${haul_split[@]}" "$url" ;;
+  esac
+}
+
+: >"$root/results.tsv"
+for round in $(seq 1 "$rounds"); do
+  for size in "${sizes[@]}"; do
+    for entry in "${cases[@]}"; do
+      label="${entry%%:*}"; query="${entry#*:}"
+      for tool in "${tools[@]}"; do
+        name="$tool-$label-$size-$round.bin"
+        rm -rf "$root/out"; mkdir -p "$root/out"
+        url="$base/gen/$name?size=$size&seed=7&$query"
+        printf 'round %s  %-5s %-8s %-7s ' "$round" "$size" "$label" "$tool"
+        start=$EPOCHREALTIME
+        fetch "$tool" "$url" "$root/out/$name" >"$root/logs/$name.log" 2>&1 \
+          || { echo "failed:"; tail -5 "$root/logs/$name.log"; exit 1; }
+        end=$EPOCHREALTIME
+        cmp -s "$root/out/$name" "$root/ref-$size.bin" || { echo "$tool wrote a different file"; exit 1; }
+        stats=$(curl -sS --noproxy '*' "$base/stats?path=/gen/$name")
+        wall=$(python3 -c "print(f'{$end - $start:.3f}')")
+        echo "$wall s"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$label" "$tool" "$round" "$wall" "$stats" >>"$root/results.tsv"
+      done
+    done
+  done
+done
+
+python3 - "$root/results.tsv" "$n" "$(bytes "$cap")" "$(bytes "$slow")" "$haul_note" "${sizes[@]}" <<'PY'
+import json, statistics, sys
+path, n, cap, slow, note, *sizes = sys.argv[1:]
+n, cap, slow = int(n), int(cap), int(slow)
+rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
+mib = 1 << 20
+def size_bytes(text):
+    m = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    return int(text[:-1]) * m[text[-1]] if text[-1] in m else int(text)
+# The sum of the caps of n connections: equal n × cap; unequal alternates cap and slow.
+caps = {"equal": n * cap, "unequal": sum(cap if i % 2 == 0 else slow for i in range(n))}
+print()
+print(f"{'size':>5} {'case':8} {'tool':7} {'wall s':>8} {'ideal s':>8} {'E':>6} {'requests':>9} {'conns':>6}  {'vs best ref':>11}")
+for size in sizes:
+    total = size_bytes(size)
+    for case in ("equal", "unequal"):
+        ideal = total / caps[case]
+        walls = {}
+        for tool in ("aria2c", "axel", "curl", "haul"):
+            picked = [r for r in rows if r[0] == size and r[1] == case and r[2] == tool]
+            if not picked:
+                continue
+            wall = statistics.median(float(r[4]) for r in picked)
+            stats = [json.loads(r[5]) for r in picked]
+            requests = statistics.median(s["requests"] for s in stats)
+            conns = statistics.median(s["connections"] for s in stats)
+            walls[tool] = (wall, requests, conns)
+        best_ref = min(walls[t][0] for t in ("aria2c", "axel") if t in walls)
+        for tool, (wall, requests, conns) in walls.items():
+            e = total / (wall * caps[case])
+            suffix = f"  {note}" if tool == "haul" and note else ""
+            print(f"{size:>5} {case:8} {tool:7} {wall:8.2f} {ideal:8.2f} {e:6.2f} {requests:9.0f} {conns:6.0f}  "
+                  f"{wall / best_ref:10.2f}×{suffix}")
+    print(f"      caps: equal {n} × {cap / mib:g} MiB/s = {caps['equal'] / mib:g} MiB/s; "
+          f"unequal {n // 2 + n % 2} × {cap / mib:g} + {n // 2} × {slow / mib:g} MiB/s = {caps['unequal'] / mib:g} MiB/s")
+PY
