@@ -27,6 +27,7 @@ bench: release
 	@bench/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/tui.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/rpc.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/segmented.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build
