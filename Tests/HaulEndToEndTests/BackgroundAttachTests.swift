@@ -29,32 +29,32 @@ import Glibc
         let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
         defer { tmux.kill() }
         // Speeds refreshed from the daemon's snapshots.
-        try await tmux.waitFor("both rows running with speeds, attached", timeout: .seconds(15)) {
+        try await tmux.waitFor("both rows running with speeds, attached", timeout: .seconds(30)) {
             $0.contains("attached to haul (pid \(daemon.pid))") && $0.contains("2 running")
                 && row("first.bin", in: $0)?.contains("KiB/s") == true && row("second.bin", in: $0)?.contains("KiB/s") == true
         }
 
-        // Key to screen: from just before `tmux send-keys` to the capture that first shows the row changed,
-        // polling every 10 ms. The row is drawn from the daemon's snapshot (the list predicts nothing on
-        // screen), so this is key → owner → pushed snapshot → redraw. Several rounds; the median must be
-        // within 100 ms (one slow round on a loaded machine does not fail it), every round within a second.
+        // Key to screen, measured from the moment `tmux send-keys` has returned (the tmux server has then
+        // written the key to haul's terminal; the spawn of the tmux client is not haul's time) to the end of
+        // the first `capture-pane` that shows the row changed, polling every 10 ms (an upper bound: it
+        // includes the capture's own spawn). The row is drawn from the daemon's snapshot (the list predicts
+        // nothing on screen), so this is key → owner over the socket → pushed snapshot → redraw. Five
+        // pause/resume rounds: the median must be within 100 ms, so a round or two starved by a loaded
+        // machine (the whole suite on 2 cores) does not fail it, while a list that waited for its
+        // once-a-second refresh would; every round within 1.5 s.
         var samples: [Duration] = []
-        for _ in 0..<3 {
-            let paused = ContinuousClock.now
-            try tmux.send("Space")
-            samples.append(try await tmux.measure(since: paused, "first.bin paused") {
+        for _ in 0..<5 {
+            samples.append(try await tmux.sendAndMeasure("Space", "first.bin paused") {
                 row("first.bin", in: $0)?.contains("paused") == true
             }.elapsed)
             #expect(HaulRun.state(of: 1, in: try await run.listStrict()) == "paused")
-            let resumed = ContinuousClock.now
-            try tmux.send("Space")
-            samples.append(try await tmux.measure(since: resumed, "first.bin going again") {
+            samples.append(try await tmux.sendAndMeasure("Space", "first.bin going again") {
                 row("first.bin", in: $0).map { !$0.contains("paused") } == true
             }.elapsed)
         }
         print("attached list, space → row changed (ms): \(samples.map(milliseconds)), median \(medianMilliseconds(samples))")
         #expect(medianMilliseconds(samples) <= 100)
-        #expect(samples.allSatisfy { $0 < .seconds(1) })
+        #expect(samples.allSatisfy { $0 < .milliseconds(1500) })
 
         // `a` adds to the daemon, which downloads it.
         try tmux.send("a")
@@ -76,7 +76,7 @@ import Glibc
         try await eventually("bytes still flowing", timeout: .seconds(5)) {
             server.stats("/first.bin").bodyBytesSent + server.stats("/second.bin").bodyBytesSent > before + 64 << 10
         }
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
     }
 
     /// Two lists attached at once (two tmux servers): a pause in one shows in the other, and back.
@@ -97,18 +97,15 @@ import Glibc
         let other = try TmuxDriver(command: command, width: 80, height: 16)
         defer { other.kill() }
         for list in [one, other] {
-            try await list.waitFor("attached, running") { $0.contains("attached to haul (pid \(daemon.pid))") && $0.contains("1 running") }
+            try await list.waitFor("attached, running", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") && $0.contains("1 running") }
         }
 
-        let paused = ContinuousClock.now
-        try one.send("Space")
-        let seen = try await other.measure(since: paused, "the other list showing the pause", timeout: .seconds(3)) {
+        // Pushed to every attached list on the change (not at its next once-a-second poll): bounded, reported.
+        let seen = try await one.sendAndMeasure("Space", "the other list showing the pause", timeout: .seconds(5), seenIn: other) {
             row("shared.bin", in: $0)?.contains("paused") == true && $0.contains("1 paused")
         }
         try await one.waitFor("1 paused")
-        let resumed = ContinuousClock.now
-        try other.send("Space")
-        let back = try await one.measure(since: resumed, "the first list showing the resume", timeout: .seconds(3)) {
+        let back = try await other.sendAndMeasure("Space", "the first list showing the resume", timeout: .seconds(5), seenIn: one) {
             row("shared.bin", in: $0).map { !$0.contains("paused") } == true
         }
         print("two attached lists: pause seen in the other after \(milliseconds(seen.elapsed)) ms, resume after \(milliseconds(back.elapsed)) ms")
@@ -120,7 +117,7 @@ import Glibc
             #expect(end.contains("EXITED=0"))
         }
         #expect(daemon.isAlive)
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
     }
 
     /// `d` in a list that owns the downloads: the list exits, a background haul finishes the file
@@ -130,27 +127,30 @@ import Glibc
         defer { server.stop() }
         let size: Int64 = 6 << 20
         var plan = FaultPlan.file(size: size, seed: 85)
-        plan.throttle = 1 << 20
+        plan.throttle = 256 << 10  // 24 s for the owning list: the handover comes well before the end
         server.route("/handover.bin", plan)
         let run = try HaulRun()
         let haul = try HaulProcess.binary(named: "haul").path
         let owning = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) \(server.url("/handover.bin"))")
         defer { owning.kill() }
 
-        try await owning.waitFor("an owning list, running") { $0.contains("handover.bin") && $0.contains("1 running") }
+        try await owning.waitFor("an owning list, running", timeout: .seconds(30)) { $0.contains("handover.bin") && $0.contains("1 running") }
         #expect(!owning.screen().contains("attached to haul"))
-        try await eventually("part of the file sent", timeout: .seconds(10)) {
-            server.stats("/handover.bin").bodyBytesSent > 1 << 20
+        try await eventually("part of the file sent", timeout: .seconds(20)) {
+            server.stats("/handover.bin").bodyBytesSent > 512 << 10
         }
+        // The owning list's response keeps its throttle; the background haul's request gets the rest at full speed.
+        var fast = plan
+        fast.throttle = nil
+        server.route("/handover.bin", fast)
         try owning.send("d")
-        let end = try await owning.waitFor("the list exited") { $0.contains("EXITED=") }
+        let end = try await owning.waitFor("the list exited", timeout: .seconds(20)) { $0.contains("EXITED=") }
         #expect(end.contains("EXITED=0"))
         let pid = try #require(BackgroundDaemon.pid(in: end.split(separator: "\n").first { $0.contains("background (pid") }.map(String.init) ?? ""))
         defer { if ProcessStat(pid: pid)?.isAlive == true { kill(pid, SIGKILL) } }
         #expect(ProcessStat(pid: pid)?.isAlive == true)
-        #expect(server.stats("/handover.bin").bodyBytesSent < size, "handed over before the end")
 
-        try await eventually("the background haul completed the file", timeout: .seconds(20)) {
+        try await eventually("the background haul completed the file", timeout: .seconds(40)) {
             HaulRun.state(of: 1, in: try await run.listStrict()) == "completed"
         }
         expectSameBytes(run.file("handover.bin"), plan.body.bytes())
@@ -158,17 +158,21 @@ import Glibc
         let twice = stats.bodyBytesSent - size
         print("detach handover: \(twice) bytes fetched twice of \(size) (\(Double(twice) * 100 / Double(size)) %), requests \(stats.requests), ranges \(stats.rangeHeaders)")
         #expect(stats.requests >= 2)
-        #expect(stats.rangeHeaders.last??.hasPrefix("bytes=") == true)
+        // The background haul went on from the middle: from what the owning list had made durable.
+        let lastRange = try #require(stats.rangeHeaders.last ?? nil)
+        #expect(lastRange.hasPrefix("bytes=") && lastRange.hasSuffix("-"))
+        let resumedAt = try #require(Int64(lastRange.dropFirst("bytes=".count).dropLast()))
+        #expect(resumedAt >= 256 << 10 && resumedAt < size)
         #expect(twice >= 0)
         #expect(twice * 50 <= size, "at most 2 % fetched twice")
 
         let attached = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
         defer { attached.kill() }
-        let screen = try await attached.waitFor("attached to haul (pid \(pid))")
+        let screen = try await attached.waitFor("attached to haul (pid \(pid))", timeout: .seconds(30))
         #expect(screen.contains("Completed 1"))
         try attached.send("q")
         try await attached.waitFor("exit status") { $0.contains("EXITED=") }
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
         try await eventually("the background haul ended", timeout: .seconds(5)) { ProcessStat(pid: pid)?.isAlive != true }
     }
 }

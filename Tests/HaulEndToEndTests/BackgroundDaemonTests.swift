@@ -96,7 +96,7 @@ import Glibc
         try await eventually("the new daemon downloads", timeout: .seconds(10)) {
             server.stats("/slow.bin").requests >= 2
         }
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
     }
 
     /// The CLI with a daemon running: the effect is there when the command exits, with the output and exit
@@ -157,12 +157,12 @@ import Glibc
         ]
         #expect(online[0].0 == 0 && online[0].1 == "#1 paused\n")
         #expect(online[1].0 == 2 && online[1].2.contains("no task #9"))
-        #expect(online[2].0 == 2 && online[2].2.contains("#2 is completed: nothing to resume"))
+        #expect(online[2].0 == 2 && online[2].2.contains("#2 is completed: nothing to resume"), "\(online[2])")
         #expect(online[3].0 == 0 && online[3].1 == "#2 removed\n")
         #expect(try await run.listStrict().count == 1)
 
         // ... are those without it (same state: task 1 paused, a completed task 2 added again).
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
         #expect(try await run.run(["--headless", server.url("/small.bin")], directory: true).0 == 0)
         let offline = [
             try await run.run(["pause", "1"]),
@@ -188,8 +188,7 @@ import Glibc
         let record = run.root.path + "/calls.txt"
         for name in ["complete", "error"] {
             let script = "#!/bin/sh\nprintf '%s %s|%s|%s\\n' \(name) \"$1\" \"$2\" \"$3\" >> '\(record)'\n"
-            try script.write(toFile: "\(hooks)/on \(name).sh", atomically: true, encoding: .utf8)
-            chmod("\(hooks)/on \(name).sh", 0o755)
+            try writeExecutable("\(hooks)/on \(name).sh", script)
         }
         let daemon = try await BackgroundDaemon(run, [
             "--on-download-complete", "\(hooks)/on complete.sh", "--on-download-error", "\(hooks)/on error.sh",
@@ -197,16 +196,23 @@ import Glibc
         ])
         defer { daemon.kill() }
 
-        let calls = try await eventuallyValue("both hooks ran", timeout: .seconds(15)) { () -> [String]? in
+        func recorded() -> [String] {
             let text = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n").map(String.init).sorted()
-            return lines.count >= 2 ? lines : nil
+            return text.split(separator: "\n").map(String.init).sorted()
         }
+        do {
+            try await eventually("both hooks ran", timeout: .seconds(15)) { recorded().count >= 2 }
+        } catch {
+            let log = (try? String(contentsOfFile: run.state + "/haul.log", encoding: .utf8)) ?? "(no log)"
+            Issue.record("\(error)\nrecorded: \(recorded())\nlog:\n\(log)")
+            throw error
+        }
+        let calls = recorded()
         #expect(calls.count == 2)
         #expect(calls.first == "complete 0000000000000001|1|\(run.downloads)/done.bin")
         let error = try #require(calls.last)
         #expect(error.hasPrefix("error 0000000000000002|1|"))
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
     }
 }
 
@@ -229,7 +235,7 @@ import Glibc
         var directory = stat()
         #expect(stat(run.state, &directory) == 0)
         #expect(directory.st_mode & 0o777 == 0o700)
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
     }
 
     /// uid 65534 cannot talk to the socket, even when the directories around it are opened up; the same
@@ -272,6 +278,6 @@ import Glibc
         chmod(daemon.socket, 0o600)
         chmod(run.state, 0o700)
         chmod(run.root.path, 0o700)
-        #expect(try await run.run(["stop"], timeout: .seconds(30)).0 == 0)
+        try await run.expectStop()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HaulTestSupport
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -83,6 +84,13 @@ extension HaulRun {
         }
     }
 
+    /// `haul stop`, which must succeed; its message on failure.
+    func expectStop(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (status, out, err) = try await run(["stop"], timeout: .seconds(30))
+        let log = (try? String(contentsOfFile: state + "/haul.log", encoding: .utf8)) ?? "(no log)"
+        #expect(status == 0, "haul stop: \(out)\(err)\nlog:\n\(log)", sourceLocation: sourceLocation)
+    }
+
     /// The `state` of task `id` in `rows` from `list()`.
     static func state(of id: Int, in rows: [[String: Any]]) -> String? {
         rows.first { $0["id"] as? Int == id }?["state"] as? String
@@ -94,15 +102,37 @@ extension HaulRun {
 }
 
 extension TmuxDriver {
-    /// Polls the screen every `poll` (10 ms by default, each poll a `capture-pane`) until `condition` holds;
-    /// returns the screen and the time since `start`, taken after the capture that showed it (an upper bound).
-    func measure(
-        since start: ContinuousClock.Instant, _ what: String, timeout: Duration = .seconds(5), poll: Duration = .milliseconds(10),
-        fileID: String = #fileID, line: Int = #line, _ condition: @escaping (String) -> Bool
+    /// Sends `key`, then polls the screen (of `watcher`, else this one) every `poll` (each poll a `capture-pane`) until `condition` holds;
+    /// returns the screen and the time from the return of `send-keys` (the tmux server has then written the
+    /// key to the program's terminal) to the end of the capture that showed it: an upper bound.
+    ///
+    /// Runs on a thread of its own: the test's cooperative pool is two threads that other tests keep busy
+    /// (blocking spawns), and its scheduling delays are no part of what is measured.
+    func sendAndMeasure(
+        _ key: String, _ what: String, timeout: Duration = .seconds(5), poll: Duration = .milliseconds(10),
+        seenIn watcher: TmuxDriver? = nil, fileID: String = #fileID, line: Int = #line,
+        until condition: @escaping @Sendable (String) -> Bool
     ) async throws -> (screen: String, elapsed: Duration) {
-        try await eventuallyValue(what, timeout: timeout, poll: poll, fileID: fileID, line: line) {
-            let screen = self.screen()
-            return condition(screen) ? (screen, ContinuousClock.now - start) : nil
+        let watcher = watcher ?? self
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    try self.send(key)
+                    let start = ContinuousClock.now
+                    while true {
+                        let screen = watcher.screen()
+                        let now = ContinuousClock.now
+                        if condition(screen) { return continuation.resume(returning: (screen, now - start)) }
+                        guard now - start < timeout else {
+                            return continuation.resume(throwing: TimedOut(what: what, timeout: timeout, location: "\(fileID):\(line)"))
+                        }
+                        Thread.sleep(forTimeInterval: Double(milliseconds(poll)) / 1000)
+                    }
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.start()
         }
     }
 }
@@ -120,4 +150,17 @@ func medianMilliseconds(_ samples: [Duration]) -> Int {
 
 func milliseconds(_ duration: Duration) -> Int {
     Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+}
+
+/// Writes an executable script through a close-on-exec descriptor. A process the test runner spawns on another
+/// thread meanwhile must not inherit the file open for writing: running the script would then fail with
+/// ETXTBSY ("text file busy") for as long as that process lives.
+func writeExecutable(_ path: String, _ text: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    guard write(descriptor, bytes, bytes.count) == bytes.count else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+    }
 }
