@@ -7,6 +7,10 @@ public enum InteractiveSession {
     /// How long one key read waits: the loop's tick. At 100 ms, a new snapshot (a pause confirmed,
     /// a task finished) shows within a tenth of a second.
     static let tickMilliseconds: Int32 = 100
+    /// The tick while a command sent is not yet in the snapshot: its answer (from this process's
+    /// controller or, attached, from the owner over the socket) is drawn within 10 ms of arriving,
+    /// so a key shows its effect within 100 ms rather than a round trip plus up to a whole tick.
+    static let answerTickMilliseconds: Int32 = 10
     /// Keys read before drawing, so a paste or key repeat is handled in one frame.
     static let keysPerFrame = 256
 
@@ -71,7 +75,8 @@ public enum InteractiveSession {
                 var needsDraw = false
                 // Read the whole burst first: a paste arrives as many keys at once.
                 var burst: [TerminalEvent] = []
-                var event = reader.next(waitingMilliseconds: InteractiveSession.tickMilliseconds)
+                let tick = pending.isEmpty ? InteractiveSession.tickMilliseconds : InteractiveSession.answerTickMilliseconds
+                var event = reader.next(waitingMilliseconds: tick)
                 while event != .idle, burst.count < InteractiveSession.keysPerFrame {
                     burst.append(event)
                     event = reader.next(waitingMilliseconds: 0)
@@ -104,8 +109,10 @@ public enum InteractiveSession {
                     }
                 }
                 snapshot = snapshots.read()
-                if snapshot.sequence != lastSequence { needsDraw = true }
                 let now = ContinuousClock.now
+                if snapshot.sequence != lastSequence { needsDraw = true }
+                // Forgets the commands the snapshot shows (or that outlived their patience): back to the slow tick.
+                if !pending.isEmpty { _ = pending.context(over: context(snapshot), now: now) }
                 if now - lastSecond >= .seconds(1) {
                     lastSecond = now
                     frame += 1

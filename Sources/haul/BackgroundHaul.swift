@@ -16,8 +16,11 @@ enum BackgroundHaul {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, state.logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
-        // Nothing else of the launcher's: a pipe it was started with must see its end when it exits.
-        for fd in Self.openDescriptors() where fd > STDERR_FILENO { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nothing else of this process goes along: an inherited descriptor (a caller's pipe, a make jobserver,
+        // Foundation's child-exit socket) would stay open as long as the background haul runs, so whoever
+        // waits for this command's end of output or exit would wait for the daemon's.
+        // (glibc's posix_spawn ignores a close that fails, e.g. for the descriptor that listed the directory.)
+        for descriptor in inheritedDescriptors() { posix_spawn_file_actions_addclose(&actions, descriptor) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -50,13 +53,10 @@ enum BackgroundHaul {
         throw UsageFailure(message: "the background haul (pid \(pid)) did not answer on \(state.socketPath) within \(wait); see \(state.logPath)")
     }
 
-    /// This process's open descriptors that a child would inherit (no close-on-exec), from /proc/self/fd.
-    static func openDescriptors() -> [Int32] {
+    /// This process's open descriptors above stderr (`/proc/self/fd`).
+    static func inheritedDescriptors() -> [Int32] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return names.compactMap { Int32($0) }.filter { fd in
-            let flags = fcntl(fd, F_GETFD)
-            return flags >= 0 && flags & FD_CLOEXEC == 0
-        }
+        return names.compactMap { Int32($0) }.filter { $0 > STDERR_FILENO }
     }
 
     /// glibc's `POSIX_SPAWN_SETSID` (a GNU extension the Swift overlay does not import).

@@ -53,15 +53,21 @@ struct StopCommand: AsyncParsableCommand {
             return
         }
         let pid = try? await owner.processID()
+        // The answer to the shutdown can be lost when the owner closes its socket first: then the owner
+        // going away within a few seconds is the answer.
+        var unanswered: (any Error)?
         do {
             try await owner.shutdown()
         } catch {
-            throw UsageFailure(message: "cannot reach the running haul\(pid.map { " (pid \($0))" } ?? ""): \(error)")
+            unanswered = error
         }
         // Done once the owner let go of the queue (its lock) and its socket.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + (unanswered == nil ? .seconds(60) : .seconds(5))
         while session.runner != nil || FileManager.default.fileExists(atPath: session.directory.socketPath) {
             guard ContinuousClock.now < deadline else {
+                if let unanswered {
+                    throw UsageFailure(message: "cannot reach the running haul\(pid.map { " (pid \($0))" } ?? ""): \(unanswered)")
+                }
                 throw UsageFailure(message: "the running haul\(pid.map { " (pid \($0))" } ?? "") did not stop within 60 s")
             }
             try? await Task.sleep(for: .milliseconds(20))

@@ -94,7 +94,10 @@ func edit(_ selection: TaskSelection, state: StateOptions, action: EditAction) a
     let chosen = selection.all ? targets.filter { byID[$0].map(action.applies) ?? false } : targets
     let commands = chosen.map(action.command)
     let results = try await endpoint.perform(commands)
-    let after = Dictionary(uniqueKeysWithValues: try await endpoint.tasks().map { ($0.id, $0) })
+    // The owner may be gone by now although it carried the commands out: a headless run ends once nothing is
+    // left (after this remove or pause). The new states then follow from the lifecycle's rules.
+    let now = try? await endpoint.tasks()
+    let after = Dictionary(uniqueKeysWithValues: (now ?? known.compactMap(action.predicted)).map { ($0.id, $0) })
     await endpoint.close()
     var changed = 0
     var refusals: [String] = []
@@ -154,6 +157,15 @@ enum EditAction: Equatable {
         case .pause: TaskLifecycle.pause(task) != nil
         case .resume: TaskLifecycle.resume(task) != nil
         case .remove: true
+        }
+    }
+
+    /// The task once the edit is carried out (unchanged where it does not apply); nil once removed.
+    func predicted(_ task: DownloadTask) -> DownloadTask? {
+        switch self {
+        case .pause: TaskLifecycle.pause(task) ?? task
+        case .resume: TaskLifecycle.resume(task) ?? task
+        case .remove: nil
         }
     }
 

@@ -20,8 +20,11 @@ final class RemoteControl {
     ) async throws -> RemoteControl? {
         let controller = composition.controller
         let hooks = options.hooks
-        let hookTask: Task<Void, Never>? = hooks.isEmpty ? nil : Task {
-            await hooks.run(events: controller.events()) { note($0) }
+        // Subscribed here, before the queue runs: a task that completes or fails at once still runs its hook
+        // (subscribing inside the task missed such events whenever the task started late).
+        let hookEvents = hooks.isEmpty ? nil : controller.events()
+        let hookTask: Task<Void, Never>? = hookEvents.map { events in
+            Task { await hooks.run(events: events) { note($0) } }
         }
         let listener = try options.listener()
         let secret: String? = listener == nil ? nil : try tcpSecret(options: options, state: state)

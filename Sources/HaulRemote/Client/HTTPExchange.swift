@@ -29,9 +29,12 @@ enum HTTPExchange {
             headers.add(name: "Content-Length", value: String(body.count))
             headers.add(name: "Connection", value: "close")
             let head = HTTPRequestHead(version: .http1_1, method: .POST, uri: RPCEndpoint.path, headers: headers)
-            try await outbound.write(.head(head))
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-            try await outbound.write(.end(nil))
+            // One batch, flushed once: written part by part, the owner could answer and close (as asked)
+            // once the body was in, before the `.end` (no bytes on the wire) was written, and that write
+            // failed with "I/O on closed channel" (about one call in a hundred).
+            try await outbound.write(contentsOf: [
+                .head(head), .body(.byteBuffer(ByteBuffer(bytes: body))), .end(nil),
+            ])
 
             var status: Int?
             var received: [UInt8] = []
