@@ -11,12 +11,20 @@ enum QueueEndpoint {
 
     static func open(_ session: QueueSession) async throws -> QueueEndpoint {
         guard let owner = session.owner else { return .local(session.editingController(), session) }
-        do {
-            return .owner(owner, pid: try await owner.processID())
-        } catch {
-            let pid = session.runner?.pid.map { " (pid \($0))" } ?? ""
-            throw UsageFailure(message: "a haul\(pid) holds the queue but does not answer on \(owner.socketPath): \(error)")
-        }
+        // An owner that just took the queue opens its socket a moment later: wait a little for it.
+        let deadline = ContinuousClock.now + .seconds(5)
+        var lastError: (any Error)?
+        repeat {
+            do {
+                return .owner(owner, pid: try await owner.processID())
+            } catch {
+                lastError = error
+                guard session.runner != nil else { return .local(session.editingController(), session) }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        } while ContinuousClock.now < deadline
+        let pid = session.runner?.pid.map { " (pid \($0))" } ?? ""
+        throw UsageFailure(message: "a haul\(pid) holds the queue but does not answer on \(owner.socketPath): \(lastError.map { "\($0)" } ?? "no answer")")
     }
 
     func perform(_ commands: [QueueCommand]) async throws -> [CommandResult] {

@@ -46,6 +46,8 @@ final class ActiveTransfer {
     let emit: (TransferEvent) -> Void
     /// The engine's receive limits, which every connection draws from.
     let budget: BandwidthBudget
+    /// Connections per host across every transfer.
+    let hosts: HostConnections
 
     private(set) var phase = Phase.awaitingResponse
     private(set) var fileName: String?
@@ -88,10 +90,11 @@ final class ActiveTransfer {
 
     init(
         request: TransferRequest, attempt: Int, partsInUse: PartRegistry, budget: BandwidthBudget,
-        emit: @escaping (TransferEvent) -> Void
+        hosts: HostConnections, emit: @escaping (TransferEvent) -> Void
     ) throws(DownloadError) {
         self.request = request
         self.budget = budget
+        self.hosts = hosts
         self.attempt = attempt
         self.partsInUse = partsInUse
         self.emit = emit
@@ -152,7 +155,9 @@ final class ActiveTransfer {
             add(Connection(role: .first, transfer: self, requested: requestedOffset..<Int64.max, lease: nil))
             return
         }
-        for lease in planLeases() { add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id)) }
+        for lease in planLeases(connections: max(1, min(request.options.split, hosts.room(for: host)))) {
+            add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id))
+        }
         if connections.isEmpty { phase = .failed(.serverLied("nothing left to fetch but the file is not complete")) }
     }
 
@@ -165,6 +170,7 @@ final class ActiveTransfer {
     var hasNewConnections: Bool { !pending.isEmpty }
 
     private func add(_ connection: Connection) {
+        hosts.opened(host)
         if let lease = connection.lease { leases.insert(lease) }
         connections.append(connection)
         pending.append(connection)
@@ -302,7 +308,9 @@ final class ActiveTransfer {
             phase = .failed(error)
             return
         }
-        let planned = ledger.plan(connections: request.options.split, minSplit: request.options.minSplitSize)
+        // The first connection is counted already; the others only where the host has room.
+        let planned = ledger.plan(
+            connections: 1 + min(request.options.split - 1, hosts.room(for: host)), minSplit: request.options.minSplitSize)
         guard let head = planned.first, head.range.lowerBound == prefix else { return }
         self.ledger = ledger
         first.lease = head.id
@@ -316,10 +324,10 @@ final class ActiveTransfer {
     }
 
     /// The first leases of a continued segmented download.
-    private func planLeases() -> [SegmentLease] {
+    private func planLeases(connections: Int) -> [SegmentLease] {
         guard var ledger else { return [] }
         defer { self.ledger = ledger }
-        return ledger.plan(connections: max(1, request.options.split), minSplit: request.options.minSplitSize)
+        return ledger.plan(connections: connections, minSplit: request.options.minSplitSize)
     }
 
     // MARK: - Body (transfer thread, inside curl_multi_perform)
@@ -363,6 +371,7 @@ final class ActiveTransfer {
     /// A connection's transfer ended with `result` (nil when the engine stopped it); says what comes next.
     func ended(_ connection: Connection, result: CURLcode?) -> Next {
         connections.removeAll { $0 === connection }
+        hosts.closed(host)
         budget.drop(connection)
         guard ledger != nil else { return .conclude(singleStreamEnding(connection, result: result)) }
         if case let .failed(error) = phase { return .conclude(.failed(error)) }
@@ -394,7 +403,9 @@ final class ActiveTransfer {
         if rangeFailures >= 2 * Self.maxRangeFailures, connections.isEmpty, let lastRangeError {
             return .conclude(.failed(lastRangeError))
         }
-        while connections.count < max(1, request.options.split), rangeFailures < Self.maxRangeFailures || connections.isEmpty {
+        while connections.count < max(1, request.options.split),
+              rangeFailures < Self.maxRangeFailures || connections.isEmpty,
+              connections.isEmpty || hosts.room(for: host) > 0 {
             guard let grant = ledger.leaseNext(minSplit: request.options.minSplitSize, speeds: speeds()) else { break }
             if let shrunk = grant.shrunk, let victim = connections.first(where: { $0.lease == shrunk.lease }) {
                 victim.end = shrunk.newEnd
@@ -407,6 +418,12 @@ final class ActiveTransfer {
         guard connections.isEmpty else { return .keepGoing }
         if ledger.receivedBytes >= ledger.total { return .conclude(.complete) }
         return .conclude(.failed(lastRangeError ?? .serverLied("every connection ended before the file was complete")))
+    }
+
+    /// Room opened on the host (another task ended or gave up a connection): take it for more ranges.
+    func grow() -> Next {
+        guard ledger != nil, case .receiving = phase, connections.count < request.options.split else { return .keepGoing }
+        return feedIdleConnections()
     }
 
     /// Bytes per second of each running lease, for choosing which to halve.
@@ -440,9 +457,23 @@ final class ActiveTransfer {
             responseSeen: connection.head.status != 0, stallTimeout: request.options.stallTimeout)
     }
 
+    /// Gives up one extra connection so another task can have the host (the engine removes its handle):
+    /// the one with the most left to fetch; its unfetched bytes go back to be taken later. Nil when this
+    /// transfer has only one connection.
+    func shedConnection() -> Connection? {
+        guard ledger != nil, connections.count > 1 else { return nil }
+        let victim = connections.max { ($0.end ?? 0) - $0.cursor < ($1.end ?? 0) - $1.cursor }
+        // Ended on purpose, like a range that reached its end: not a failure of the server.
+        victim?.state = .reachedEnd
+        return victim
+    }
+
     /// Stops every connection (the engine removes their handles); returns them.
     func closeAll() -> [Connection] {
-        for connection in connections { budget.drop(connection) }
+        for connection in connections {
+            budget.drop(connection)
+            hosts.closed(host)
+        }
         defer { connections = [] }
         return connections
     }

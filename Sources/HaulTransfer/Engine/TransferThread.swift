@@ -28,6 +28,7 @@ final class TransferThread {
     private var lastProgress: ContinuousClock.Instant = .now
     private var hostConnectionLimit = 0
     private let budget = BandwidthBudget()
+    private let hosts = HostConnections()
 
     static let progressInterval: Duration = .milliseconds(250)
     static let diskCheckInterval: Duration = .seconds(1)
@@ -117,11 +118,14 @@ final class TransferThread {
         attempts += 1
         if request.options.maxHostConnections != hostConnectionLimit {
             hostConnectionLimit = request.options.maxHostConnections
+            hosts.limit = hostConnectionLimit
+            // libcurl holds the cap: a first connection over it waits there until an extra one ends
+            // (extras are not replaced while the host is full, so it never waits long).
             try? multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, hostConnectionLimit)
         }
         let transfer: ActiveTransfer
         do {
-            transfer = try ActiveTransfer(request: request, attempt: attempts, partsInUse: partsInUse, budget: budget) {
+            transfer = try ActiveTransfer(request: request, attempt: attempts, partsInUse: partsInUse, budget: budget, hosts: hosts) {
                 [continuation] event in continuation.yield(event)
             }
         } catch {
@@ -138,6 +142,22 @@ final class TransferThread {
         transfer.start()
         if case let .failed(error) = transfer.phase { return conclude(transfer, .failed(error)) }
         addNewConnections(of: transfer)
+        makeRoom(on: transfer.host)
+    }
+
+    /// A new task found its host full of other tasks' extra connections: the transfer with the most
+    /// connections there gives one up, so the new task starts at once instead of after their ranges.
+    private func makeRoom(on host: String) {
+        while hosts.room(for: host) == 0, hosts.isOver(host) {
+            let sameHost = active.values.filter { $0.host == host && $0.connections.count > 1 }
+            guard let busiest = sameHost.max(by: { $0.connections.count < $1.connections.count }),
+                  let connection = busiest.shedConnection() else { return }
+            multi.remove(connection.easy)
+            switch busiest.ended(connection, result: nil) {
+            case .keepGoing: addNewConnections(of: busiest)
+            case let .conclude(ending): conclude(busiest, ending)
+            }
+        }
     }
 
     /// Sets up and adds the connections a transfer made; one that cannot start ends like a failed one.
@@ -168,6 +188,18 @@ final class TransferThread {
         switch transfer.ended(connection, result: result) {
         case .keepGoing: addNewConnections(of: transfer)
         case let .conclude(ending): conclude(transfer, ending)
+        }
+        shareRoom(on: transfer.host)
+    }
+
+    /// The host has room again: segmented transfers there that run below `-s` take it, busiest last.
+    private func shareRoom(on host: String) {
+        let candidates = active.values.filter { $0.host == host }.sorted { $0.connections.count < $1.connections.count }
+        for transfer in candidates where hosts.room(for: host) > 0 {
+            switch transfer.grow() {
+            case .keepGoing: addNewConnections(of: transfer)
+            case let .conclude(ending): conclude(transfer, ending)
+            }
         }
     }
 
