@@ -13,11 +13,14 @@ final class ServerCore: Sendable {
         var requests = 0
         var drops = 0
         var stalls = 0
+        /// Requests whose Range starts after byte 0 (the extra connections of a segmented download).
+        var extra = 0
     }
 
     /// What the connection thread should serve for one request.
     enum Lookup {
-        case plan(FaultPlan, requestNumber: Int)
+        /// `extraNumber` counts requests whose Range starts after byte 0 (nil for any other request).
+        case plan(FaultPlan, requestNumber: Int, extraNumber: Int?)
         case badQuery
         case notFound
     }
@@ -188,15 +191,31 @@ final class ServerCore: Sendable {
             state.stats[path, default: RouteStats()].requests += 1
             state.stats[path]!.rangeHeaders.append(request.header("Range"))
             state.stats[path]!.ifRangeHeaders.append(request.header("If-Range"))
-            if let plan = state.plans[path] {
-                state.counters[path, default: Counters()].requests += 1
-                return .plan(plan, requestNumber: state.counters[path]!.requests)
+            let plan: FaultPlan
+            if let installed = state.plans[path] {
+                plan = installed
+            } else {
+                guard path.hasPrefix("/gen/"), path.count > "/gen/".count else { return .notFound }
+                let name = String(path.dropFirst("/gen/".count))
+                guard let parsed = FaultPlan.fromQuery(request.query, name: name) else { return .badQuery }
+                plan = parsed
             }
-            guard path.hasPrefix("/gen/"), path.count > "/gen/".count else { return .notFound }
-            let name = String(path.dropFirst("/gen/".count))
-            guard let plan = FaultPlan.fromQuery(request.query, name: name) else { return .badQuery }
             state.counters[path, default: Counters()].requests += 1
-            return .plan(plan, requestNumber: state.counters[path]!.requests)
+            var extraNumber: Int?
+            if Self.rangeStartsAfterZero(request) {
+                state.counters[path]!.extra += 1
+                extraNumber = state.counters[path]!.extra
+            }
+            return .plan(plan, requestNumber: state.counters[path]!.requests, extraNumber: extraNumber)
+        }
+    }
+
+    /// Whether the request asks for a range that starts after byte 0, as the extra connections of a segmented
+    /// download (and a resumed single stream) do.
+    static func rangeStartsAfterZero(_ request: HTTPRequest) -> Bool {
+        switch request.header("Range").flatMap(RangeRequest.parse) {
+        case .from(let start)?, .closed(let start, _)?: return start > 0
+        case .suffix?, nil: return false
         }
     }
 
