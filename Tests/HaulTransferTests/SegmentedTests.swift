@@ -325,6 +325,27 @@ import Testing
         #expect(elapsed < .seconds(15), "took \(elapsed)")
     }
 
+    // MARK: - Bytes fetched twice
+
+    @Test(.disabled("""
+        Work stealing wastes what the victim has in flight: its request still runs to the old end, so when it \
+        reaches the new end the server has already sent up to a socket buffer more (~2 MiB per steal on loopback \
+        when the client is the bottleneck); 32 MiB unthrottled fetches about 36 MiB. See the segtests report.
+        """))
+    func stealingWastesLittleWhenTheClientIsTheBottleneck() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let plan = Self.plan(size: 32 << 20, seed: 816, throttle: nil)
+        server.route("/x.bin", plan)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/x.bin"), directory: dir.path, options: Self.options()))
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "x.bin", bytes: 32 << 20))
+        expectSameBytes(contents(dir.path + "/x.bin"), plan.body.bytes())
+        let extra = server.stats("/x.bin").bodyBytesSent - (32 << 20)
+        #expect(Double(extra) <= Double(32 << 20) * 0.02, "\(extra) bytes sent twice")
+    }
+
     // MARK: - Disk space
 
     @Test(.enabled(if: getuid() == 0)) func aFileLargerThanTheDiskIsRefusedBeforeAllocatingAndOthersGoOn() async throws {
