@@ -34,9 +34,10 @@ struct Connection {
             response = .page(400, note: "<pre>\(FaultPlan.queryParameters)</pre>")
         case .stats(let text):
             response = .text(text)
-        case .plan(let found, let requestNumber, let connectionOrder):
+        case .plan(let found, let requestNumber, let connectionOrder, let extraNumber):
             plan = found
-            response = ResponsePlanner.respond(to: request, plan: found, requestNumber: requestNumber)
+            response = ResponsePlanner.respond(
+                to: request, plan: found, requestNumber: requestNumber, extraNumber: extraNumber)
             if let rate = found.connectionRate(forConnection: connectionOrder) {
                 if bucket == nil { bucket = ConnectionBucket(rate: rate) }
                 bucket?.rate = rate
@@ -57,23 +58,32 @@ struct Connection {
             return keepAlive && sent == bytes.count
         case .content(let body, let range, let version, let chunked):
             let complete = sendContent(
-                body, range: range, version: version, chunked: chunked, plan: plan!, path: path,
-                bucket: &bucket, buffer: buffer)
+                body, range: range, version: version, chunked: chunked, plan: plan!, bodyFault: response.bodyFault,
+                path: path, bucket: &bucket, buffer: buffer)
             return keepAlive && complete
         }
     }
 
-    /// Streams a content slice with the plan's throttle, connection cap, drop, stall and short-body faults.
+    /// Streams a content slice with the plan's throttle, connection cap, drop, stall and short-body faults,
+    /// and the body fault this one response carries (`bodyFault`, already counted: it always applies).
     /// Returns false when the body was cut off (the connection must then close).
     private func sendContent(
-        _ body: FaultPlan.Body, range: Range<Int64>, version: Int, chunked: Bool, plan: FaultPlan, path: String,
-        bucket: inout ConnectionBucket?, buffer: UnsafeMutableRawBufferPointer
+        _ body: FaultPlan.Body, range: Range<Int64>, version: Int, chunked: Bool, plan: FaultPlan,
+        bodyFault: PlannedResponse.BodyFault?, path: String, bucket: inout ConnectionBucket?,
+        buffer: UnsafeMutableRawBufferPointer
     ) -> Bool {
         let length = Int64(range.count)
-        let toSend = length - min(max(plan.shortBy ?? 0, 0), length)
+        var shortBy = plan.shortBy ?? 0
+        if case .short(let count)? = bodyFault { shortBy = count }
+        let toSend = length - min(max(shortBy, 0), length)
         // A drop or stall point counts only if this response would go past it.
         var dropAt = plan.dropAfter.flatMap { $0 >= 0 && $0 < length ? $0 : nil }
         var stallAt = plan.stallAfter.flatMap { $0 >= 0 && $0 < length ? $0 : nil }
+        var ownStall = false
+        if case .stall(let point)? = bodyFault, point >= 0, point < length {
+            stallAt = point
+            ownStall = true
+        }
         let rate = plan.throttle.flatMap { $0 > 0 ? Int64($0) : nil }
         var pace = rate.map { max(1, min(Int64(Self.chunkSize), $0 / 20)) } ?? Int64(Self.chunkSize)
         let capped = plan.connectionRates != nil && bucket != nil
@@ -87,7 +97,7 @@ struct Connection {
                 dropAt = nil
             }
             if let point = stallAt, sent == point {
-                if core.claimStall(path: path, limit: plan.stallTimes) {
+                if ownStall || core.claimStall(path: path, limit: plan.stallTimes) {
                     stayQuiet()
                     return false
                 }

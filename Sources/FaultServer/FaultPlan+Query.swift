@@ -9,6 +9,8 @@ extension FaultPlan {
                              keep-alive requests (token bucket, 64 KiB burst)
         conncaps=B/s,B/s,..  per-connection caps handed out in the order
                              connections first ask for the path, cycling
+        xfault=fail|416|full|etag|cap:N|short:N|wrongstart:N|stall:N  xfaults=K
+          (only requests whose Range starts after byte 0: the extra connections)
         Sizes and rates take k, m, g suffixes (1024-based).
         GET /stats?path=/gen/NAME answers that path's requests, connections
         and body bytes as one JSON line.
@@ -60,7 +62,32 @@ extension FaultPlan {
             plan.contentDisposition = "attachment; filename*=UTF-8''" + percentEncoded(filename)
         }
         if let type = query["type"] { plan.contentType = type }
+        if let text = query["xfault"] {
+            guard let fault = parseExtraFault(text) else { return nil }
+            plan.extraFault = fault
+        }
+        plan.extraFaultTimes = number("xfaults").map { Int($0) } ?? 1
         return valid ? plan : nil
+    }
+
+    /// Parses an `xfault` value: `fail`, `416`, `full`, `etag`, or `cap:N`, `short:N`, `wrongstart:N`, `stall:N`.
+    static func parseExtraFault(_ text: String) -> ExtraFault? {
+        switch text.lowercased() {
+        case "fail": return .fail
+        case "416": return .unsatisfiable
+        case "full": return .ignoreRange
+        case "etag": return .changedETag
+        default: break
+        }
+        let parts = text.lowercased().split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let amount = parseSize(parts[1]) else { return nil }
+        switch parts[0] {
+        case "cap": return amount > 0 ? .cap(amount) : nil
+        case "short": return .short(amount)
+        case "wrongstart": return .wrongStart(amount)
+        case "stall": return .stall(amount)
+        default: return nil
+        }
     }
 
     /// Parses `123`, `4k`, `5M`, `2g` (1024-based) into a count; nil when malformed or negative.

@@ -76,6 +76,30 @@ public struct FaultPlan: Sendable, Equatable {
     /// Lie: answer a range request with a 206 for bytes from here to the end instead.
     public var wrongRangeStart: Int64?
     public var contentType: String = "application/octet-stream"
+    /// A fault only for the extra connections of a segmented download: requests whose Range starts after byte 0 ...
+    public var extraFault: ExtraFault?
+    /// ... for the first `extraFaultTimes` of them since the plan was installed.
+    public var extraFaultTimes: Int = 1
+
+    /// What an extra connection's request gets instead of a faithful 206 (see `extraFault`).
+    public enum ExtraFault: Sendable, Equatable {
+        /// `failStatus`, with `Retry-After` when `retryAfter` is set.
+        case fail
+        /// 416 with `Content-Range: bytes */SIZE`.
+        case unsatisfiable
+        /// A 200 with the whole body: the Range is ignored although `Accept-Ranges: bytes` is announced.
+        case ignoreRange
+        /// A 206 of the next version (its bytes and ETag), If-Range notwithstanding.
+        case changedETag
+        /// A 206 that says so and carries at most this many bytes of the range asked for.
+        case cap(Int64)
+        /// A 206 that announces the range asked for but sends this many bytes fewer, then closes.
+        case short(Int64)
+        /// A 206 for the bytes from this many bytes after the start asked for (Content-Range and body agree).
+        case wrongStart(Int64)
+        /// A faithful 206 that goes silent after this many body bytes, socket open.
+        case stall(Int64)
+    }
 
     public init(
         body: Body,

@@ -13,6 +13,15 @@ struct PlannedResponse {
     var payload: Payload
     /// Header values go out as ISO-8859-1 (one byte per scalar, `?` above U+00FF) instead of UTF-8.
     var latin1Headers = false
+    /// A fault for this response's body alone (an extra connection's `short` or `stall`).
+    var bodyFault: BodyFault?
+
+    enum BodyFault: Equatable {
+        /// Send this many bytes fewer than announced, then close.
+        case short(Int64)
+        /// Go silent after this many body bytes.
+        case stall(Int64)
+    }
 
     /// The status line and header block, ready to send.
     func encodedHead(closing: Bool) -> [UInt8] {
@@ -81,11 +90,17 @@ struct PlannedResponse {
 
 /// Decides the response to a request from the path's plan, like a real server would (pure).
 enum ResponsePlanner {
-    /// The response to the `requestNumber`th request (1-based) since `plan` was installed.
-    static func respond(to request: HTTPRequest, plan: FaultPlan, requestNumber: Int) -> PlannedResponse {
+    /// The response to the `requestNumber`th request (1-based) since `plan` was installed; `extraNumber` counts
+    /// the requests whose Range starts after byte 0 (nil for others), which the plan's `extraFault` hits.
+    static func respond(
+        to request: HTTPRequest, plan: FaultPlan, requestNumber: Int, extraNumber: Int? = nil
+    ) -> PlannedResponse {
+        let retry = plan.retryAfter.map { [(name: "Retry-After", value: "\($0)")] } ?? []
         if requestNumber <= plan.failFirst {
-            let retry = plan.retryAfter.map { [(name: "Retry-After", value: "\($0)")] } ?? []
             return .page(plan.failStatus, extraHeaders: retry)
+        }
+        if let extraNumber, extraNumber <= plan.extraFaultTimes, let fault = plan.extraFault {
+            return extraFault(fault, for: request, plan: plan, version: plan.version(forRequest: requestNumber))
         }
         if let status = plan.status {
             return .page(status)
@@ -98,8 +113,44 @@ enum ResponsePlanner {
         return response
     }
 
+    /// What an extra connection's request gets under `fault`.
+    static func extraFault(_ fault: FaultPlan.ExtraFault, for request: HTTPRequest, plan: FaultPlan, version: Int)
+        -> PlannedResponse
+    {
+        var response: PlannedResponse
+        switch fault {
+        case .fail:
+            let retry = plan.retryAfter.map { [(name: "Retry-After", value: "\($0)")] } ?? []
+            return .page(plan.failStatus, extraHeaders: retry)
+        case .unsatisfiable:
+            return .page(416, extraHeaders: [("Content-Range", "bytes */\(plan.body.size)")])
+        case .ignoreRange:
+            response = content(for: request, plan: plan, version: version, honourRange: false)
+        case .changedETag:
+            response = content(for: request, plan: plan, version: version + 1, ignoreIfRange: true)
+        case .cap(let count):
+            response = content(for: request, plan: plan, version: version) { $0.lowerBound..<min($0.upperBound, $0.lowerBound + count) }
+        case .wrongStart(let offset):
+            response = content(for: request, plan: plan, version: version) { min($0.lowerBound + offset, $0.upperBound - 1)..<$0.upperBound }
+        case .short(let count):
+            response = content(for: request, plan: plan, version: version)
+            response.bodyFault = .short(count)
+        case .stall(let count):
+            response = content(for: request, plan: plan, version: version)
+            response.bodyFault = .stall(count)
+        }
+        response.latin1Headers = plan.latin1Headers
+        return response
+    }
+
     /// 200, 206 or 416 for the plan's content in `version`.
-    static func content(for request: HTTPRequest, plan: FaultPlan, version: Int) -> PlannedResponse {
+    ///
+    /// `honourRange: false` answers 200 whatever the Range says; `ignoreIfRange` serves a range even when
+    /// If-Range does not match; `reshape` changes the slice a 206 carries (Content-Range follows it).
+    static func content(
+        for request: HTTPRequest, plan: FaultPlan, version: Int, honourRange: Bool = true, ignoreIfRange: Bool = false,
+        reshape: (Range<Int64>) -> Range<Int64> = { $0 }
+    ) -> PlannedResponse {
         let size = plan.body.size
         let etag = plan.etagValue(version: version)
         let lastModified = plan.lastModifiedValue(version: version)
@@ -115,12 +166,13 @@ enum ResponsePlanner {
         }
         if plan.acceptRanges { headers.append(("Accept-Ranges", "bytes")) }
 
-        let range = plan.acceptRanges ? request.header("Range").flatMap(RangeRequest.parse) : nil
-        if let range, ifRangeHolds(request.header("If-Range"), etag: etag, lastModified: lastModified) {
+        let range = plan.acceptRanges && honourRange ? request.header("Range").flatMap(RangeRequest.parse) : nil
+        if let range, ignoreIfRange || ifRangeHolds(request.header("If-Range"), etag: etag, lastModified: lastModified) {
             switch range.resolve(size: size) {
             case .unsatisfiable:
                 return .page(416, extraHeaders: [("Content-Range", "bytes */\(size)")])
             case .satisfiable(var slice):
+                slice = reshape(slice)
                 if let lie = plan.wrongRangeStart {
                     let start = min(max(lie, 0), max(size - 1, 0))
                     slice = start..<size

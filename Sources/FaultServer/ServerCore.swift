@@ -22,12 +22,15 @@ final class ServerCore: Sendable {
             connectionOrder[serial] = connectionOrder.count
             return connectionOrder.count - 1
         }
+        /// Requests whose Range starts after byte 0 (the extra connections of a segmented download).
+        var extra = 0
     }
 
     /// What the connection thread should serve for one request.
     enum Lookup {
-        /// `connectionOrder`: the connection's place (0-based) among those that asked for the path.
-        case plan(FaultPlan, requestNumber: Int, connectionOrder: Int)
+        /// `connectionOrder`: the connection's place (0-based) among those that asked for the path;
+        /// `extraNumber` counts requests whose Range starts after byte 0 (nil for any other request).
+        case plan(FaultPlan, requestNumber: Int, connectionOrder: Int, extraNumber: Int?)
         /// The stats page (`/stats?path=…`): its text.
         case stats(String)
         case badQuery
@@ -224,7 +227,21 @@ final class ServerCore: Sendable {
             }
             state.counters[path, default: Counters()].requests += 1
             let order = state.counters[path]!.order(of: serial)
-            return .plan(plan, requestNumber: state.counters[path]!.requests, connectionOrder: order)
+            var extraNumber: Int?
+            if Self.rangeStartsAfterZero(request) {
+                state.counters[path]!.extra += 1
+                extraNumber = state.counters[path]!.extra
+            }
+            return .plan(plan, requestNumber: state.counters[path]!.requests, connectionOrder: order, extraNumber: extraNumber)
+        }
+    }
+
+    /// Whether the request asks for a range that starts after byte 0, as the extra connections of a segmented
+    /// download (and a resumed single stream) do.
+    static func rangeStartsAfterZero(_ request: HTTPRequest) -> Bool {
+        switch request.header("Range").flatMap(RangeRequest.parse) {
+        case .from(let start)?, .closed(let start, _)?: return start > 0
+        case .suffix?, nil: return false
         }
     }
 

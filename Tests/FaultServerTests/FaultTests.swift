@@ -149,6 +149,57 @@ import Testing
         #expect(result.body == plan.body.bytes())
     }
 
+    @Test func extraFaultsHitOnlyRangesAfterByteZeroAndOnlyTheFirstK() async throws {
+        defer { server.stop() }
+        // From the query: the first two requests for a range after byte 0 get 503 with Retry-After.
+        let url = server.url("/gen/x.bin?size=10000&seed=5&xfault=fail&xfaults=2&retryafter=4")
+        let whole = try await curl.fetch(url)
+        #expect(whole.status == 200)
+        let fromZero = try await curl.fetch(url, headers: ["Range: bytes=0-99"])
+        #expect(fromZero.status == 206)
+        let refused = try await curl.fetch(url, headers: ["Range: bytes=100-199"])
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "4")
+        #expect(try await curl.fetch(url, headers: ["Range: bytes=200-"]).status == 503)
+        let served = try await curl.fetch(url, headers: ["Range: bytes=300-399"])
+        #expect(served.status == 206)
+        #expect(served.body == FaultPlan.Body.generated(size: 10_000, seed: 5).bytes(in: 300..<400))
+    }
+
+    @Test(arguments: [
+        ("cap:100", 206, "bytes 5000-5099/10000", Int64(5000)..<5100, 1),
+        ("wrongstart:64", 206, "bytes 5064-5999/10000", 5064..<6000, 1),
+        ("etag", 206, "bytes 5000-5999/10000", 5000..<6000, 2),
+        ("full", 200, nil, 0..<10000, 1),
+        ("416", 416, "bytes */10000", 0..<0, 1),
+    ])
+    func extraFaultsShapeTheAnswer(
+        fault: String, status: Int, contentRange: String?, bytes: Range<Int64>, version: Int
+    ) async throws {
+        defer { server.stop() }
+        let plan = try #require(FaultPlan.fromQuery(["size": "10000", "seed": "6", "xfault": fault], name: "f"))
+        server.route("/f.bin", plan)
+        let result = try await curl.fetch(server.url("/f.bin"), headers: ["Range: bytes=5000-5999", "If-Range: \"10000-6-v1\""])
+        #expect(result.status == status)
+        #expect(result.header("Content-Range") == contentRange)
+        if status != 416 { #expect(result.body == plan.body.bytes(in: bytes, version: version)) }
+        if version == 2 { #expect(result.header("ETag") == "\"10000-6-v2\"") }
+        // Only the first such request.
+        #expect(try await curl.fetch(server.url("/f.bin"), headers: ["Range: bytes=5000-5999"]).status == 206)
+    }
+
+    @Test func anExtraShortBodyClosesEarly() async throws {
+        defer { server.stop() }
+        var plan = FaultPlan.file(size: 10_000, seed: 7)
+        plan.extraFault = .short(1000)
+        server.route("/s.bin", plan)
+        let cut = try await curl.fetch(server.url("/s.bin"), headers: ["Range: bytes=2000-5999"])
+        #expect(cut.exitCode == 18)
+        #expect(cut.header("Content-Range") == "bytes 2000-5999/10000")
+        #expect(cut.body == plan.body.bytes(in: 2000..<5000))
+        #expect(try await curl.fetch(server.url("/s.bin"), headers: ["Range: bytes=2000-5999"]).exitCode == 0)
+    }
+
     @Test func throttleSlowsTheBody() async throws {
         defer { server.stop() }
         var plan = FaultPlan.file(size: 64 * 1024, seed: 12)

@@ -8,12 +8,12 @@ import Testing
 
 /// A small tmpfs stands in for a full disk (mounting needs root, as in CI; the suite is skipped otherwise).
 @Suite(.timeLimit(.minutes(1)), .enabled(if: getuid() == 0)) struct DiskFullTests {
-    /// Mounts a 2 MiB tmpfs; nil when this machine does not allow it.
-    static func smallDisk() throws -> TemporaryDirectory? {
+    /// Mounts a tmpfs of `size` (2 MiB unless told); nil when this machine does not allow it.
+    static func smallDisk(size: String = "2m") throws -> TemporaryDirectory? {
         let dir = try TemporaryDirectory()
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir.path]
+        mount.arguments = ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", dir.path]
         try mount.run()
         mount.waitUntilExit()
         return mount.terminationStatus == 0 ? dir : nil
