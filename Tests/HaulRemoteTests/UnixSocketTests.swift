@@ -51,7 +51,7 @@ struct UnixSocketTests {
                 _ = try await RemoteClient(socketPath: path, timeout: .seconds(30)).post(Array("{}".utf8))
             }
             // Far below the timeout: the answer comes from the refused connect, not from waiting.
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(15), "well under the 30 s timeout")
         }
     }
 
@@ -105,7 +105,7 @@ struct UnixSocketTests {
                         "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket", fixture.socketPath,
                         "-d", "{}", "http://x/jsonrpc",
                     ])
-                let code = try await process.waitForExit(timeout: .seconds(10))
+                let code = try await process.waitForExit(timeout: .seconds(30))
                 return (code, process.stdoutText())
             }
             // The 0700 state directory.
