@@ -16,7 +16,7 @@ import HaulTestSupport
     }
 
     func waitFor(_ what: String, _ condition: @escaping () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(20)
         while !condition() {
             guard ContinuousClock.now < deadline else { throw CancellationError() }
             try await Task.sleep(for: .milliseconds(5))

@@ -391,12 +391,13 @@ final class ActiveTransfer {
             rangeFailures += 1
             lastRangeError = error
         }
-        return feedIdleConnections()
+        // A connection that finished its range is likely reused (keep-alive): its speed is the thief's.
+        return feedIdleConnections(thiefSpeed: finishedItsRange && connection.speed > 0 ? connection.speed : nil)
     }
 
     /// After a connection ended: done when every byte arrived; else open connections for free ranges or
     /// halves of the slowest ones, up to `-s`, while extra connections keep working.
-    private func feedIdleConnections() -> Next {
+    private func feedIdleConnections(thiefSpeed: Double? = nil) -> Next {
         guard var ledger else { return .keepGoing }
         if ledger.receivedBytes >= ledger.total, connections.isEmpty { return .conclude(.complete) }
         // A server that keeps refusing connections: end the attempt (a retry continues from the layout).
@@ -406,7 +407,9 @@ final class ActiveTransfer {
         while connections.count < max(1, request.options.split),
               rangeFailures < Self.maxRangeFailures || connections.isEmpty,
               connections.isEmpty || hosts.room(for: host) > 0 {
-            guard let grant = ledger.leaseNext(minSplit: request.options.minSplitSize, speeds: speeds()) else { break }
+            let speeds = speeds()
+            guard let grant = ledger.leaseNext(
+                minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed) else { break }
             if let shrunk = grant.shrunk, let victim = connections.first(where: { $0.lease == shrunk.lease }) {
                 victim.end = shrunk.newEnd
             }
@@ -424,6 +427,16 @@ final class ActiveTransfer {
     func grow() -> Next {
         guard ledger != nil, case .receiving = phase, connections.count < request.options.split else { return .keepGoing }
         return feedIdleConnections()
+    }
+
+    /// The smallest piece worth taking from a running range: half a second of the typical connection
+    /// (at least 256 KiB). Taking a range from a connection costs the bytes it has in flight, so on a fast
+    /// server nothing is taken, and on servers that cap each connection the slow tail is cut finely.
+    static func stealingMinimum(speeds: [SegmentLease.ID: Double]) -> Int64 {
+        let known = speeds.values.filter { $0 > 0 }.sorted()
+        guard !known.isEmpty else { return 4 << 20 }
+        let typical = known[known.count / 2]
+        return max(256 << 10, Int64(min(typical * 0.5, Double(Int64.max / 4))))
     }
 
     /// Bytes per second of each running lease, for choosing which to halve.
