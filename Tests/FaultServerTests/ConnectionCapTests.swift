@@ -65,7 +65,7 @@ import Testing
         let run = try await curl(arguments)
         #expect(run.times.count == 16)
         #expect(run.wall >= 1.75, "took \(run.wall) s")
-        #expect(run.wall < 5)
+        #expect(run.wall < 15, "well under what sixteen fresh bursts would not take, on a loaded machine too")
         let stats = server.stats("/gen/many.bin")
         #expect(stats.requests == 16)
         #expect(stats.connections == 1)

@@ -17,7 +17,7 @@ import Testing
         server.route("/added.bin", .file(size: 300_000, seed: 63))
         let run = try HaulRun()
         let haul = try HaulProcess.binary(named: "haul").path
-        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) -j 3 "
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) -j 3 -s 1 "
             + "\(server.url("/slow.bin")) '\(server.url("/%E9%9B%BB%E5%BD%B1.%E7%AC%AC01%E9%9B%86.mp4"))'")
         defer { tmux.kill() }
 
