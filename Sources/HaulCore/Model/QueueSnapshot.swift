@@ -32,7 +32,10 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     }
 
     /// Unfinished tasks in queue order, then completed ones newest first.
-    public var rows: [Row]
+    public var rows: [Row] { didSet { tally = Tally(rows) } }
+    /// How many rows are in each state, and where the running ones are: remote clients poll these
+    /// every second, so they are counted once per snapshot, not once per question.
+    public private(set) var tally: Tally
     public var maxConcurrent: Int
     /// Sum of the running tasks' speeds; nil when none has a sample.
     public var totalSpeed: Double?
@@ -49,6 +52,7 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         overallLimit: Int64? = nil
     ) {
         self.rows = rows
+        tally = Tally(rows)
         self.maxConcurrent = maxConcurrent
         self.totalSpeed = totalSpeed
         self.sequence = sequence
@@ -56,7 +60,23 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         self.overallLimit = overallLimit
     }
 
-    public func count(of state: TaskState) -> Int { rows.reduce(0) { $0 + ($1.task.state == state ? 1 : 0) } }
+    public func count(of state: TaskState) -> Int { tally.counts[state] ?? 0 }
+
+    /// The running rows, in queue order.
+    public var running: [Row] { tally.running.map { rows[$0] } }
+
+    /// Counts by state and the indices of running rows.
+    public struct Tally: Sendable, Equatable, Codable {
+        public var counts: [TaskState: Int] = [:]
+        public var running: [Int] = []
+
+        init(_ rows: [Row]) {
+            for (index, row) in rows.enumerated() {
+                counts[row.task.state, default: 0] += 1
+                if row.task.state == .running { running.append(index) }
+            }
+        }
+    }
 
     /// Tasks on the Downloading list (everything unfinished), in queue order.
     public var downloading: [Row] { rows.filter { $0.task.state.isUnfinished } }

@@ -129,7 +129,7 @@ struct Aria2Methods: Sendable {
 
     func tellActive(_ params: [JSONValue]) -> JSONValue {
         let keys = Self.keys(params, at: 0)
-        return .array(access.snapshot().rows.filter { $0.task.state == .running }.map { Aria2Status.object(for: $0, keys: keys) })
+        return .array(access.snapshot().running.map { Aria2Status.object(for: $0, keys: keys) })
     }
 
     /// Waiting and paused tasks in queue order.
