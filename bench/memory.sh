@@ -27,7 +27,7 @@ peak() {
 }
 
 for r in $(seq 1 "$runs"); do
-  peak haul "$haul" --headless --state-dir "$root/out/state" -d "$root/out" "$url"
+  peak haul "$haul" --headless -s 1 --state-dir "$root/out/state" -d "$root/out" "$url"
   peak curl curl -sS -o "$root/out/big.bin" "$url"
   if command -v aria2c >/dev/null; then
     peak aria2c aria2c -q -d "$root/out" --allow-overwrite=true --file-allocation=none "$url"

@@ -38,7 +38,7 @@ for r in $(seq 1 "$rounds"); do
   echo "round $r/$rounds"
   measure curl-single curl -sS -o "$root/out/big.bin" "$base/big.bin"
   measure aria2-single aria2c -q -d "$root/out" --allow-overwrite=true --file-allocation=none "$base/big.bin"
-  measure haul-single "$bin/haul" --headless --state-dir "$root/out/state" -d "$root/out" "$base/big.bin"
+  measure haul-single "$bin/haul" --headless -s 1 --state-dir "$root/out/state" -d "$root/out" "$base/big.bin"
   cmp -s "$root/out/big.bin" "$root/www/big.bin" || { echo "haul's big.bin differs"; exit 1; }
   measure aria2-many aria2c -q -d "$root/out" -j 16 --file-allocation=none -i "$root/list.txt"
   measure curl-many curl -sS -Z --parallel-max 16 --output-dir "$root/out" --remote-name-all $(cat "$root/list.txt")
