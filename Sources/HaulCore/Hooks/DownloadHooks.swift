@@ -33,9 +33,11 @@ public struct DownloadHooks: Sendable {
         }
     }
 
-    /// aria2's arguments: the GID (16 hex digits), "1", and the file's path (empty when no name was decided).
+    /// aria2's arguments: the GID (16 hex digits), "1", and the file's path.
     public static func arguments(for task: DownloadTask) -> [String] {
-        let path = task.fileName.map { (task.directory as NSString).appendingPathComponent($0) } ?? ""
+        // Before a name was decided (a 404 on the first answer), the name it would have had, as aria2 does.
+        let name = task.fileName ?? task.requestedName ?? SafeFileName.fromURL(task.url)
+        let path = name.map { (task.directory as NSString).appendingPathComponent($0) } ?? task.directory
         return [task.id.gid, "1", path]
     }
 
