@@ -35,4 +35,16 @@ import Testing
         let map = model.fields.first { $0.label == "Segments" }?.value ?? ""
         #expect(map.hasPrefix(String(repeating: "█", count: 16) + String(repeating: "░", count: 16)))
     }
+
+    @Test func plusAndMinusChangeTheSelectedDownloadsConnections() {
+        var snapshot = snapshot(connections: 4)
+        snapshot.rows[0].split = 4
+        let context = UIContext(snapshot: snapshot, visibleRows: 8, downloadDirectory: TestQueue.directory)
+        let state = UIState().synchronized(with: context)
+        #expect(state.reduce(.character("+"), context: context).1 == .setTaskConnections(TaskID(1), 5))
+        #expect(state.reduce(.character("-"), context: context).1 == .setTaskConnections(TaskID(1), 3))
+        snapshot.rows[0].split = 1
+        let single = UIContext(snapshot: snapshot, visibleRows: 8, downloadDirectory: TestQueue.directory)
+        #expect(state.reduce(.character("-"), context: single).1 == nil, "never below one")
+    }
 }

@@ -78,10 +78,10 @@ import Testing
             "│ a        add URLs (paste works; Esc… │",
             "│ x Del    remove (asks whether to de… │",
             "│ Enter    details: URL, path, valida… │",
+            "│ +        one connection more for th… │",
+            "│ -        one connection fewer for t… │",
             "│                                      │",
             "│ Queue                                │",
-            "│ P        pause all                   │",
-            "│ S        start all (resume paused, … │",
             "└─────────────────────── ↓ more  PgDn ─┘",
             " ↑/↓ scroll  PgUp/PgDn page  Esc close",
         ])
@@ -110,13 +110,13 @@ import Testing
 
     @Test func theRendererClampsAnOffsetPastTheContent() {
         let far = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 1000)).lines()
-        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 33)).lines()
+        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 35)).lines()
         #expect(far == last)
         #expect(last[9] == "│ Enter    details: close              │")
         let layout = ScreenLayout(width: 40, height: 12)
         let model = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(mode: .help), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
-        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 33))
+        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 35))
         let list = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
         #expect(ListRenderer().overlayScroll(list, layout: layout) == nil)

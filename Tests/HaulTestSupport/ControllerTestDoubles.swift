@@ -107,7 +107,7 @@ public final class ScriptedDriver: TransferDriver {
             switch command {
             case let .start(request): ids.append(request.id)
             case let .pause(id), let .deletePart(id, _, _): ids.removeAll { $0 == id }
-            case .shutdown, .setOverallLimit, .setTaskLimit: break
+            case .shutdown, .setOverallLimit, .setTaskLimit, .setTaskConnections: break
             }
         }
         return ids

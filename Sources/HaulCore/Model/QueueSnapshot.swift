@@ -19,6 +19,8 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         public var connections = 0
         /// A limit set for this task while the queue runs (bytes per second).
         public var rateLimit: Int64?
+        /// Connections this task may use (`-s`, or as set while the queue runs).
+        public var split = 1
 
         public var id: TaskID { task.id }
 

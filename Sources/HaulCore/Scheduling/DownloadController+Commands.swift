@@ -58,6 +58,13 @@ extension DownloadController {
             runtime[id].rateLimit = rate ?? 0
             if runtime.isInFlight(id) { driver.send(.setTaskLimit(id, rate)) }
             return .done
+        case let .setTaskConnections(id, count):
+            guard let task = tasks[id] else { return .unknownTask(id) }
+            guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
+            let split = min(max(count, 1), 16)
+            runtime[id].split = split
+            if runtime.isInFlight(id) { driver.send(.setTaskConnections(id, split)) }
+            return .done
         case let .setMaxConcurrent(value):
             configuration.maxConcurrent = ConcurrencyLimit.clamped(value)
             attempt { try store.saveMaxConcurrent(configuration.maxConcurrent) }

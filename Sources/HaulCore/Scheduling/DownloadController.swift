@@ -166,6 +166,7 @@ public actor DownloadController {
             runtime[id].backoff = nil
             runtime[id].attempt = TaskRuntime.Attempt(startByte: running.bytesDone)
             var request = TransferRequest(task: running, options: configuration.transferOptions)
+            if let split = runtime[id].split { request.options.split = split }
             if runtime[id].singleConnection { request.options.split = 1 }
             if let limit = runtime[id].rateLimit { request.options.rateLimit = limit > 0 ? limit : nil }
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
@@ -231,6 +232,7 @@ public actor DownloadController {
         sequence += 1
         snapshots.publish(SnapshotBuilder.build(
             tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, overallLimit: configuration.overallLimit,
+            defaultSplit: configuration.transferOptions.split,
             sequence: sequence,
             warning: lastStoreError, now: .now, wallNow: Date()))
     }

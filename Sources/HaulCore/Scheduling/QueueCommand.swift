@@ -16,13 +16,16 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     case setOverallLimit(Int64?)
     /// Cap one download over all its connections (bytes per second; nil for none), live.
     case setTaskLimit(TaskID, Int64?)
+    /// Let one download use up to this many connections (1...16), live.
+    case setTaskConnections(TaskID, Int)
 }
 
 extension QueueCommand {
     /// The task the command is about, if it names one.
     public var taskID: TaskID? {
         switch self {
-        case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _): id
+        case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _),
+             let .setTaskConnections(id, _): id
         case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit: nil
         }
     }

@@ -6,7 +6,8 @@ enum SnapshotBuilder {
     /// Unfinished tasks in queue order, then completed ones newest first; running rows carry live bytes,
     /// speed and ETA, waiting rows their retry time.
     static func build(
-        tasks: TaskTable, runtime: RuntimeTable, maxConcurrent: Int, overallLimit: Int64?, sequence: UInt64, warning: String?,
+        tasks: TaskTable, runtime: RuntimeTable, maxConcurrent: Int, overallLimit: Int64?, defaultSplit: Int,
+        sequence: UInt64, warning: String?,
         now: ContinuousClock.Instant, wallNow: Date
     ) -> QueueSnapshot {
         // Order small keys first, then build each row once: a queue can hold ten thousand tasks.
@@ -37,6 +38,7 @@ enum SnapshotBuilder {
                 if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
             }
             if let limit = record.rateLimit { row.rateLimit = limit > 0 ? limit : nil }
+            row.split = record.split ?? defaultSplit
             if task.state == .waiting, let retry = record.backoff, retry.date > wallNow { row.retryAt = retry.date }
             rows.append(row)
         }

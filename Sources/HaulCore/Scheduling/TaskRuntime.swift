@@ -43,10 +43,12 @@ struct TaskRuntime: Sendable {
     var singleConnection = false
     /// A limit set for this task while the queue runs (0: none), over `--limit-rate`.
     var rateLimit: Int64?
+    /// Connections set for this task while the queue runs, over `-s`.
+    var split: Int?
 
     var isEmpty: Bool {
         attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
-            && !singleConnection && rateLimit == nil
+            && !singleConnection && rateLimit == nil && split == nil
     }
 }
 

@@ -12,6 +12,8 @@ public enum TransferCommand: Sendable, Equatable {
     case setOverallLimit(Int64?)
     /// Cap one task, over all its connections (nil: no cap), from now on.
     case setTaskLimit(TaskID, Int64?)
+    /// Let one task use up to this many connections, from now on.
+    case setTaskConnections(TaskID, Int)
     /// Stop every transfer as for `pause`, then end the engine thread; the event stream finishes.
     case shutdown
 }

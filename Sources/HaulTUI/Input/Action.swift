@@ -13,6 +13,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
     case decreaseConcurrency, increaseConcurrency
     /// Lower or raise the cap on all downloads together, a step at a time.
     case lowerOverallLimit, raiseOverallLimit
+    /// One connection more or fewer for the selected download.
+    case moreConnections, fewerConnections
     case showDetails
     case switchList
     case toggleHelp

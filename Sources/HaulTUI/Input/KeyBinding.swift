@@ -60,6 +60,8 @@ public struct KeyBinding: Sendable, Equatable {
         KeyBinding([.character("K")], .moveUp, help: "move the task up in the queue", footer: "move", section: .queue),
         KeyBinding([.character("<")], .decreaseConcurrency, help: "one download fewer at a time", footer: "limit", section: .queue),
         KeyBinding([.character(">")], .increaseConcurrency, help: "one download more at a time", footer: "limit", section: .queue),
+        KeyBinding([.character("+")], .moreConnections, help: "one connection more for this download", section: .tasks),
+        KeyBinding([.character("-")], .fewerConnections, help: "one connection fewer for this download", section: .tasks),
         KeyBinding([.character("[")], .lowerOverallLimit, help: "lower the bandwidth cap on all downloads", section: .queue),
         KeyBinding([.character("]")], .raiseOverallLimit, help: "raise the bandwidth cap on all downloads (to none)", section: .queue),
         KeyBinding([.tab], .switchList, help: "switch Downloading / Completed", footer: "lists", section: .screen),

@@ -69,6 +69,10 @@ extension UIContext {
             context.maxConcurrent = limit
         case let .setOverallLimit(limit):
             context.overallLimit = limit
+        case let .setTaskConnections(id, count):
+            for index in context.downloading.indices where context.downloading[index].id == id {
+                context.downloading[index].split = count
+            }
         case .add, .move, .setTaskLimit:
             break  // the reducer reads nothing these change before the snapshot shows them
         }

@@ -73,6 +73,15 @@ extension UIState {
             let limit = ConcurrencyLimit.clamped(wanted)
             if limit != context.maxConcurrent { command = .setMaxConcurrent(limit) }
             state.message = Message("up to \(limit) download\(limit == 1 ? "" : "s") at a time")
+        case .moreConnections, .fewerConnections:
+            guard let row = selected else { break }
+            guard row.state.isUnfinished else {
+                state.message = Message("a finished download has no connections to change")
+                break
+            }
+            let wanted = min(max(row.split + (action == .moreConnections ? 1 : -1), 1), 16)
+            if wanted != row.split { command = .setTaskConnections(row.id, wanted) }
+            state.message = Message("\(row.name): up to \(wanted) connection\(wanted == 1 ? "" : "s")")
         case .lowerOverallLimit, .raiseOverallLimit:
             let limit = RateSteps.step(from: context.overallLimit, down: action == .lowerOverallLimit)
             if limit != context.overallLimit { command = .setOverallLimit(limit) }

@@ -126,11 +126,14 @@ public struct UIContext: Sendable, Equatable {
         public var id: TaskID
         public var state: TaskState
         public var name: String
+        /// Connections the download may use.
+        public var split: Int
 
-        public init(id: TaskID, state: TaskState, name: String) {
+        public init(id: TaskID, state: TaskState, name: String, split: Int = 1) {
             self.id = id
             self.state = state
             self.name = name
+            self.split = split
         }
     }
 
@@ -164,7 +167,7 @@ public struct UIContext: Sendable, Equatable {
         var downloading: [RowRef] = []
         var completed: [RowRef] = []
         for row in snapshot.rows {
-            let ref = RowRef(id: row.task.id, state: row.task.state, name: row.task.displayName)
+            let ref = RowRef(id: row.task.id, state: row.task.state, name: row.task.displayName, split: row.split)
             if row.task.state.isUnfinished { downloading.append(ref) } else { completed.append(ref) }
         }
         self.init(

@@ -404,7 +404,7 @@ final class ActiveTransfer {
         if rangeFailures >= 2 * Self.maxRangeFailures, connections.isEmpty, let lastRangeError {
             return .conclude(.failed(lastRangeError))
         }
-        while connections.count < max(1, request.options.split),
+        while connections.count < targetConnections,
               rangeFailures < Self.maxRangeFailures || connections.isEmpty,
               connections.isEmpty || hosts.room(for: host) > 0 {
             let speeds = speeds()
@@ -423,9 +423,21 @@ final class ActiveTransfer {
         return .conclude(.failed(lastRangeError ?? .serverLied("every connection ended before the file was complete")))
     }
 
+    /// Connections this task may use now (`-s`, changed live).
+    private(set) lazy var targetConnections = max(1, request.options.split)
+
+    /// A new connection count from now on: more open at once where there is work and room; fewer
+    /// close as their ranges end (the extra ones at once).
+    func setTargetConnections(_ count: Int) -> (Next, [Connection]) {
+        targetConnections = max(1, count)
+        var shed: [Connection] = []
+        while connections.count - shed.count > targetConnections, let victim = shedConnection(excluding: shed) { shed.append(victim) }
+        return (grow(), shed)
+    }
+
     /// Room opened on the host (another task ended or gave up a connection): take it for more ranges.
     func grow() -> Next {
-        guard ledger != nil, case .receiving = phase, connections.count < request.options.split else { return .keepGoing }
+        guard ledger != nil, case .receiving = phase, connections.count < targetConnections else { return .keepGoing }
         return feedIdleConnections()
     }
 
@@ -473,9 +485,10 @@ final class ActiveTransfer {
     /// Gives up one extra connection so another task can have the host (the engine removes its handle):
     /// the one with the most left to fetch; its unfetched bytes go back to be taken later. Nil when this
     /// transfer has only one connection.
-    func shedConnection() -> Connection? {
-        guard ledger != nil, connections.count > 1 else { return nil }
-        let victim = connections.max { ($0.end ?? 0) - $0.cursor < ($1.end ?? 0) - $1.cursor }
+    func shedConnection(excluding skipped: [Connection] = []) -> Connection? {
+        let candidates = connections.filter { connection in !skipped.contains { $0 === connection } }
+        guard ledger != nil, candidates.count > 1 else { return nil }
+        let victim = candidates.max { ($0.end ?? 0) - $0.cursor < ($1.end ?? 0) - $1.cursor }
         // Ended on purpose, like a range that reached its end: not a failure of the server.
         victim?.state = .reachedEnd
         return victim

@@ -68,6 +68,18 @@ final class TransferThread {
             budget.setOverall(rate)
         case let .command(.setTaskLimit(id, rate)):
             if active[id] != nil { budget.setTask(id, rate) }
+        case let .command(.setTaskConnections(id, count)):
+            guard let transfer = active[id] else { return }
+            let (next, shed) = transfer.setTargetConnections(count)
+            for connection in shed {
+                multi.remove(connection.easy)
+                if case let .conclude(ending) = transfer.ended(connection, result: nil) { return conclude(transfer, ending) }
+            }
+            switch next {
+            case .keepGoing: addNewConnections(of: transfer)
+            case let .conclude(ending): conclude(transfer, ending)
+            }
+            shareRoom(on: transfer.host)
         case let .command(.deletePart(id, directory, fileName)):
             deletePart(of: id, directory: directory, fileName: fileName)
         case .command(.shutdown):

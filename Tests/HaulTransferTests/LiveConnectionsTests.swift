@@ -1,0 +1,28 @@
+import FaultServer
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Testing
+@testable import HaulTransfer
+
+/// A download's connection count changes while it runs (the list's `+`/`-`, `haul.perform`).
+@Suite(.timeLimit(.minutes(1))) struct LiveConnectionsTests {
+    @Test func moreConnectionsOpenAtOnceAndFewerCloseTheExtraOnes() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var plan = FaultPlan.file(size: 24 << 20, seed: 91)
+        plan.throttle = 2 << 20
+        server.route("/live.bin", plan)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/live.bin"), directory: dir.path, options: SegmentedTests.options(split: 2)))
+        try await eventually("two connections", timeout: .seconds(10)) { engine.connectionCounts(of: TaskID(1)).last == 2 }
+        engine.driver.send(.setTaskConnections(TaskID(1), 4))
+        try await eventually("four connections", timeout: .seconds(10)) { engine.connectionCounts(of: TaskID(1)).last == 4 }
+        engine.driver.send(.setTaskConnections(TaskID(1), 1))
+        try await eventually("one connection", timeout: .seconds(10)) { engine.connectionCounts(of: TaskID(1)).last == 1 }
+        engine.driver.send(.setTaskConnections(TaskID(1), 8))
+        #expect(try await engine.outcome(of: TaskID(1), timeout: .seconds(40)) == .completed(fileName: "live.bin", bytes: 24 << 20))
+        expectSameBytes(contents(dir.path + "/live.bin"), plan.body.bytes())
+    }
+}
