@@ -46,10 +46,17 @@ def ticks():
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
 stop = time.time() + 10
+import http.client
 def client():
+    # One kept-alive connection per client, as AriaNg's browser and aria2p's session keep theirs.
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def keep(method, *params):
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": ["token:bench-secret", *params]})
+        connection.request("POST", "/jsonrpc", body, {"Content-Type": "application/json"})
+        return json.loads(connection.getresponse().read())
     while time.time() < stop:
         t0 = time.time()
-        call("aria2.getGlobalStat"); call("aria2.tellActive", keys)
+        keep("aria2.getGlobalStat"); keep("aria2.tellActive", keys)
         time.sleep(max(0, 1 - (time.time() - t0)))
 before, t0 = ticks(), time.time()
 threads = [threading.Thread(target=client) for _ in range(100)]
