@@ -53,6 +53,8 @@ extension DownloadController {
             }
             fillSlots()
             stopIfIdle()
+            // At once, not on the next tick: a remote client told of the change asks for the task right away.
+            publish()
         }
         // Front ends read the snapshot on the next tick (200 ms); rebuilding it per event costs O(queue).
         if case .progress = event {} else { snapshotDirty = true }
