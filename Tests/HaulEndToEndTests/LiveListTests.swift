@@ -41,7 +41,8 @@ import Testing
         slow.throttle = nil
         server.route("/slow.bin", slow)
         try tmux.send("Space")
-        try await tmux.waitFor("Completed 1", timeout: .seconds(20))
+        // The other download may finish first on a loaded machine: wait for this one's file.
+        try await eventually("slow.bin completed", timeout: .seconds(20)) { run.file("slow.bin") != nil }
         expectSameBytes(run.file("slow.bin"), slow.body.bytes())
         #expect(server.stats("/slow.bin").rangeHeaders.last != nil)
 
@@ -50,7 +51,7 @@ import Testing
         try await tmux.waitFor("URL")
         try tmux.send(server.url("/added.bin"), literal: true)
         try tmux.send("Enter")
-        try await tmux.waitFor("Completed 2", timeout: .seconds(20))
+        try await eventually("added.bin completed", timeout: .seconds(20)) { run.file("added.bin") != nil }
         #expect(run.file("added.bin")?.count == 300_000)
 
         // Narrow, then wide again: the rows re-lay out without wrapping.

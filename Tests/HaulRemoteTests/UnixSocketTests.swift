@@ -25,7 +25,7 @@ struct UnixSocketTests {
         try makeStaleSocket(at: fixture.socketPath)
         #expect(fileMode(fixture.socketPath)?.isSocket == true)
         try await fixture.serving {
-            let reply = try await RemoteClient(socketPath: fixture.socketPath).post(Array(#"{"ping":1}"#.utf8))
+            let reply = try await RemoteClient(socketPath: fixture.socketPath, timeout: .seconds(30)).post(Array(#"{"ping":1}"#.utf8))
             #expect(reply.status == 200)
             #expect(String(decoding: reply.body, as: UTF8.self) == #"{"ping":1}"#)
             #expect(fixture.service.callers == [RPCCaller(transport: .localSocket)])
@@ -71,7 +71,7 @@ struct UnixSocketTests {
     func call() async throws {
         let fixture = try ServerFixture()
         try await fixture.serving {
-            let body = try await RemoteClient(socketPath: fixture.socketPath).call(method: "aria2.tellActive", params: [["gid"]])
+            let body = try await RemoteClient(socketPath: fixture.socketPath, timeout: .seconds(30)).call(method: "aria2.tellActive", params: [["gid"]])
             let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
             #expect(json["method"] as? String == "aria2.tellActive")
             #expect(json["jsonrpc"] as? String == "2.0")
