@@ -95,7 +95,7 @@ public struct SpeedMeter: Sendable {
         guard let base = checkpoints.first(where: { end - $0.time <= window }), end - base.time >= Self.bucket else {
             return .noSample
         }
-        return .rate(Double(latest.position - base.position) / Self.seconds(end - base.time))
+        return .rate(Double(latest.position - base.position) / (end - base.time).inSeconds)
     }
 
     /// Forgets everything; the next record is a new baseline.
@@ -107,11 +107,6 @@ public struct SpeedMeter: Sendable {
     }
 
     private func bucketIndex(of time: ContinuousClock.Instant, from origin: ContinuousClock.Instant) -> Int64 {
-        Int64(Self.seconds(time - origin).rounded(.down))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
+        Int64((time - origin).inSeconds.rounded(.down))
     }
 }

@@ -56,7 +56,7 @@ public actor DownloadController {
     /// The last store failure, so a failure that repeats every tick is reported once; shown in snapshots.
     var lastStoreError: String?
 
-    let hub = ControllerEventHub()
+    let hub = Broadcast<ControllerEvent>(bufferLimit: 10_000)
 
     public init(store: TaskStore, driver: TransferDriver, snapshots: SnapshotBox, configuration: Configuration) {
         self.store = store

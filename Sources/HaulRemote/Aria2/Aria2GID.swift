@@ -1,10 +1,8 @@
 import HaulCore
 
-/// aria2's GID: 16 hexadecimal digits. A task's GID is its id, zero-padded, so it stays the same
-/// across restarts and between the CLI and RPC clients.
+/// Reads aria2's GID (16 hexadecimal digits; a task's is `TaskID.gid`, its id zero-padded, so it stays the
+/// same across restarts and between the CLI and RPC clients).
 enum Aria2GID {
-    static func string(for id: TaskID) -> String { id.gid }
-
     /// The task id of a GID, or an aria2-style error for anything that is not 16 hex digits.
     static func taskID(_ value: JSONValue?) throws(RPCError) -> TaskID {
         guard let text = value?.stringValue else { throw .failed("GID is not provided.") }

@@ -36,7 +36,7 @@ struct Aria2Methods: Sendable {
             if reused.isEmpty, options["pause"] == "true" || options["pause"] == .bool(true) {
                 _ = await access.perform([.pause(task.id)])
             }
-            return .string(Aria2GID.string(for: task.id))
+            return .string(task.id.gid)
         case let .storeFailed(message):
             throw .failed(message)
         default:
@@ -57,11 +57,11 @@ struct Aria2Methods: Sendable {
         let id = try Aria2GID.taskID(params.first)
         let row = try row(id)
         guard row.task.state.isUnfinished, row.task.state != .failed else {
-            throw .failed("Active Download not found for GID#\(Aria2GID.string(for: id))")
+            throw .failed("Active Download not found for GID#\(id.gid)")
         }
         try await run(.remove(id, deleteFile: false), id)
         await state.recordRemoval(row.task)
-        return .string(Aria2GID.string(for: id))
+        return .string(id.gid)
     }
 
     func removeDownloadResult(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
@@ -69,7 +69,7 @@ struct Aria2Methods: Sendable {
         if await state.forget(id) { return "OK" }
         guard let row = access.snapshot().rows.first(where: { $0.id == id }),
               row.task.state == .completed || row.task.state == .failed else {
-            throw .failed("Could not remove download result of GID#\(Aria2GID.string(for: id))")
+            throw .failed("Could not remove download result of GID#\(id.gid)")
         }
         // The result goes from the list; a finished file stays on disk.
         try await run(.remove(id, deleteFile: false), id)
@@ -90,20 +90,20 @@ struct Aria2Methods: Sendable {
         let id = try Aria2GID.taskID(params.first)
         let row = try row(id)
         guard row.task.state == .running || row.task.state == .waiting else {
-            throw .failed("GID#\(Aria2GID.string(for: id)) cannot be paused now")
+            throw .failed("GID#\(id.gid) cannot be paused now")
         }
         try await run(.pause(id), id)
-        return .string(Aria2GID.string(for: id))
+        return .string(id.gid)
     }
 
     func unpause(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
         let id = try Aria2GID.taskID(params.first)
         let row = try row(id)
         guard row.task.state == .paused else {
-            throw .failed("GID#\(Aria2GID.string(for: id)) cannot be unpaused now")
+            throw .failed("GID#\(id.gid) cannot be unpaused now")
         }
         try await run(.resume(id), id)
-        return .string(Aria2GID.string(for: id))
+        return .string(id.gid)
     }
 
     func pauseAll() async -> JSONValue {
@@ -201,7 +201,7 @@ struct Aria2Methods: Sendable {
         let snapshot = access.snapshot()
         let waiting = Self.waitingRows(snapshot)
         guard let current = waiting.firstIndex(where: { $0.id == id }) else {
-            throw .failed("GID#\(Aria2GID.string(for: id)) not found in the waiting queue.")
+            throw .failed("GID#\(id.gid) not found in the waiting queue.")
         }
         let base: Int64
         switch how {
@@ -304,7 +304,7 @@ struct Aria2Methods: Sendable {
         return Set(list.compactMap(\.stringValue))
     }
 
-    static func notFound(_ id: TaskID) -> RPCError { .failed("GID \(Aria2GID.string(for: id)) is not found") }
+    static func notFound(_ id: TaskID) -> RPCError { .failed("GID \(id.gid) is not found") }
 
     private func row(_ id: TaskID) throws(RPCError) -> QueueSnapshot.Row {
         guard let row = access.snapshot().rows.first(where: { $0.id == id }) else { throw Self.notFound(id) }
@@ -316,7 +316,7 @@ struct Aria2Methods: Sendable {
         switch await access.perform([command])[0] {
         case .done, .added: return
         case .unknownTask: throw Self.notFound(id)
-        case let .notAllowed(_, state): throw .failed("GID#\(Aria2GID.string(for: id)) is \(Aria2Status.word(for: state))")
+        case let .notAllowed(_, state): throw .failed("GID#\(id.gid) is \(Aria2Status.word(for: state))")
         case let .storeFailed(message): throw .failed(message)
         }
     }

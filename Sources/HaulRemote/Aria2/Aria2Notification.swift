@@ -22,7 +22,7 @@ enum Aria2Notification {
         case .added, .restarted, .retrying, .warning: return nil
         }
         return RPCDispatcher.encode([
-            "jsonrpc": "2.0", "method": .string(method), "params": [["gid": .string(Aria2GID.string(for: task.id))]],
+            "jsonrpc": "2.0", "method": .string(method), "params": [["gid": .string(task.id.gid)]],
         ])
     }
 }

@@ -30,7 +30,7 @@ enum Aria2Status {
         let total = task.totalBytes ?? (task.state == .completed ? task.bytesDone : 0)
         let running = task.state == .running && status == "active"
         var fields: [String: JSONValue] = [
-            "gid": .string(Aria2GID.string(for: task.id)),
+            "gid": .string(task.id.gid),
             "status": .string(status),
             "totalLength": .string(String(total)),
             "completedLength": .string(String(done)),

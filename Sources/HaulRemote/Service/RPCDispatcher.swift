@@ -14,7 +14,7 @@ public final class RPCDispatcher: RPCService {
     let aria2: Aria2Methods
     let haul: HaulMethods
     let state = RemoteState()
-    let hub = NotificationHub()
+    let hub = Broadcast<[UInt8]>(bufferLimit: 1000)
     /// Required on TCP as `token:SECRET`; never echoed.
     let secret: String?
 
@@ -29,7 +29,7 @@ public final class RPCDispatcher: RPCService {
         Task { [state, hub] in
             for await event in events {
                 if case let .removed(task) = event { await state.removalEvent(task) }
-                if let message = Aria2Notification.message(for: event) { hub.send(message) }
+                if let message = Aria2Notification.message(for: event) { hub.yield(message) }
             }
         }
     }

@@ -31,6 +31,8 @@ final class BandwidthBudget {
 
     /// Whether `connection` may take bytes now; if not it is queued to resume.
     func mayReceive(_ connection: Connection) -> Bool {
+        // The write callback asks for every chunk: with no limit at all, no lookups.
+        guard overall != nil || !tasks.isEmpty else { return true }
         let id = connection.transfer.request.id
         guard overall?.isAvailable ?? true, tasks[id]?.isAvailable ?? true else {
             if !throttled.contains(where: { $0 === connection }) { throttled.append(connection) }
@@ -40,6 +42,7 @@ final class BandwidthBudget {
     }
 
     func took(_ bytes: Int, for connection: Connection) {
+        guard overall != nil || !tasks.isEmpty else { return }
         overall?.take(bytes)
         tasks[connection.transfer.request.id]?.take(bytes)
     }
@@ -47,9 +50,8 @@ final class BandwidthBudget {
     /// Refills by the time passed and resumes paused connections whose budgets allow, oldest first.
     /// A resumed connection may be handed its waiting bytes at once (libcurl calls back inside the resume).
     func refillAndResume(now: ContinuousClock.Instant) {
-        let elapsed = now - lastRefill
+        let seconds = (now - lastRefill).inSeconds
         lastRefill = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         overall?.refill(after: seconds)
         for id in tasks.keys { tasks[id]?.refill(after: seconds) }
         guard !throttled.isEmpty else { return }

@@ -249,7 +249,7 @@ final class TransferThread {
     private func tick() {
         let now = ContinuousClock.now
         if now - lastProgress >= Self.progressInterval {
-            let seconds = Double((now - lastProgress).components.attoseconds) / 1e18 + Double((now - lastProgress).components.seconds)
+            let seconds = (now - lastProgress).inSeconds
             lastProgress = now
             var batch: [TaskID: Int64] = [:]
             for (id, transfer) in active {

@@ -1,22 +1,24 @@
 import Synchronization
 
-/// Hands every controller event to every subscriber: the headless reporter, hook runners, remote clients.
-/// Each subscriber has its own stream and buffer, so a slow one never takes events from another.
-final class ControllerEventHub: Sendable {
+/// Hands every element to every subscriber, each with its own stream and buffer, so a slow one never
+/// takes elements from another: controller events for the reporter, hooks and RPC; notifications for
+/// each WebSocket client.
+public final class Broadcast<Element: Sendable>: Sendable {
     private struct State {
-        var subscribers: [Int: AsyncStream<ControllerEvent>.Continuation] = [:]
+        var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
         var nextKey = 0
         var finished = false
     }
 
     private let state = Mutex(State())
-    /// Events kept for a subscriber that does not keep up; older ones are dropped first.
-    static let bufferLimit = 10_000
+    /// Elements kept for a subscriber that does not keep up; older ones are dropped first.
+    private let bufferLimit: Int
 
-    /// A new stream of every event from now on; it ends when the controller's run ends.
-    func subscribe() -> AsyncStream<ControllerEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ControllerEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferLimit))
+    public init(bufferLimit: Int) { self.bufferLimit = bufferLimit }
+
+    /// A new stream of every element from now on; it ends with `finish()`.
+    public func subscribe() -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         let key: Int? = state.withLock { state in
             guard !state.finished else { return nil }
             defer { state.nextKey += 1 }
@@ -33,14 +35,14 @@ final class ControllerEventHub: Sendable {
         return stream
     }
 
-    func yield(_ event: ControllerEvent) {
+    public func yield(_ element: Element) {
         state.withLock { state in
-            for continuation in state.subscribers.values { continuation.yield(event) }
+            for continuation in state.subscribers.values { continuation.yield(element) }
         }
     }
 
     /// Ends every stream; later subscribers get an ended stream.
-    func finish() {
+    public func finish() {
         let subscribers = state.withLock { state in
             state.finished = true
             defer { state.subscribers = [:] }
