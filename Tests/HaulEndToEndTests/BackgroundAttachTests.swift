@@ -129,12 +129,20 @@ import Glibc
         var plan = FaultPlan.file(size: size, seed: 85)
         plan.throttle = 256 << 10  // 24 s for the owning list: the handover comes well before the end
         server.route("/handover.bin", plan)
+        var kept = FaultPlan.file(size: 1 << 20, seed: 86)
+        kept.throttle = 64 << 10
+        server.route("/kept.bin", kept)
         let run = try HaulRun()
         let haul = try HaulProcess.binary(named: "haul").path
-        let owning = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) \(server.url("/handover.bin"))")
+        let owning = try TmuxDriver(
+            command: "\(haul) --state-dir \(run.state) -d \(run.downloads) \(server.url("/handover.bin")) \(server.url("/kept.bin"))")
         defer { owning.kill() }
 
-        try await owning.waitFor("an owning list, running", timeout: .seconds(30)) { $0.contains("handover.bin") && $0.contains("1 running") }
+        try await owning.waitFor("an owning list, running", timeout: .seconds(30)) { $0.contains("handover.bin") && $0.contains("2 running") }
+        // A task the user paused in the list stays paused in the background haul.
+        try owning.send("j")
+        try owning.send("Space")
+        try await owning.waitFor("1 paused")
         #expect(!owning.screen().contains("attached to haul"))
         try await eventually("part of the file sent", timeout: .seconds(20)) {
             server.stats("/handover.bin").bodyBytesSent > 512 << 10
@@ -154,6 +162,7 @@ import Glibc
             HaulRun.state(of: 1, in: try await run.listStrict()) == "completed"
         }
         expectSameBytes(run.file("handover.bin"), plan.body.bytes())
+        #expect(HaulRun.state(of: 2, in: try await run.listStrict()) == "paused")
         let stats = server.stats("/handover.bin")
         let twice = stats.bodyBytesSent - size
         print("detach handover: \(twice) bytes fetched twice of \(size) (\(Double(twice) * 100 / Double(size)) %), requests \(stats.requests), ranges \(stats.rangeHeaders)")
