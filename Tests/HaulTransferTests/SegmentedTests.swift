@@ -319,6 +319,30 @@ import Testing
         #expect(elapsed < .seconds(20), "took \(elapsed)")
     }
 
+    // MARK: - A connection far slower than the others
+
+    @Test func aConnectionFarSlowerThanTheOthersIsReplacedByAFreshOne() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        // Connections get 2 MiB/s, except the fourth to ask (16 KiB/s): a slow path that lasts. Its fresh
+        // replacement, the fifth, is fast again.
+        var plan = Self.plan(size: 24 << 20, seed: 817, throttle: nil)
+        plan.connectionRates = [2 << 20, 2 << 20, 2 << 20, 16 << 10]
+        server.route("/slow.bin", plan)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        let started = ContinuousClock.now
+        engine.start(request(1, url: server.url("/slow.bin"), directory: dir.path, options: Self.options()))
+        #expect(try await engine.outcome(of: TaskID(1), timeout: .seconds(40)) == .completed(fileName: "slow.bin", bytes: 24 << 20))
+        let elapsed = ContinuousClock.now - started
+        expectSameBytes(contents(dir.path + "/slow.bin"), plan.body.bytes())
+        // Four fast connections need 3 s. Left on its slow connection, the fourth range loses its tail to the
+        // others but keeps at least 256 KiB past what it had when they came (the smallest steal): 16 s at
+        // 16 KiB/s. Replaced after its first second, it is fast.
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
+        #expect(server.stats("/slow.bin").connections >= 5)
+    }
+
     // MARK: - Bytes fetched twice
 
     @Test(.disabled("""

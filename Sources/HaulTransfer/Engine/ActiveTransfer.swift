@@ -170,6 +170,10 @@ final class ActiveTransfer {
     var hasNewConnections: Bool { !pending.isEmpty }
 
     private func add(_ connection: Connection) {
+        if connection.role == .range, freshOwed > 0 {
+            freshOwed -= 1
+            connection.fresh = true
+        }
         hosts.opened(host)
         if let lease = connection.lease { leases.insert(lease) }
         connections.append(connection)
@@ -423,6 +427,31 @@ final class ActiveTransfer {
         return .conclude(.failed(lastRangeError ?? .serverLied("every connection ended before the file was complete")))
     }
 
+    /// Replacements of slow connections this attempt may still make: enough for every connection to be
+    /// replaced twice, never an endless churn on a server whose every connection is slow.
+    private lazy var replacementsLeft = 2 * max(1, request.options.split)
+    /// Fresh connections owed for slow ones closed by `replaceSlowConnections`.
+    private var freshOwed = 0
+
+    /// Closes connections that stay far below the fast ones (`SlowConnectionCheck`); the engine removes
+    /// their handles and ends them, and their ranges go to fresh connections. None under a bandwidth
+    /// limit, which paces the connections itself.
+    func replaceSlowConnections() -> [Connection] {
+        guard ledger != nil, case .receiving = phase, replacementsLeft > 0, !budget.limits(request.id) else { return [] }
+        let running = connections.filter { $0.state == .receiving && $0.lease != nil }
+        let samples = running.enumerated().map { index, connection in
+            SlowConnectionCheck.Sample(
+                id: index, speed: connection.speed, receivingSeconds: connection.receivingSeconds,
+                remaining: connection.remaining)
+        }
+        let victims = SlowConnectionCheck.replacements(among: samples, allowance: replacementsLeft).map { running[$0] }
+        replacementsLeft -= victims.count
+        freshOwed += victims.count
+        // Ended on purpose, like a range that reached its end: not a failure of the server.
+        for victim in victims { victim.state = .reachedEnd }
+        return victims
+    }
+
     /// Connections this task may use now (`-s`, changed live).
     private(set) lazy var targetConnections = max(1, request.options.split)
 
@@ -441,20 +470,24 @@ final class ActiveTransfer {
         return feedIdleConnections()
     }
 
-    /// The smallest piece worth taking from a running range: half a second of the typical connection
+    /// The smallest piece worth taking from a running range: a quarter second of the typical connection
     /// (at least 256 KiB). Taking a range from a connection costs the bytes it has in flight, so on a fast
     /// server nothing is taken, and on servers that cap each connection the slow tail is cut finely.
     static func stealingMinimum(speeds: [SegmentLease.ID: Double]) -> Int64 {
         let known = speeds.values.filter { $0 > 0 }.sorted()
         guard !known.isEmpty else { return 4 << 20 }
         let typical = known[known.count / 2]
-        return max(256 << 10, Int64(min(typical * 0.5, Double(Int64.max / 4))))
+        return max(256 << 10, Int64(min(typical * 0.25, Double(Int64.max / 4))))
     }
 
-    /// Bytes per second of each running lease, for choosing which to halve.
+    /// Bytes per second of each running lease, for choosing which to halve. A connection that has not
+    /// received for half a second yet is left out (the ledger takes it to run at the median): its speed
+    /// says nothing yet, and taking it for one that never finishes would cut the range it just got.
     private func speeds() -> [SegmentLease.ID: Double] {
         var speeds: [SegmentLease.ID: Double] = [:]
-        for connection in connections { if let lease = connection.lease { speeds[lease] = connection.speed } }
+        for connection in connections where connection.receivingSeconds >= 0.5 {
+            if let lease = connection.lease { speeds[lease] = connection.speed }
+        }
         return speeds
     }
 
@@ -555,3 +588,4 @@ final class ActiveTransfer {
 final class PartRegistry {
     var paths: Set<String> = []
 }
+

@@ -15,6 +15,9 @@ final class BandwidthBudget {
 
     var hasThrottled: Bool { !throttled.isEmpty }
 
+    /// Whether a limit paces task `id`: its connections' speeds then say nothing about the server.
+    func limits(_ id: TaskID) -> Bool { overall != nil || tasks[id] != nil }
+
     func setOverall(_ rate: Int64?) {
         overall = rate.map { rate in overall.map { var bucket = $0; bucket.change(rate: rate); return bucket } ?? TokenBucket(rate: rate) }
     }

@@ -34,6 +34,7 @@ extension Connection {
             // A bounded range on its own HTTP/1.1 connection: h2 streams would share one window and one cap.
             try easy.set(CURLOPT_RANGE, "\(requested.lowerBound)-\(requested.upperBound - 1)")
             try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+            if fresh { try easy.set(CURLOPT_FRESH_CONNECT, true) }
             if let ifRange = transfer.validators.ifRangeValue { headers.append("If-Range: \(ifRange)") }
         }
         if !headers.isEmpty { try easy.setHeaders(headers) }

@@ -45,6 +45,10 @@ final class Connection {
     /// Bytes written since the engine's last progress tick, and the smoothed rate from them.
     var bytesSinceTick: Int64 = 0
     var speed: Double = 0
+    /// How long it has been receiving body bytes, by the engine's ticks.
+    var receivingSeconds: Double = 0
+    /// Asks for a new TCP connection instead of an idle one: it replaces a slow one (`SlowConnectionCheck`).
+    var fresh = false
 
     init(role: Role, transfer: ActiveTransfer, requested: Range<Int64>, lease: SegmentLease.ID?) {
         self.role = role
@@ -69,7 +73,11 @@ final class Connection {
         let sample = Double(bytesSinceTick) / seconds
         speed = speed == 0 ? sample : 0.7 * speed + 0.3 * sample
         bytesSinceTick = 0
+        if state == .receiving { receivingSeconds += seconds }
     }
+
+    /// Bytes of its range still to fetch (0 for a single stream, which has no end of its own).
+    var remaining: Int64 { max(0, (end ?? cursor) - cursor) }
 
     /// Whether it still fetches (not ended by a decision of its own).
     var isOpen: Bool { state == .awaitingResponse || state == .receiving }

@@ -259,6 +259,7 @@ final class TransferThread {
                 batch[id] = transfer.position
             }
             if !batch.isEmpty { continuation.yield(.progress(batch)) }
+            for transfer in Array(active.values) { replaceSlowConnections(of: transfer) }
         }
         for transfer in Array(active.values) {
             if now - transfer.lastDiskCheck >= Self.diskCheckInterval {
@@ -277,6 +278,15 @@ final class TransferThread {
                 checkpoint(transfer, writer: writer, now: now)
             }
         }
+    }
+
+    /// Closes the connections a transfer finds too slow; fresh ones take their ranges.
+    private func replaceSlowConnections(of transfer: ActiveTransfer) {
+        for connection in transfer.replaceSlowConnections() {
+            multi.remove(connection.easy)
+            if case let .conclude(ending) = transfer.ended(connection, result: nil) { return conclude(transfer, ending) }
+        }
+        addNewConnections(of: transfer)
     }
 
     /// Syncs on the worker queue; the result comes back as `.synced` and becomes a checkpoint event.
