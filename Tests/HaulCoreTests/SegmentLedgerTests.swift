@@ -56,7 +56,7 @@ import Testing
         #expect(ledger.plan(connections: 4, minSplit: mib).isEmpty)
         #expect(ledger.leaseNext(minSplit: mib) == nil)
         #expect(ledger.records.isEmpty)
-        #expect(ledger.map(width: 3) == [.done, .done, .done])
+        #expect(ledger.map.cells(width: 3) == [.done, .done, .done])
     }
 
     // MARK: leaseNext
@@ -292,10 +292,18 @@ import Testing
         ledger.received(leases[0].id, bytes: 30)
         ledger.release(leases[1].id)
         // 0..<30 received, 30..<50 in flight, 50..<100 free.
-        #expect(ledger.map(width: 10) == [.done, .done, .done, .inFlight, .inFlight] + Array(repeating: .waiting, count: 5))
+        #expect(ledger.map.cells(width: 10) == [.done, .done, .done, .inFlight, .inFlight] + Array(repeating: .waiting, count: 5))
         // A cell holding done and in-flight bytes is in flight; done and waiting is waiting.
-        #expect(ledger.map(width: 4) == [.done, .inFlight, .waiting, .waiting])
-        #expect(ledger.map(width: 0) == [])
-        #expect(ledger.map(width: 300).count == 300)
+        #expect(ledger.map.cells(width: 4) == [.done, .inFlight, .waiting, .waiting])
+        #expect(ledger.map.cells(width: 0) == [])
+        #expect(ledger.map.cells(width: 300).count == 300)
+    }
+
+    @Test func aMapMergesAlikeNeighboursAndDropsEmptySpans() {
+        let map = SegmentMap(total: 100, spans: [
+            .init(range: 0..<10, cell: .done), .init(range: 10..<10, cell: .waiting), .init(range: 10..<30, cell: .done),
+            .init(range: 30..<60, cell: .inFlight), .init(range: 60..<100, cell: .waiting),
+        ])
+        #expect(map.spans == [.init(range: 0..<30, cell: .done), .init(range: 30..<60, cell: .inFlight), .init(range: 60..<100, cell: .waiting)])
     }
 }

@@ -73,6 +73,10 @@ import Testing
         expectSaneLayouts(engine.layouts(of: TaskID(1)), total: 16 << 20)
         // The last layout before the end covers the whole file.
         #expect(engine.layouts(of: TaskID(1)).contains { $0.durable == 16 << 20 })
+        // The live map showed the four ranges in flight at once, then all of the file done.
+        let maps = engine.segmentMaps(of: TaskID(1))
+        #expect(maps.contains { $0.spans.filter { $0.cell == .inFlight }.count == 4 })
+        #expect(maps.allSatisfy { $0.total == 16 << 20 && $0.spans.reduce(0) { $0 + $1.range.count } == 16 << 20 })
     }
 
     // MARK: - Servers that do not serve ranges
@@ -512,6 +516,14 @@ extension EngineHarness {
     func connectionCounts(of id: TaskID) -> [Int] {
         events.compactMap { event in
             if case let .connections(counts) = event { return counts[id] }
+            return nil
+        }
+    }
+
+    /// The live segment maps reported for the task, in order.
+    func segmentMaps(of id: TaskID) -> [SegmentMap] {
+        events.compactMap { event in
+            if case let .segmentMaps(maps) = event { return maps[id] }
             return nil
         }
     }

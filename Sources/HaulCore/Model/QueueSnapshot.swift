@@ -17,6 +17,8 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         public var isStalled = false
         /// Connections open for a running task.
         public var connections = 0
+        /// A running download over several connections, byte by byte: done, in flight, waiting.
+        public var segmentMap: SegmentMap?
         /// A limit set for this task while the queue runs (bytes per second).
         public var rateLimit: Int64?
         /// Connections this task may use (`-s`, or as set while the queue runs).

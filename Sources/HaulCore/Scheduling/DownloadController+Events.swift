@@ -42,6 +42,9 @@ extension DownloadController {
         case let .connections(counts):
             for (id, count) in counts { runtime[id].attempt?.connections = count }
 
+        case let .segmentMaps(maps):
+            for (id, map) in maps { runtime[id].attempt?.segmentMap = map }
+
         case let .finished(id, outcome):
             // Only transfers we started end; anything else is stale.
             guard let attempt = runtime[id].attempt else { return }

@@ -32,6 +32,7 @@ enum SnapshotBuilder {
             if task.state == .running, let attempt = record.attempt {
                 row.bytesReceived = attempt.position
                 row.connections = attempt.connections
+                row.segmentMap = attempt.segmentMap
                 row.isStalled = attempt.meter.reading(at: now) == .stalled
                 row.speed = attempt.meter.bytesPerSecond(at: now)
                 row.eta = EtaEstimate.seconds(done: attempt.position, total: task.totalBytes, bytesPerSecond: row.speed)

@@ -13,6 +13,8 @@ struct TaskRuntime: Sendable {
         var meter = SpeedMeter()
         /// Connections the engine has open for it.
         var connections = 0
+        /// Where a download over several connections stands, live.
+        var segmentMap: SegmentMap?
 
         init(startByte: Int64) {
             self.startByte = startByte

@@ -11,6 +11,9 @@ public enum TransferEvent: Sendable, Equatable {
     case segmentCheckpoint(TaskID, [SegmentRecord], durableBytes: Int64)
     /// How many connections each running task has open now (sent when it changes).
     case connections([TaskID: Int])
+    /// Where each running download over several connections stands byte by byte (done, in flight,
+    /// waiting), with the progress ticks, when it changed.
+    case segmentMaps([TaskID: SegmentMap])
     /// The transfer ended; no more events for this task until it is started again.
     case finished(TaskID, TransferOutcome)
 }

@@ -11,6 +11,8 @@ public struct GlyphSet: Sendable, Equatable {
     public var completed: Character
     public var barDone: Character
     public var barRemaining: Character
+    /// Bytes being fetched now, in a segment map.
+    public var barInFlight: Character
     /// Marks the selected row in its first column.
     public var marker: Character
     public var rule: Character
@@ -26,13 +28,13 @@ public struct GlyphSet: Sendable, Equatable {
 
     public static let unicode = GlyphSet(
         running: "▶", waiting: "·", retrying: "↻", paused: "⏸", failed: "✗", completed: "✓",
-        barDone: "█", barRemaining: "░", marker: "›", rule: "─", download: "↓", separator: " · ",
+        barDone: "█", barRemaining: "░", barInFlight: "▒", marker: "›", rule: "─", download: "↓", separator: " · ",
         box: ["┌", "┐", "└", "┘", "─", "│"], spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
         moreAbove: "↑ more", moreBelow: "↓ more")
 
     public static let ascii = GlyphSet(
         running: ">", waiting: ".", retrying: "~", paused: "=", failed: "x", completed: "+",
-        barDone: "#", barRemaining: "-", marker: ">", rule: "-", download: "v", separator: ", ",
+        barDone: "#", barRemaining: "-", barInFlight: "=", marker: ">", rule: "-", download: "v", separator: ", ",
         box: ["+", "+", "+", "+", "-", "|"], spinner: ["|", "/", "-", "\\"],
         moreAbove: "^ more", moreBelow: "v more")
 }

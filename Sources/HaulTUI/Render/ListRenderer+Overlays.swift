@@ -1,3 +1,5 @@
+import HaulCore
+
 extension ListRenderer {
     /// A box drawn over the list: help, details or the remove question.
     /// Boxes stay above the footer, which names the keys that answer them.
@@ -19,7 +21,7 @@ extension ListRenderer {
         let height = layout.footer ?? layout.height
         switch model.overlay {
         case let .help(help)?: return planHelp(help, width: layout.width, height: height).scroll
-        case let .details(details)?: return planDetails(details, width: layout.width, height: height).scroll
+        case let .details(details)?: return planDetails(details, width: layout.width, height: height, glyphs: .ascii).scroll
         case .confirm?, nil: return nil
         }
     }
@@ -84,13 +86,19 @@ extension ListRenderer {
         return ScrollBox(title: help.title, scope: .help, x: origin.x, y: origin.y, width: boxWidth, height: boxHeight, columns: columns)
     }
 
-    func planDetails(_ details: DetailsViewModel, width gridWidth: Int, height: Int) -> ScrollBox {
+    func planDetails(_ details: DetailsViewModel, width gridWidth: Int, height: Int, glyphs: GlyphSet) -> ScrollBox {
         let boxWidth = min(gridWidth, 100)
         let labelWidth = (details.fields.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2
         let valueWidth = max(1, boxWidth - 4 - labelWidth)
         var lines: [BoxLine] = [[(details.title, .dialogTitle)], []]
         for field in details.fields {
             let wrapped = wrap(field.value, width: valueWidth, maxLines: 4)
+            if let map = field.map {
+                // The map takes the value's whole width; the value follows as its caption.
+                lines.append([(DisplayWidth.fitted(field.label, to: labelWidth), .dialogLabel)] + mapLine(map, width: valueWidth, glyphs: glyphs))
+                for part in wrapped { lines.append([(String(repeating: " ", count: labelWidth), .dialogLabel), (part, .dialog)]) }
+                continue
+            }
             for (index, part) in wrapped.enumerated() {
                 let label = index == 0 ? DisplayWidth.fitted(field.label, to: labelWidth) : String(repeating: " ", count: labelWidth)
                 lines.append([(label, .dialogLabel), (part, .dialog)])
@@ -106,8 +114,29 @@ extension ListRenderer {
         draw(planHelp(help, width: grid.width, height: height), offset: help.scroll, glyphs: glyphs, into: &grid)
     }
 
+    /// A segment map as runs of glyphs: done like a bar's done part, in flight in the activity colour,
+    /// waiting like a bar's rest.
+    func mapLine(_ map: SegmentMap, width: Int, glyphs: GlyphSet) -> BoxLine {
+        var line: BoxLine = []
+        var run: (cell: SegmentCell, count: Int)?
+        func flush() {
+            guard let run else { return }
+            let look: (Character, ColorRole) = switch run.cell {
+            case .done: (glyphs.barDone, .barDone)
+            case .inFlight: (glyphs.barInFlight, .barActivity)
+            case .waiting: (glyphs.barRemaining, .barRemaining)
+            }
+            line.append((String(repeating: look.0, count: run.count), look.1))
+        }
+        for cell in map.cells(width: width) {
+            if run?.cell == cell { run?.count += 1 } else { flush(); run = (cell, 1) }
+        }
+        flush()
+        return line
+    }
+
     func drawDetails(_ details: DetailsViewModel, height: Int, glyphs: GlyphSet, into grid: inout ScreenGrid) {
-        draw(planDetails(details, width: grid.width, height: height), offset: details.scroll, glyphs: glyphs, into: &grid)
+        draw(planDetails(details, width: grid.width, height: height, glyphs: glyphs), offset: details.scroll, glyphs: glyphs, into: &grid)
     }
 
     /// Draws the content from `offset` (clamped to the content) and says in the border when there is more

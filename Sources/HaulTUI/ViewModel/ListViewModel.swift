@@ -82,7 +82,10 @@ public struct HelpViewModel: Sendable, Equatable {
 public struct DetailsViewModel: Sendable, Equatable {
     public struct Field: Sendable, Equatable {
         public var label: String
+        /// The value; under a map, its caption.
         public var value: String
+        /// A segment map drawn across the value's width, above the value.
+        public var map: SegmentMap?
     }
 
     public var title: String

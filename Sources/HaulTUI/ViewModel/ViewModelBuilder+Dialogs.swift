@@ -56,10 +56,8 @@ extension ViewModelBuilder {
             fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(DurationFormat.eta(row.eta)) left"))
             fields.append(Field(label: "Connections", value: String(row.connections)))
         }
-        if let total = task.totalBytes, !task.segments.isEmpty, let ledger = SegmentLedger(total: total, segments: task.segments) {
-            // The durable layout: what survives a crash (█ saved, ░ still to fetch).
-            let map = ledger.map(width: 32).map { $0 == .done ? "█" : "░" }.joined()
-            fields.append(Field(label: "Segments", value: map + " \(task.segments.count) range\(task.segments.count == 1 ? "" : "s")"))
+        if let segments = Self.segmentsField(task: task, live: task.state == .running ? row.segmentMap : nil) {
+            fields.append(segments)
         }
         var validators: [String] = []
         if let etag = task.validators.etag { validators.append("ETag \(etag)") }
@@ -107,6 +105,22 @@ extension ViewModelBuilder {
         guard let total else { return "\(ByteCountFormat.size(done)) of an unknown size" }
         if total == 0 { return "0 B, an empty file" }
         return "\(ByteCountFormat.size(done)) of \(ByteCountFormat.size(total)) (\(PercentFormat.text(done: done, total: total, isComplete: false)))"
+    }
+
+    /// The segment map: live while the download runs (done, in flight, waiting), else the saved layout,
+    /// which is what survives a crash. Nil for a file fetched as one stream.
+    static func segmentsField(task: DownloadTask, live: SegmentMap?) -> DetailsViewModel.Field? {
+        if let live {
+            let inFlight = live.spans.filter { $0.cell == .inFlight }.count
+            let waiting = live.spans.filter { $0.cell == .waiting }.reduce(Int64(0)) { $0 + Int64($1.range.count) }
+            var caption = "\(inFlight) range\(inFlight == 1 ? "" : "s") in flight"
+            if waiting > 0 { caption += ", \(ByteCountFormat.size(waiting)) waiting" }
+            return DetailsViewModel.Field(label: "Segments", value: caption, map: live)
+        }
+        guard let total = task.totalBytes, !task.segments.isEmpty,
+              let ledger = SegmentLedger(total: total, segments: task.segments) else { return nil }
+        let count = task.segments.count
+        return DetailsViewModel.Field(label: "Segments", value: "saved layout, \(count) range\(count == 1 ? "" : "s")", map: ledger.map)
     }
 
     /// The task counts only the attempts that failed in a row; the one that completed, or the one running

@@ -68,6 +68,8 @@ final class ActiveTransfer {
     var lastDiskCheck: ContinuousClock.Instant = .now
     var syncInFlight = false
     var lastConnectionCount = 0
+    /// The segment map last reported, so an unchanged one is not sent again.
+    var lastMap: SegmentMap?
     /// The URL after redirects, which extra connections ask directly.
     private(set) var effectiveURL: String?
 

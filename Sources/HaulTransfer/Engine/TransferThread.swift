@@ -252,12 +252,18 @@ final class TransferThread {
             let seconds = (now - lastProgress).inSeconds
             lastProgress = now
             var batch: [TaskID: Int64] = [:]
+            var maps: [TaskID: SegmentMap] = [:]
             for (id, transfer) in active {
                 for connection in transfer.connections { connection.tick(seconds: seconds) }
+                if let map = transfer.ledger?.map, map != transfer.lastMap {
+                    transfer.lastMap = map
+                    maps[id] = map
+                }
                 guard transfer.position != transfer.lastReported, transfer.writer != nil else { continue }
                 transfer.lastReported = transfer.position
                 batch[id] = transfer.position
             }
+            if !maps.isEmpty { continuation.yield(.segmentMaps(maps)) }
             if !batch.isEmpty { continuation.yield(.progress(batch)) }
             for transfer in Array(active.values) { replaceSlowConnections(of: transfer) }
         }
