@@ -135,7 +135,8 @@ public struct SegmentLedger: Sendable, Equatable {
         segments[index].holder = .leased(lease)
     }
 
-    /// Moves the end of `segments[index]` down to `end` (the caller gives the freed bytes to a new segment).
+    /// Moves the end of `segments[index]` to `end`: down when the caller gives the freed bytes to a new
+    /// segment, up over bytes the caller took out of the tiling.
     mutating func setEnd(_ end: Int64, at index: Int) {
         segments[index].end = end
     }

@@ -86,6 +86,10 @@ final class ActiveTransfer {
     private var rangeFailures = 0
     private var lastRangeError: DownloadError?
     static let maxRangeFailures = 3
+    /// A refused range asked to come back later (`Retry-After`): no extra connection opens before then.
+    private(set) var extrasHeldUntil: ContinuousClock.Instant?
+    /// Waits after which extra connections start afresh; past them refusals count as failures for good.
+    private var holdsLeft = 3
 
     /// Part files (full paths) of this engine's transfers; owned by the transfer thread.
     private let partsInUse: PartRegistry
@@ -396,6 +400,10 @@ final class ActiveTransfer {
             }
             rangeFailures += 1
             lastRangeError = error
+            if let seconds = error.retryAfter, seconds > 0 {
+                let until = ContinuousClock.now + .milliseconds(Int64(min(seconds, 3600) * 1000))
+                extrasHeldUntil = max(extrasHeldUntil ?? until, until)
+            }
         }
         // A connection that finished its range is likely reused (keep-alive): its speed is the thief's.
         return feedIdleConnections(thiefSpeed: finishedItsRange && connection.speed > 0 ? connection.speed : nil)
@@ -410,9 +418,10 @@ final class ActiveTransfer {
         if rangeFailures >= 2 * Self.maxRangeFailures, connections.isEmpty, let lastRangeError {
             return .conclude(.failed(lastRangeError))
         }
+        // The last connection is always replaced: the download goes on, and a refusal ends the attempt.
         while connections.count < targetConnections,
               rangeFailures < Self.maxRangeFailures || connections.isEmpty,
-              connections.isEmpty || hosts.room(for: host) > 0 {
+              connections.isEmpty || (hosts.room(for: host) > 0 && extrasHeldUntil == nil) {
             let speeds = speeds()
             guard let grant = ledger.leaseNext(
                 minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed) else { break }
@@ -422,6 +431,11 @@ final class ActiveTransfer {
             self.ledger = ledger
             add(Connection(role: .range, transfer: self, requested: grant.lease.range, lease: grant.lease.id))
             if rangeFailures >= Self.maxRangeFailures { break }
+        }
+        // Free ranges no new connection takes now: the first connection's request runs to the end of the
+        // file, so it fetches on into the range after its own without asking again.
+        if let first = connections.first(where: { $0.role == .first && $0.isOpen }), let lease = first.lease {
+            while let end = ledger.extend(lease) { first.end = end }
         }
         self.ledger = ledger
         guard connections.isEmpty else { return .keepGoing }
@@ -437,9 +451,10 @@ final class ActiveTransfer {
 
     /// Closes connections that stay far below the fast ones (`SlowConnectionCheck`); the engine removes
     /// their handles and ends them, and their ranges go to fresh connections. None under a bandwidth
-    /// limit, which paces the connections itself.
+    /// limit, which paces the connections itself, nor while the server asked extra connections to wait.
     func replaceSlowConnections() -> [Connection] {
-        guard ledger != nil, case .receiving = phase, replacementsLeft > 0, !budget.limits(request.id) else { return [] }
+        guard ledger != nil, case .receiving = phase, replacementsLeft > 0, extrasHeldUntil == nil, !budget.limits(request.id)
+        else { return [] }
         let running = connections.filter { $0.state == .receiving && $0.lease != nil }
         let samples = running.enumerated().map { index, connection in
             SlowConnectionCheck.Sample(
@@ -464,6 +479,18 @@ final class ActiveTransfer {
         var shed: [Connection] = []
         while connections.count - shed.count > targetConnections, let victim = shedConnection(excluding: shed) { shed.append(victim) }
         return (grow(), shed)
+    }
+
+    /// The wait a refused range asked for is over: extra connections may open again, with their failures
+    /// forgotten (the server said when to come back), a few times per attempt.
+    func endHold(now: ContinuousClock.Instant) -> Next {
+        guard let until = extrasHeldUntil, until <= now else { return .keepGoing }
+        extrasHeldUntil = nil
+        if holdsLeft > 0 {
+            holdsLeft -= 1
+            rangeFailures = 0
+        }
+        return grow()
     }
 
     /// Room opened on the host (another task ended or gave up a connection): take it for more ranges.

@@ -265,7 +265,14 @@ final class TransferThread {
             }
             if !maps.isEmpty { continuation.yield(.segmentMaps(maps)) }
             if !batch.isEmpty { continuation.yield(.progress(batch)) }
-            for transfer in Array(active.values) { replaceSlowConnections(of: transfer) }
+            for transfer in Array(active.values) {
+                replaceSlowConnections(of: transfer)
+                guard active[transfer.request.id] === transfer else { continue }
+                switch transfer.endHold(now: now) {
+                case .keepGoing: addNewConnections(of: transfer)
+                case let .conclude(ending): conclude(transfer, ending)
+                }
+            }
         }
         for transfer in Array(active.values) {
             if now - transfer.lastDiskCheck >= Self.diskCheckInterval {
