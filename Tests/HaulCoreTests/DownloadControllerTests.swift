@@ -128,6 +128,18 @@ import HaulTestSupport
         _ = await run.value
     }
 
+    @Test func aCommandAboutATaskAnotherProcessJustAddedFindsIt() async throws {
+        let controller = controller(max: 1)
+        let run = Task { await controller.run() }
+        try await waitFor("running") { box.read().sequence > 0 }
+        // Added by a shell that found no socket yet; the pause comes before the next look at the database.
+        try store.externalAdd(NewTask(url: "http://127.0.0.1/x.bin", directory: "/tmp"))
+        #expect(await controller.perform(.pause(TaskID(1))) == .done)
+        #expect(store.task(1)?.state == .paused)
+        await controller.stop()
+        _ = await run.value
+    }
+
     @Test func removingARunningTaskStopsItAndForgetsIt() async throws {
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(2)))
