@@ -54,7 +54,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        .target(name: "FaultServer", swiftSettings: strict),
+        .target(name: "FaultServer", dependencies: ["HaulCore"], swiftSettings: strict),
         .executableTarget(
             name: "haul-fault-server",
             dependencies: ["FaultServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import HaulCore
 
 /// The shared state of one server: listener, routes, counters, stats and open connections.
 ///
@@ -55,7 +55,7 @@ final class ServerCore: Sendable {
     let stopFD: Int32
     private let stopWriteFD: Int32
     private let deadline: ContinuousClock.Instant
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
 
     init(port: UInt16, lifetime: Duration) throws {
         var pipeFDs: [Int32] = [0, 0]

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HaulCore
 
 /// The exclusive right to transfer for one state directory, held as a `flock` on `haul.lock`.
 ///
@@ -17,11 +17,11 @@ public final class TransferLock: Sendable {
     /// The lock file.
     public let path: String
     /// The locked descriptor, or -1 once released.
-    private let descriptor: Mutex<Int32>
+    private let descriptor: PthreadMutex<Int32>
 
     private init(path: String, descriptor: Int32) {
         self.path = path
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = PthreadMutex(descriptor)
     }
 
     deinit { release() }

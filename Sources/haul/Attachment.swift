@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import HaulCore
 import HaulRemote
 import HaulTerminal
@@ -53,7 +52,7 @@ enum Attachment {
 
 /// Set once, from any thread, when the owner stops answering.
 final class LostFlag: Sendable {
-    private let flag = Mutex(false)
+    private let flag = PthreadMutex(false)
     func set() { flag.withLock { $0 = true } }
     var isSet: Bool { flag.withLock { $0 } }
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import HaulCore
 
 /// SIGINT, SIGTERM and SIGHUP: the first runs the graceful stop (state is saved, exit 130);
 /// a second one exits at once (the state is already durable).
@@ -30,7 +30,7 @@ final class SignalTrap {
 
 /// How many stop signals arrived.
 final class SignalCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = PthreadMutex(0)
 
     func increment() -> Int { count.withLock { $0 += 1; return $0 } }
 

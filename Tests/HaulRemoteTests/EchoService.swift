@@ -1,5 +1,5 @@
+import HaulCore
 import HaulRemote
-import Synchronization
 
 /// The dispatcher's stand-in for transport tests: answers every body with itself, and pushes notifications on demand.
 ///
@@ -15,7 +15,7 @@ final class EchoService: RPCService {
         var callers: [RPCCaller] = []
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
 
     func answer(_ body: [UInt8], from caller: RPCCaller) async -> RPCReply {
         state.withLock { $0.callers.append(caller) }

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import HaulCore
 @testable import HaulStore
-import Synchronization
 import Testing
 
 @Suite("Schema and migrations")
@@ -132,7 +131,7 @@ struct MigrationTests {
 
 /// Errors collected from concurrent openers.
 private final class OpenFailures: Sendable {
-    private let errors = Mutex<[String]>([])
+    private let errors = PthreadMutex<[String]>([])
     func record(_ error: any Error) { errors.withLock { $0.append(String(describing: error)) } }
     var all: [String] { errors.withLock { $0 } }
 }

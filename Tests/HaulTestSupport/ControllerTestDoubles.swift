@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import HaulCore
 
 /// A store in memory with the protocol's semantics, for controller tests (the SQLite store has its own suite).
@@ -13,7 +12,7 @@ public final class MemoryTaskStore: TaskStore {
         var progressWrites = 0
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
 
     public func loadAll() throws -> [DownloadTask] {
         state.withLock { state in
@@ -77,7 +76,7 @@ public final class MemoryTaskStore: TaskStore {
 public final class ScriptedDriver: TransferDriver {
     public let events: AsyncStream<TransferEvent>
     private let continuation: AsyncStream<TransferEvent>.Continuation
-    private let sent = Mutex<[TransferCommand]>([])
+    private let sent = PthreadMutex<[TransferCommand]>([])
 
     public init() {
         (events, continuation) = AsyncStream.makeStream(of: TransferEvent.self)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HaulCore
 #if canImport(Glibc)
 import Glibc
 #endif

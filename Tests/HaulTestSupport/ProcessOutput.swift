@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HaulCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +11,7 @@ final class ProcessOutput: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
 
     /// Starts reading `fd` (which this object then owns and closes at end of stream).
     func startReading(_ fd: Int32) {
@@ -54,7 +54,7 @@ final class ProcessOutput: Sendable {
 
 /// The child's exit status, set by Foundation's termination handler.
 final class ExitRecord: Sendable {
-    let status = Mutex<Int32?>(nil)
+    let status = PthreadMutex<Int32?>(nil)
 }
 
 /// Holds the Foundation `Process` so it stays alive (and its termination handler armed) as long as the wrapper.
@@ -63,7 +63,7 @@ final class ExitRecord: Sendable {
 /// monitoring thread; the only mutable state here is `inputClosed`, which sits behind a mutex.
 final class ProcessBox: @unchecked Sendable {
     let process: Process
-    private let inputClosed = Mutex(false)
+    private let inputClosed = PthreadMutex(false)
 
     init(_ process: Process) { self.process = process }
 

@@ -3,7 +3,6 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import HaulTransfer
-import Synchronization
 import Testing
 
 /// Drives the real libcurl engine and collects its events, with bounded waits.
@@ -97,7 +96,7 @@ func listing(_ directory: String) -> [String] {
 
 /// Every event the engine emitted, in order.
 final class EventLog: Sendable {
-    private let events = Mutex<[TransferEvent]>([])
+    private let events = PthreadMutex<[TransferEvent]>([])
 
     func append(_ event: TransferEvent) { events.withLock { $0.append(event) } }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The latest queue snapshot, readable from any thread (the TUI's key loop polls it every tick), and
 /// awaitable: remote front ends wait for the next one instead of polling.
 public final class SnapshotBox: Sendable {
@@ -17,9 +15,9 @@ public final class SnapshotBox: Sendable {
         var nextKey = 0
     }
 
-    private let state: Mutex<State>
+    private let state: PthreadMutex<State>
 
-    public init(_ initial: QueueSnapshot = QueueSnapshot()) { state = Mutex(State(latest: initial)) }
+    public init(_ initial: QueueSnapshot = QueueSnapshot()) { state = PthreadMutex(State(latest: initial)) }
 
     public func publish(_ snapshot: QueueSnapshot) {
         let ready = state.withLock { state in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands every element to every subscriber, each with its own stream and buffer, so a slow one never
 /// takes elements from another: controller events for the reporter, hooks and RPC; notifications for
 /// each WebSocket client.
@@ -10,7 +8,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
     /// Elements kept for a subscriber that does not keep up; older ones are dropped first.
     private let bufferLimit: Int
 

@@ -1,9 +1,9 @@
+import HaulCore
 import NIOCore
-import Synchronization
 
 /// The open connections of one server, so that shutdown can close them (WebSocket clients never leave by themselves).
 final class ConnectionRegistry: Sendable {
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
 
     private struct State {
         var channels: [ObjectIdentifier: any Channel] = [:]

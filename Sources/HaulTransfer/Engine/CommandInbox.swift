@@ -1,5 +1,4 @@
 import HaulCore
-import Synchronization
 
 /// Messages for the transfer thread: commands from the controller, and results of disk work done on the worker queue.
 enum EngineMessage: Sendable {
@@ -20,7 +19,7 @@ final class CommandInbox: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
 
     /// Queues a message and wakes the thread. Ignored once the engine has stopped.
     func post(_ message: EngineMessage) {
