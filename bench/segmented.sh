@@ -4,7 +4,8 @@
 #
 # Usage: bench/segmented.sh BIN_DIR [--big]      (BIN_DIR holds haul and haul-fault-server; release build)
 #   --big     also 1 GiB (each single-connection tool then needs about 4 minutes per case)
-# Env: SEG_SIZES ("100m"), SEG_ROUNDS (1), SEG_DIR (/dev/shm/haul-segmented), SEG_CAP (4m), SEG_SLOW_CAP (1m), SEG_CONNECTIONS (8)
+# Env: SEG_SIZES ("100m"), SEG_ROUNDS (1), SEG_DIR (/dev/shm/haul-segmented), SEG_CAP (4m), SEG_SLOW_CAP (1m), SEG_CONNECTIONS (8),
+#      SEG_TOOLS ("aria2c axel curl haul"; leave curl out for a quicker 1 GiB run)
 #
 # Equal: every connection 4 MiB/s (conncap). Unequal: connections get 4 and 1 MiB/s in turn (conncaps).
 # E = size / (time × N × cap), where N × cap is the sum of the caps of N connections (N = 8); the ideal time is
@@ -48,7 +49,7 @@ bytes() { python3 -c 'import sys; t=sys.argv[1].lower(); m={"k":1<<10,"m":1<<20,
 
 read -r -a sizes <<<"${SEG_SIZES:-100m}"; [ "$big" = 1 ] && sizes+=(1g)
 cases=("equal:conncap=$cap" "unequal:conncaps=$cap,$slow")
-tools=(aria2c axel curl haul)
+read -r -a tools <<<"${SEG_TOOLS:-aria2c axel curl haul}"
 
 # Reference copies, fetched uncapped, to check every tool's file.
 for size in "${sizes[@]}"; do
