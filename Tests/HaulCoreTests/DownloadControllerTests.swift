@@ -128,6 +128,30 @@ import HaulTestSupport
         _ = await run.value
     }
 
+    @Test func aBurstOfEndingTasksBuildsFewSnapshotsAndEachIsToldOnceTheSnapshotShowsIt() async throws {
+        let count = 300
+        let controller = controller(max: count)
+        await controller.perform(.add(newTasks(count)))
+        let events = controller.events()
+        let run = Task { await controller.run() }
+        try await waitFor("all started") { driver.started.count == count }
+        let before = box.read().sequence
+        for id in 1...count { driver.emit(.finished(TaskID(Int64(id)), .completed(fileName: "f\(id).bin", bytes: 10))) }
+        var told = 0
+        for await event in events {
+            guard case let .completed(task) = event else { continue }
+            // Told only once the snapshot shows it: a client asking at once reads the new state.
+            #expect(box.read().rows.first { $0.id == task.id }?.task.state == .completed)
+            told += 1
+            if told == count { break }
+        }
+        // A snapshot costs O(queue): a burst builds a few, not one per event (20 ms apart at most once).
+        let built = box.read().sequence - before
+        #expect(built < UInt64(count / 4), "\(built) snapshots for \(count) events")
+        await controller.stop()
+        _ = await run.value
+    }
+
     @Test func aCommandAboutATaskAnotherProcessJustAddedFindsIt() async throws {
         let controller = controller(max: 1)
         let run = Task { await controller.run() }

@@ -228,6 +228,13 @@ import Testing
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/w.bin"), directory: dir.path, options: Self.options()))
+        // The first connection's request runs to the end of the file: when it is still running as the
+        // extra connections give up, it fetches their ranges too, and the file is right.
+        if case .completed = try await engine.outcome(of: TaskID(1)) {
+            expectSameBytes(contents(dir.path + "/w.bin"), plan.body.bytes())
+            #expect(server.stats("/w.bin").requests >= 2, "no range was asked for")
+            return
+        }
         guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
         guard case let .serverLied(detail) = error else {
             Issue.record("a wrong Content-Range ended as \(error)")

@@ -33,6 +33,9 @@ public final class Broadcast<Element: Sendable>: Sendable {
         return stream
     }
 
+    /// Whether anybody listens now (so an element that is costly to make can be skipped).
+    public var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+
     public func yield(_ element: Element) {
         state.withLock { state in
             for continuation in state.subscribers.values { continuation.yield(element) }

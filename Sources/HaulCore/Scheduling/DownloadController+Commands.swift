@@ -102,7 +102,7 @@ extension DownloadController {
         guard let added = attempt({ try store.enqueue(fresh) }) else { return storeFailure }
         for task in added {
             tasks[task.id] = task
-            hub.yield(.added(task))
+            announce(.added(task))
         }
         return .added(new: added, reused: reusedNow)
     }
@@ -117,7 +117,7 @@ extension DownloadController {
         if runtime.isInFlight(id) {
             driver.send(.pause(id))
         } else {
-            hub.yield(.paused(paused))
+            announce(.paused(paused))
         }
         return .done
     }
@@ -150,7 +150,7 @@ extension DownloadController {
         } else if runtime.isInFlight(id) {
             driver.send(.pause(id))
         }
-        hub.yield(.removed(task))
+        announce(.removed(task))
         return .done
     }
 }

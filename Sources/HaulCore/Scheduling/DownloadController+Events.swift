@@ -12,7 +12,7 @@ extension DownloadController {
             task.bytesDone = min(task.bytesDone, response.offset)
             if let reason = response.restartReason {
                 task.lastError = "restarted from byte 0: \(reason)"
-                hub.yield(.restarted(task, reason: reason))
+                announce(.restarted(task, reason: reason))
             }
             runtime[id].attempt?.position = response.offset
             runtime[id].attempt?.meter.reset()
@@ -56,8 +56,9 @@ extension DownloadController {
             }
             fillSlots()
             stopIfIdle()
-            // At once, not on the next tick: a remote client told of the change asks for the task right away.
-            publish()
+            // Soon, not on the next tick: a remote client told of the change asks for the task right away
+            // (it is told only once the snapshot shows it).
+            publishSoon()
         }
         // Front ends read the snapshot on the next tick (200 ms); rebuilding it per event costs O(queue).
         if case .progress = event {} else { snapshotDirty = true }
@@ -70,22 +71,22 @@ extension DownloadController {
         switch effect {
         case .completed:
             summary.completed += 1
-            hub.yield(.completed(updated))
+            announce(.completed(updated))
         case .stopped:
-            if updated.state == .paused { hub.yield(.paused(updated)) }
+            if updated.state == .paused { announce(.paused(updated)) }
         case .requeued:
             break
         case let .retry(after, error):
             if case .rangesIgnored = error { runtime[task.id].singleConnection = true }
             let instant = ContinuousClock.now + .milliseconds(Int64(after * 1000))
             runtime[task.id].backoff = TaskRuntime.Backoff(instant: instant, date: Date().addingTimeInterval(after))
-            hub.yield(.retrying(updated, after: after, error: error))
+            announce(.retrying(updated, after: after, error: error))
         case let .pausedByError(error):
             summary.pausedByError += 1
-            hub.yield(.failed(updated, error: error))
+            announce(.failed(updated, error: error))
         case let .failed(error):
             summary.failed += 1
-            hub.yield(.failed(updated, error: error))
+            announce(.failed(updated, error: error))
         }
     }
 }

@@ -57,6 +57,13 @@ public actor DownloadController {
     var lastStoreError: String?
 
     let hub = Broadcast<ControllerEvent>(bufferLimit: 10_000)
+    /// Events told since the last snapshot: they go out right after the next one (`publish()`), so a
+    /// client told of a change and asking at once reads it.
+    var untold: [ControllerEvent] = []
+    var lastPublish: ContinuousClock.Instant = .now
+    var publishScheduled = false
+    /// The shortest time between two snapshots when events come fast: a snapshot costs O(queue).
+    static let publishSpacing: Duration = .milliseconds(20)
 
     public init(store: TaskStore, driver: TransferDriver, snapshots: SnapshotBox, configuration: Configuration) {
         self.store = store
@@ -111,6 +118,7 @@ public actor DownloadController {
         stopping = true
         driver.send(.shutdown)
         for await _ in driver.events {}
+        tellUntold()
         hub.finish()
     }
 
@@ -171,7 +179,7 @@ public actor DownloadController {
             if let limit = runtime[id].rateLimit { request.options.rateLimit = limit > 0 ? limit : nil }
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))
-            hub.yield(.started(running))
+            announce(.started(running))
             snapshotDirty = true
         }
     }
@@ -200,7 +208,7 @@ public actor DownloadController {
             // Speeds, ETAs and back-off countdowns change every second; an idle queue is not redrawn.
             if runtime.hasAttempts || runtime.hasBackoff { snapshotDirty = true }
         }
-        if snapshotDirty { publish() }
+        if snapshotDirty || !untold.isEmpty { publish() }
     }
 
     func flushProgress() {
@@ -218,7 +226,7 @@ public actor DownloadController {
         if let all = attempt({ try store.loadAll() }) {
             for task in all where tasks[task.id] == nil && runtime[task.id].removal == nil {
                 tasks[task.id] = task
-                hub.yield(.added(task))
+                announce(.added(task))
                 snapshotDirty = true
             }
         }
@@ -230,11 +238,43 @@ public actor DownloadController {
     func publish() {
         snapshotDirty = false
         sequence += 1
+        lastPublish = .now
         snapshots.publish(SnapshotBuilder.build(
             tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, overallLimit: configuration.overallLimit,
             defaultSplit: configuration.transferOptions.split,
             sequence: sequence,
             warning: lastStoreError, now: .now, wallNow: Date()))
+        tellUntold()
+    }
+
+    private func tellUntold() {
+        let told = untold
+        untold = []
+        for event in told { hub.yield(event) }
+    }
+
+    /// Tells subscribers of `event` once the snapshot shows it (see `untold`).
+    func announce(_ event: ControllerEvent) {
+        untold.append(event)
+    }
+
+    /// A snapshot soon: at once when the last one is older than `publishSpacing`, else once it is, so a
+    /// burst of events (a thousand small files ending) builds a few snapshots, not one per event.
+    func publishSoon() {
+        let due = lastPublish + Self.publishSpacing
+        guard ContinuousClock.now < due else { return publish() }
+        snapshotDirty = true
+        guard !publishScheduled else { return }
+        publishScheduled = true
+        Task { [weak self] in
+            try? await Task.sleep(until: due, clock: .continuous)
+            await self?.publishScheduledSnapshot()
+        }
+    }
+
+    private func publishScheduledSnapshot() {
+        publishScheduled = false
+        if snapshotDirty || !untold.isEmpty { publish() }
     }
 
     // MARK: - Store access
@@ -250,7 +290,7 @@ public actor DownloadController {
         } catch {
             let message = "could not update the queue database: \(error) — progress is kept in memory until it can be saved"
             if message != lastStoreError {
-                hub.yield(.warning(message))
+                announce(.warning(message))
                 snapshotDirty = true
             }
             lastStoreError = message

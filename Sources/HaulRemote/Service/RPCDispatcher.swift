@@ -29,7 +29,8 @@ public final class RPCDispatcher: RPCService {
         Task { [state, hub] in
             for await event in events {
                 if case let .removed(task) = event { await state.removalEvent(task) }
-                if let message = Aria2Notification.message(for: event) { hub.yield(message) }
+                // Encoded only for WebSocket clients listening now.
+                if hub.hasSubscribers, let message = Aria2Notification.message(for: event) { hub.yield(message) }
             }
         }
     }
