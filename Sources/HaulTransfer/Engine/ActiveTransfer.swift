@@ -167,6 +167,14 @@ final class ActiveTransfer {
         if connections.isEmpty { phase = .failed(.serverLied("nothing left to fetch but the file is not complete")) }
     }
 
+    /// The file size to allocate on disk, once, after the split (the engine does it on its disk queue).
+    private var pendingAllocation: Int64?
+
+    func takeAllocation() -> Int64? {
+        defer { pendingAllocation = nil }
+        return pendingAllocation
+    }
+
     /// Connections made since the last call, for the engine to set up and add to the multi handle.
     func takeNewConnections() -> [Connection] {
         defer { pending = [] }
@@ -306,18 +314,14 @@ final class ActiveTransfer {
     /// The first answer allows several connections: allocate the file, cut the rest into ranges, keep the
     /// first connection on the first range and open one for each other.
     private func split(from first: Connection) {
-        guard let total, let writer else { return }
+        guard let total else { return }
         let prefix = position
-        guard var ledger = SegmentLedger(
+        guard writer != nil, var ledger = SegmentLedger(
             total: total, segments: prefix > 0 ? [SegmentRecord(start: 0, end: prefix, committed: prefix)] : [])
         else { return }
-        do {
-            try writer.allocate(total)
-        } catch {
-            first.state = .failed(error)
-            phase = .failed(error)
-            return
-        }
+        // Off this thread: allocating takes a while where it really reserves blocks (0.3 s a GiB on tmpfs),
+        // and the connections need not wait for it.
+        pendingAllocation = total
         // The first connection is counted already; the others only where the host has room.
         let planned = ledger.plan(
             connections: 1 + min(request.options.split - 1, hosts.room(for: host)), minSplit: request.options.minSplitSize)
@@ -329,7 +333,13 @@ final class ActiveTransfer {
         for lease in planned.dropFirst() {
             add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id))
         }
-        // From now on the layout is the truth about the file: record it (the prefix is durable already).
+        // The layout becomes the truth about the file once the file is allocated (`layoutAllocated`).
+    }
+
+    /// The part file is allocated at full size: from now on the layout is the truth about the file, so it
+    /// is recorded (the prefix is durable already).
+    func layoutAllocated() {
+        guard let ledger else { return }
         emit(.segmentCheckpoint(request.id, ledger.records, durableBytes: ledger.committedBytes))
     }
 

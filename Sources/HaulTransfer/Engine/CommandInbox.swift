@@ -6,6 +6,8 @@ enum EngineMessage: Sendable {
     /// A background `fdatasync` made `bytes` durable for that attempt of the task.
     /// For a segmented download, `marks` are what each range had received when the sync began.
     case synced(TaskID, attempt: Int, epoch: Int, bytes: Int64, marks: [SegmentLease.ID: Int64])
+    /// The part file of that attempt was allocated at full size after its split; nil, or why it could not be.
+    case allocated(TaskID, attempt: Int, error: DownloadError?)
     /// The closing disk work of a transfer (sync, verify, rename) is done.
     /// `segments` is the layout after the closing sync, for a segmented download (empty: none any more).
     case concluded(TaskID, TransferOutcome, segments: [SegmentRecord]?)

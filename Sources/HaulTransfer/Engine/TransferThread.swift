@@ -46,8 +46,12 @@ final class TransferThread {
             if shuttingDown, active.isEmpty, concluding.isEmpty { break }
             multi.perform()
             while let (easy, result) = multi.nextFinished() { finished(easy: easy, result: result) }
-            // A first answer that allows splitting made connections inside a callback: start them now.
-            for transfer in Array(active.values) where transfer.hasNewConnections { addNewConnections(of: transfer) }
+            // A first answer that allows splitting made connections inside a callback: start them now, and
+            // allocate the file beside them.
+            for transfer in Array(active.values) {
+                if let length = transfer.takeAllocation(), let writer = transfer.writer { allocate(transfer, writer: writer, length: length) }
+                if transfer.hasNewConnections { addNewConnections(of: transfer) }
+            }
             tick()
             // Paused connections resume as their budget refills: look again soon.
             multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : budget.hasThrottled ? 10 : 100)
@@ -95,6 +99,9 @@ final class TransferThread {
                 transfer.durable = bytes
                 continuation.yield(.checkpoint(id, durableBytes: bytes))
             }
+        case let .allocated(id, attempt, error):
+            guard let transfer = active[id], transfer.attempt == attempt else { return }
+            if let error { conclude(transfer, .failed(error)) } else { transfer.layoutAllocated() }
         case let .concluded(id, outcome, segments):
             let path = concluding.removeValue(forKey: id) ?? nil
             if let path {
@@ -300,6 +307,23 @@ final class TransferThread {
             if case let .conclude(ending) = transfer.ended(connection, result: nil) { return conclude(transfer, ending) }
         }
         addNewConnections(of: transfer)
+    }
+
+    /// Allocates the part file at full size on the worker queue (before any closing work of the transfer,
+    /// which the queue runs after it); a failure (a full disk) comes back as `.allocated` and ends it.
+    private func allocate(_ transfer: ActiveTransfer, writer: FileWriter, length: Int64) {
+        let id = transfer.request.id
+        let attempt = transfer.attempt
+        let copy = FileWriter(fd: dup(writer.fd), path: writer.path)
+        disk.async { [inbox] in
+            defer { copy.close() }
+            do throws(DownloadError) {
+                try copy.allocate(length)
+                inbox.post(.allocated(id, attempt: attempt, error: nil))
+            } catch {
+                inbox.post(.allocated(id, attempt: attempt, error: error))
+            }
+        }
     }
 
     /// Syncs on the worker queue; the result comes back as `.synced` and becomes a checkpoint event.
