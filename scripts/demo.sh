@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the demo: starts haul-fault-server --demo on a free 127.0.0.1 port, opens haul on its queue in a
-# fresh scratch state and download directory, and stops the server when haul ends (also on Ctrl-C).
+# fresh scratch state and download directory, and stops the server when haul ends (also on Ctrl-C) — or,
+# after `d` in the list, once the background haul that took the queue over ends.
 # Without a terminal (or with --headless) haul runs headless and the script ends when the queue is done.
 # Usage: scripts/demo.sh [--headless]   (make demo builds first; BIN_DIR overrides where the binaries are)
 set -euo pipefail
@@ -11,14 +12,30 @@ work="${TMPDIR:-/tmp}/haul-demo"
 headless=()
 [ "${1:-}" = "--headless" ] && headless=(--headless)
 
-# A fresh queue each time, so the demo always tells the same story.
+# A fresh queue each time, so the demo always tells the same story (a background haul still holding the
+# last demo's queue is stopped first).
+if [ -e "$work/state/haul.lock" ] && ! flock -n "$work/state/haul.lock" true 2>/dev/null; then
+  "$bin/haul" --state-dir "$work/state" stop >&2 || true
+fi
 rm -rf "$work/state" "$work/downloads" "$work/server.out" "$work/server.port"
 mkdir -p "$work/state" "$work/downloads"
 
 # The lifetime is a safety net: the server goes away by itself even if this script is killed.
 "$bin/haul-fault-server" --demo --lifetime 3600 --port-file "$work/server.port" >"$work/server.out" &
 server=$!
-stop_server() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+lock="$work/state/haul.lock"
+stop_server() {
+  # After `d` in the list a background haul goes on with the demo queue: the server stays up for it and
+  # stops once that haul lets go of the queue (`haul stop`), or at its lifetime.
+  if [ -e "$lock" ] && ! flock -n "$lock" true 2>/dev/null; then
+    ( until flock -n "$lock" true 2>/dev/null; do sleep 1; done; kill "$server" 2>/dev/null ) >/dev/null 2>&1 &
+    disown
+    echo "demo: the server stays up for the background haul; \`$bin/haul --state-dir $work/state\` shows it," \
+      "\`... stop\` ends both" >&2
+    return
+  fi
+  kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
+}
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
