@@ -30,6 +30,7 @@ extension DownloadController {
             task.bytesDone = bytes
             tasks[id] = task
             runtime[id].unrecordedBytes = bytes
+            flushProgressSoon()
 
         case let .segmentCheckpoint(id, segments, bytes):
             guard var task = tasks[id], runtime[id].removal == nil else { return }
@@ -38,6 +39,7 @@ extension DownloadController {
             tasks[id] = task
             runtime[id].unrecordedBytes = bytes
             runtime[id].unrecordedSegments = segments
+            flushProgressSoon()
 
         case let .connections(counts):
             for (id, count) in counts { runtime[id].attempt?.connections = count }

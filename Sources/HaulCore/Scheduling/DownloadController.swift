@@ -61,6 +61,8 @@ public actor DownloadController {
     /// client told of a change and asking at once reads it.
     var untold: [ControllerEvent] = []
     var lastPublish: ContinuousClock.Instant = .now
+    var lastFlush: ContinuousClock.Instant = .now
+    static let flushSpacing: Duration = .milliseconds(50)
     var publishScheduled = false
     /// The shortest time between two snapshots when events come fast: a snapshot costs O(queue).
     static let publishSpacing: Duration = .milliseconds(20)
@@ -212,10 +214,18 @@ public actor DownloadController {
     }
 
     func flushProgress() {
+        lastFlush = .now
         let (bytes, segments) = runtime.takeUnrecorded()
         // The layout first: a byte count is never recorded ahead of the ranges it adds up.
         if !segments.isEmpty { attempt { try store.recordSegments(segments) } }
         if !bytes.isEmpty { attempt { try store.recordProgress(bytes) } }
+    }
+
+    /// Records durable bytes as they come, at most one transaction per `flushSpacing` (the tick takes the
+    /// rest): what a kill -9 loses is what the engine had not synced, not also what the database lagged.
+    func flushProgressSoon() {
+        guard ContinuousClock.now - lastFlush >= Self.flushSpacing else { return }
+        flushProgress()
     }
 
     /// Picks up tasks another process added to the database while this one runs (`haul add` reaches the
