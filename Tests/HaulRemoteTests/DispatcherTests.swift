@@ -86,6 +86,42 @@ import Testing
         #expect((result(filtered) as? [[String: Any]])?.first.map { Set($0.keys) } == ["gid", "status"])
     }
 
+    @Test func aRunningDownloadOverSeveralConnectionsShowsThemAndItsPiecesAsAria2Does() async throws {
+        let (controller, dispatcher) = await make()
+        let run = Task { await controller.run() }
+        _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a.bin"]]}"#)
+        try await eventually("started", timeout: .seconds(10)) { driver.started == [TaskID(1)] }
+        let mib: Int64 = 1 << 20
+        driver.emit(.responded(TaskID(1), ResponseSummary(
+            fileName: "a.bin", totalBytes: 10 * mib + 5, validators: RemoteValidators(etag: "\"e\""), offset: 0,
+            restartReason: nil, httpStatus: 200)))
+        driver.emit(.connections([TaskID(1): 3]))
+        // Pieces 0-1 and 4-5 arrived, piece 6 half, the rest not: 11 pieces of 1 MiB, the last of 5 bytes.
+        driver.emit(.segmentMaps([TaskID(1): SegmentMap(total: 10 * mib + 5, spans: [
+            .init(range: 0..<(2 * mib), cell: .done), .init(range: (2 * mib)..<(4 * mib), cell: .inFlight),
+            .init(range: (4 * mib)..<(6 * mib + mib / 2), cell: .done),
+            .init(range: (6 * mib + mib / 2)..<(10 * mib + 5), cell: .waiting),
+        ])]))
+        driver.emit(.progress([TaskID(1): 4 * mib]))
+        let object = try await eventuallyValue("live status", timeout: .seconds(10)) { () async -> [String: Any]? in
+            let (_, status) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.tellStatus","params":["token:s3cret","0000000000000001"]}"#)
+            let object = result(status) as? [String: Any]
+            return object?["connections"] as? String == "3" && object?["bitfield"] as? String == "cc00" ? object : nil
+        }
+        #expect(object["numPieces"] as? String == "11")
+        #expect(object["pieceLength"] as? String == "1048576")
+        await controller.stop()
+        _ = await run.value
+    }
+
+    @Test func theBitfieldSetsTheHighBitForPieceZeroAndLeavesTheOverflowBitsClear() {
+        #expect(Aria2Status.bitfield(doneRanges: [], total: 100, pieceLength: 10) == "0000")
+        #expect(Aria2Status.bitfield(doneRanges: [0..<100], total: 100, pieceLength: 10) == "ffc0")
+        #expect(Aria2Status.bitfield(doneRanges: [0..<10, 10..<25, 90..<100], total: 100, pieceLength: 10) == "c040")
+        // A piece split across two touching ranges is whole; one byte short is not.
+        #expect(Aria2Status.bitfield(doneRanges: [0..<5, 5..<10, 10..<19], total: 20, pieceLength: 10) == "80")
+    }
+
     @Test func hostileAddUriOptionsAreRefusedWithAClearError() async throws {
         let (_, dispatcher) = await make()
         let cases = [

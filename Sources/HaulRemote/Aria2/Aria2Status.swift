@@ -16,19 +16,26 @@ enum Aria2Status {
 
     /// The status object of a row; only `keys` when given (an empty list means every key, as in aria2).
     static func object(for row: QueueSnapshot.Row, keys: Set<String>? = nil) -> JSONValue {
-        object(task: row.task, status: word(for: row.task.state), done: row.bytesReceived, speed: row.speed, keys: keys)
+        object(
+            task: row.task, status: word(for: row.task.state), done: row.bytesReceived, speed: row.speed,
+            connections: row.connections, doneRanges: doneRanges(of: row), keys: keys)
     }
 
     /// The status object of a task removed from the queue (aria2 keeps it as `removed` until purged).
     static func removedObject(for task: DownloadTask, keys: Set<String>? = nil) -> JSONValue {
-        object(task: task, status: "removed", done: task.bytesDone, speed: nil, keys: keys)
+        object(task: task, status: "removed", done: task.bytesDone, speed: nil, connections: 0, doneRanges: [], keys: keys)
     }
 
+    /// aria2's piece length for HTTP downloads (`--piece-length`): the unit of `numPieces` and `bitfield`.
+    static let pieceLength: Int64 = 1 << 20
+
     private static func object(
-        task: DownloadTask, status: String, done: Int64, speed: Double?, keys: Set<String>?
+        task: DownloadTask, status: String, done: Int64, speed: Double?, connections: Int, doneRanges: [Range<Int64>],
+        keys: Set<String>?
     ) -> JSONValue {
         let total = task.totalBytes ?? (task.state == .completed ? task.bytesDone : 0)
         let running = task.state == .running && status == "active"
+        let pieces = total > 0 ? (total + pieceLength - 1) / pieceLength : 1
         var fields: [String: JSONValue] = [
             "gid": .string(task.id.gid),
             "status": .string(status),
@@ -37,12 +44,16 @@ enum Aria2Status {
             "uploadLength": "0",
             "downloadSpeed": .string(String(running ? Int64(max(0, speed ?? 0)) : 0)),
             "uploadSpeed": "0",
-            "connections": running ? "1" : "0",
-            "numPieces": "1",
-            "pieceLength": .string(String(max(total, 1))),
+            "connections": .string(String(running ? max(1, connections) : 0)),
+            "numPieces": .string(String(pieces)),
+            "pieceLength": .string(String(pieceLength)),
             "dir": .string(task.directory),
             "files": .array([file(of: task, total: total, done: done)]),
         ]
+        // As in aria2: only once the download has started (its length is known).
+        if task.totalBytes != nil, total > 0 {
+            fields["bitfield"] = .string(bitfield(doneRanges: doneRanges, total: total, pieceLength: pieceLength))
+        }
         if task.state == .failed {
             fields["errorCode"] = .string(errorCode(task.lastError))
             fields["errorMessage"] = .string(task.lastError ?? "download failed")
@@ -52,6 +63,47 @@ enum Aria2Status {
         }
         if let keys, !keys.isEmpty { fields = fields.filter { keys.contains($0.key) } }
         return .object(fields)
+    }
+
+    /// The bytes of a row that have arrived: the live map while it runs over several connections, else the
+    /// saved layout, else the prefix a single stream wrote (all of it once completed).
+    static func doneRanges(of row: QueueSnapshot.Row) -> [Range<Int64>] {
+        let task = row.task
+        if task.state == .completed, let total = task.totalBytes { return [0..<total] }
+        if task.state == .running, let map = row.segmentMap {
+            return map.spans.filter { $0.cell == .done }.map(\.range)
+        }
+        if !task.segments.isEmpty {
+            return task.segments.map { $0.start..<($0.start + $0.committed) }.filter { !$0.isEmpty }
+        }
+        let prefix = max(0, task.state == .running ? row.bytesReceived : task.bytesDone)
+        return prefix > 0 ? [0..<prefix] : []
+    }
+
+    /// aria2's `bitfield`: one bit per piece, the highest bit of the first hex digit for piece 0, set when
+    /// every byte of the piece has arrived; the bits past the last piece are zero.
+    static func bitfield(doneRanges: [Range<Int64>], total: Int64, pieceLength: Int64) -> String {
+        let pieces = Int((total + pieceLength - 1) / pieceLength)
+        var bytes = [UInt8](repeating: 0, count: (pieces + 7) / 8)
+        var ranges: [Range<Int64>] = []
+        for range in doneRanges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
+            if let last = ranges.last, range.lowerBound <= last.upperBound {
+                ranges[ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                ranges.append(range)
+            }
+        }
+        var next = 0
+        for piece in 0..<pieces {
+            let start = Int64(piece) * pieceLength
+            let end = min(total, start + pieceLength)
+            while next < ranges.count, ranges[next].upperBound <= start { next += 1 }
+            // Touching ranges are merged: the piece is whole when one range covers it.
+            guard next < ranges.count, ranges[next].lowerBound <= start, ranges[next].upperBound >= end else { continue }
+            bytes[piece / 8] |= 0x80 >> UInt8(piece % 8)
+        }
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
     }
 
     /// The one file entry (`getFiles` too): its path is the name asked for (`out`) until the name is decided,
