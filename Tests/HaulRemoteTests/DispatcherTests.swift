@@ -114,6 +114,41 @@ import Testing
         _ = await run.value
     }
 
+    @Test func anAttachedListGetsWhatChangedSinceTheSnapshotItHolds() async throws {
+        let (controller, dispatcher) = await make()
+        await controller.perform(.add((1...50).map { NewTask(url: "http://127.0.0.1:9/f\($0).bin", directory: downloads) }))
+        func snapshot(_ options: String) async throws -> [String: Any] {
+            let (reply, _) = await send(
+                dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"haul.snapshot","params":["token:s3cret",\#(options)]}"#,
+                over: .localSocket)
+            let body = try #require(reply.body)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+            return try #require(object["result"] as? [String: Any])
+        }
+        // Nothing served yet for that sequence: the whole snapshot.
+        let sequence = box.read().sequence
+        let first = try await snapshot(#"{"after":0,"delta":true,"owner":42,"timeout":0}"#)
+        let full = try #require(first["full"] as? [String: Any])
+        #expect((full["rows"] as? [Any])?.count == 50)
+        #expect(full["sequence"] as? Int == Int(sequence))
+
+        await controller.perform(.pause(TaskID(7)))
+        let second = try await snapshot(#"{"after":\#(sequence),"delta":true,"owner":42}"#)
+        let delta = try #require(second["delta"] as? [String: Any])
+        #expect(delta["base"] as? Int == Int(sequence))
+        let changed = (delta["rows"] as? [[String: Any]] ?? []).compactMap { row in
+            (((row["task"] as? [String: Any])?["id"]) as? [String: Any])?["rawValue"] as? Int
+        }
+        #expect(changed == [7])
+        #expect(delta["order"] == nil)
+
+        // Another owner (a restarted haul) never gets a delta, nor does a caller without `delta`.
+        let other = try await snapshot(#"{"after":\#(sequence),"delta":true,"owner":7,"timeout":0}"#)
+        #expect(other["full"] != nil && other["delta"] == nil)
+        let plain = try await snapshot(#"{"after":\#(sequence),"timeout":0}"#)
+        #expect((plain["rows"] as? [Any])?.count == 50)
+    }
+
     @Test func theBitfieldSetsTheHighBitForPieceZeroAndLeavesTheOverflowBitsClear() {
         #expect(Aria2Status.bitfield(doneRanges: [], total: 100, pieceLength: 10) == "0000")
         #expect(Aria2Status.bitfield(doneRanges: [0..<100], total: 100, pieceLength: 10) == "ffc0")

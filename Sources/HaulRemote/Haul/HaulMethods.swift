@@ -6,20 +6,33 @@ import HaulCore
 struct HaulMethods: Sendable {
     let access: any QueueAccess
     let processID: Int32
+    let history = SnapshotHistory()
 
-    /// `haul.snapshot([{"after": N, "timeout": MS}])`: the first snapshot newer than N (at once without
-    /// `after`), or the latest after the timeout (default 10 s, at most 60 s).
+    /// `haul.snapshot([{"after": N, "timeout": MS, "delta": true, "owner": PID}])`: the first snapshot newer
+    /// than N (at once without `after`), or the latest after the timeout (default 10 s, at most 60 s).
+    ///
+    /// With `delta` the answer is a `SnapshotAnswer`: what changed since snapshot N when this process (pid
+    /// `owner`) served N lately, else the whole snapshot.
     func encodedSnapshot(_ params: [JSONValue]) async throws(RPCError) -> [UInt8] {
         let options = params.first?.objectValue ?? [:]
         let snapshot: QueueSnapshot
-        if let after = options["after"]?.integerValue, after >= 0 {
+        let after = options["after"]?.integerValue.flatMap { $0 >= 0 ? UInt64($0) : nil }
+        if let after {
             let milliseconds = min(max(options["timeout"]?.integerValue ?? 10_000, 0), 60_000)
-            snapshot = await access.snapshot(after: UInt64(after), timeout: .milliseconds(milliseconds))
+            snapshot = await access.snapshot(after: after, timeout: .milliseconds(milliseconds))
         } else {
             snapshot = access.snapshot()
         }
+        history.record(snapshot)
         do {
-            return Array(try JSONEncoder().encode(snapshot))
+            guard options["delta"] == .bool(true) else { return Array(try JSONEncoder().encode(snapshot)) }
+            var answer = SnapshotAnswer()
+            if let after, options["owner"]?.integerValue == Int64(processID), let base = history.snapshot(sequence: after) {
+                answer.delta = QueueSnapshotDelta(from: base, to: snapshot)
+            } else {
+                answer.full = snapshot
+            }
+            return Array(try JSONEncoder().encode(answer))
         } catch {
             throw .failed("could not encode the snapshot: \(error)")
         }

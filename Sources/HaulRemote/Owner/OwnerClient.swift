@@ -42,6 +42,24 @@ public struct OwnerClient: Sendable {
         return snapshot
     }
 
+    /// The first snapshot newer than `sequence` as what changed since then (the owner, pid `owner`, served
+    /// that one lately), else whole; waiting up to `wait`.
+    public func snapshotChange(after sequence: UInt64, owner: Int32, wait: Duration = .seconds(10)) async throws -> SnapshotAnswer {
+        let options: [String: JSONValue] = [
+            "after": .int(Int64(clamping: sequence)), "timeout": .int(wait.milliseconds), "delta": .bool(true),
+            "owner": .int(Int64(owner)),
+        ]
+        let client = RemoteClient(socketPath: client.socketPath, timeout: wait + .seconds(5))
+        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": "haul.snapshot", "params": [.object(options)]])
+        let (_, answer) = try await client.post(body)
+        let response = try JSONDecoder().decode(SnapshotAnswerResponse.self, from: Data(answer))
+        if let error = response.error { throw OwnerCallError.refused(error.message) }
+        guard let result = response.result, result.full != nil || result.delta != nil else {
+            throw OwnerCallError.unexpected("haul.snapshot")
+        }
+        return result
+    }
+
     /// Asks the owner to save its state and exit.
     public func shutdown() async throws {
         _ = try await call("haul.shutdown", [JSONValue]())
@@ -68,6 +86,12 @@ private struct SnapshotResponse: Decodable {
     struct ErrorBody: Decodable { var message: String }
     var result: QueueSnapshot?
     var error: ErrorBody?
+}
+
+/// The answer to `haul.snapshot` with `delta`.
+private struct SnapshotAnswerResponse: Decodable {
+    var result: SnapshotAnswer?
+    var error: SnapshotResponse.ErrorBody?
 }
 
 /// A call the owner answered with an error.

@@ -1,7 +1,8 @@
 import HaulCore
 
 /// The owner's queue as an attached list sees it: snapshots mirrored into a local `SnapshotBox` by a
-/// long poll (each answer comes as soon as the owner publishes), and commands sent in order.
+/// long poll (each answer comes as soon as the owner publishes, as what changed since the last one), and
+/// commands sent in order.
 public final class RemoteQueue: Sendable {
     public let snapshots = SnapshotBox()
     private let client: OwnerClient
@@ -16,16 +17,25 @@ public final class RemoteQueue: Sendable {
         commands = continuation
         let box = snapshots
         let mirror = Task {
-            var sequence = first.sequence
+            var current = first
+            var owner: Int32?
             var failures = 0
             while !Task.isCancelled {
                 do {
-                    let snapshot = try await client.snapshot(after: sequence, wait: .seconds(10))
+                    if owner == nil { owner = try await client.processID() }
+                    let answer = try await client.snapshotChange(after: current.sequence, owner: owner ?? 0, wait: .seconds(10))
                     failures = 0
-                    // A restarted owner counts from 1 again: take whatever it sends.
-                    sequence = snapshot.sequence
-                    box.publish(snapshot)
+                    if let delta = answer.delta, let next = delta.applied(to: current) {
+                        current = next
+                    } else if let full = answer.full {
+                        // Also a restarted owner, which counts from 1 again: take whatever it sends.
+                        current = full
+                    } else {
+                        current = try await client.snapshot()
+                    }
+                    box.publish(current)
                 } catch {
+                    owner = nil
                     failures += 1
                     if failures >= 3 {
                         lost()

@@ -1,0 +1,28 @@
+import HaulCore
+
+/// The last few snapshots the socket served, so the next answer to an attached list can be a delta from
+/// the one it holds (`QueueSnapshotDelta`) instead of every row again.
+final class SnapshotHistory: Sendable {
+    /// Enough for a few attached lists a snapshot or two behind; each holds the queue's rows.
+    static let capacity = 4
+    private let recent = PthreadMutex<[QueueSnapshot]>([])
+
+    func record(_ snapshot: QueueSnapshot) {
+        recent.withLock { recent in
+            guard !recent.contains(where: { $0.sequence == snapshot.sequence }) else { return }
+            recent.append(snapshot)
+            if recent.count > Self.capacity { recent.removeFirst(recent.count - Self.capacity) }
+        }
+    }
+
+    func snapshot(sequence: UInt64) -> QueueSnapshot? {
+        recent.withLock { recent in recent.first { $0.sequence == sequence } }
+    }
+}
+
+/// The answer to `haul.snapshot` with `delta`: a whole snapshot, or what changed since the one the
+/// caller holds.
+public struct SnapshotAnswer: Sendable, Codable {
+    public var full: QueueSnapshot?
+    public var delta: QueueSnapshotDelta?
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import HaulCore
+
+/// What an attached list receives instead of every row: the rows that changed, the order when it changed.
+@Suite struct QueueSnapshotDeltaTests {
+    func row(_ id: Int64, _ state: TaskState = .waiting, done: Int64 = 0) -> QueueSnapshot.Row {
+        let task = DownloadTask(
+            id: TaskID(id), url: "http://127.0.0.1/f\(id).bin", directory: "/tmp", state: state, position: id,
+            bytesDone: done, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+        return QueueSnapshot.Row(task: task, bytesReceived: done)
+    }
+
+    func snapshot(_ rows: [QueueSnapshot.Row], sequence: UInt64, limit: Int64? = nil) -> QueueSnapshot {
+        QueueSnapshot(rows: rows, maxConcurrent: 3, totalSpeed: nil, sequence: sequence, overallLimit: limit)
+    }
+
+    @Test func onlyChangedRowsTravelWhenTheOrderStays() throws {
+        let old = snapshot((1...1000).map { row($0) }, sequence: 7)
+        var rows = old.rows
+        rows[4] = row(5, .running, done: 100)
+        let new = snapshot(rows, sequence: 9, limit: 1 << 20)
+        let delta = QueueSnapshotDelta(from: old, to: new)
+        #expect(delta.order == nil)
+        #expect(delta.rows.map(\.id) == [TaskID(5)])
+        #expect(delta.base == 7 && delta.sequence == 9)
+        let rebuilt = try #require(delta.applied(to: old))
+        #expect(rebuilt == new)
+        #expect(rebuilt.count(of: .running) == 1)
+    }
+
+    @Test func addedRemovedAndMovedRowsCarryTheNewOrder() throws {
+        let old = snapshot([row(1), row(2), row(3)], sequence: 1)
+        let new = snapshot([row(3), row(1, .paused), row(4)], sequence: 2)
+        let delta = QueueSnapshotDelta(from: old, to: new)
+        #expect(delta.order == [TaskID(3), TaskID(1), TaskID(4)])
+        #expect(delta.rows.map(\.id) == [TaskID(1), TaskID(4)])
+        #expect(delta.applied(to: old) == new)
+    }
+
+    @Test func aDeltaForAnotherBaseIsRefused() {
+        let old = snapshot([row(1)], sequence: 1)
+        let new = snapshot([row(1, .running)], sequence: 2)
+        let delta = QueueSnapshotDelta(from: old, to: new)
+        #expect(delta.applied(to: snapshot([row(1)], sequence: 5)) == nil)
+        // A base that lacks a row the order names cannot be completed either.
+        var lying = delta
+        lying.order = [TaskID(1), TaskID(9)]
+        #expect(lying.applied(to: old) == nil)
+    }
+
+    @Test func theDeltaSurvivesJSON() throws {
+        let old = snapshot([row(1), row(2)], sequence: 1)
+        let new = snapshot([row(2), row(1, .running, done: 5)], sequence: 3)
+        let delta = QueueSnapshotDelta(from: old, to: new)
+        let decoded = try JSONDecoder().decode(QueueSnapshotDelta.self, from: JSONEncoder().encode(delta))
+        #expect(decoded.applied(to: old) == new)
+    }
+}
