@@ -47,6 +47,7 @@ bench: release
 	@bench/tui.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/rpc.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/segmented.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/killsoak.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build .build-tsan
