@@ -155,6 +155,12 @@ import Testing
         #expect(Aria2Status.bitfield(doneRanges: [0..<10, 10..<25, 90..<100], total: 100, pieceLength: 10) == "c040")
         // A piece split across two touching ranges is whole; one byte short is not.
         #expect(Aria2Status.bitfield(doneRanges: [0..<5, 5..<10, 10..<19], total: 20, pieceLength: 10) == "80")
+        // A lying server's length stays a short status: at most 65,536 pieces.
+        let absurd = Int64.max - 1
+        let length = Aria2Status.pieceLength(total: absurd)
+        #expect(absurd / length < 1 << 16)
+        #expect(Aria2Status.bitfield(doneRanges: [0..<(1 << 40)], total: absurd, pieceLength: length).count <= (1 << 16) / 4)
+        #expect(Aria2Status.pieceLength(total: 10 << 30) == 1 << 20)
     }
 
     @Test func hostileAddUriOptionsAreRefusedWithAClearError() async throws {

@@ -61,11 +61,12 @@ public actor DownloadController {
     /// client told of a change and asking at once reads it.
     var untold: [ControllerEvent] = []
     var lastPublish: ContinuousClock.Instant = .now
-    var lastFlush: ContinuousClock.Instant = .now
-    static let flushSpacing: Duration = .milliseconds(50)
     var publishScheduled = false
     /// The shortest time between two snapshots when events come fast: a snapshot costs O(queue).
     static let publishSpacing: Duration = .milliseconds(20)
+    /// When durable bytes were last written to the store (`flushProgressSoon`).
+    var lastFlush: ContinuousClock.Instant = .now
+    static let flushSpacing: Duration = .milliseconds(50)
 
     public init(store: TaskStore, driver: TransferDriver, snapshots: SnapshotBox, configuration: Configuration) {
         self.store = store

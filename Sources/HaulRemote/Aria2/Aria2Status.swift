@@ -26,8 +26,14 @@ enum Aria2Status {
         object(task: task, status: "removed", done: task.bytesDone, speed: nil, connections: 0, doneRanges: [], keys: keys)
     }
 
-    /// aria2's piece length for HTTP downloads (`--piece-length`): the unit of `numPieces` and `bitfield`.
-    static let pieceLength: Int64 = 1 << 20
+    /// aria2's piece length for HTTP downloads (`--piece-length`, 1 MiB): the unit of `numPieces` and
+    /// `bitfield`, doubled for files of more than 65,536 pieces, so a server announcing an absurd length
+    /// never makes a status megabytes long.
+    static func pieceLength(total: Int64) -> Int64 {
+        var length: Int64 = 1 << 20
+        while total / length >= 1 << 16, length < 1 << 50 { length *= 2 }
+        return length
+    }
 
     private static func object(
         task: DownloadTask, status: String, done: Int64, speed: Double?, connections: Int, doneRanges: [Range<Int64>],
@@ -35,7 +41,8 @@ enum Aria2Status {
     ) -> JSONValue {
         let total = task.totalBytes ?? (task.state == .completed ? task.bytesDone : 0)
         let running = task.state == .running && status == "active"
-        let pieces = total > 0 ? (total + pieceLength - 1) / pieceLength : 1
+        let pieceLength = pieceLength(total: total)
+        let pieces = total > 0 ? (total - 1) / pieceLength + 1 : 1
         var fields: [String: JSONValue] = [
             "gid": .string(task.id.gid),
             "status": .string(status),
@@ -83,7 +90,8 @@ enum Aria2Status {
     /// aria2's `bitfield`: one bit per piece, the highest bit of the first hex digit for piece 0, set when
     /// every byte of the piece has arrived; the bits past the last piece are zero.
     static func bitfield(doneRanges: [Range<Int64>], total: Int64, pieceLength: Int64) -> String {
-        let pieces = Int((total + pieceLength - 1) / pieceLength)
+        guard total > 0, pieceLength > 0 else { return "" }
+        let pieces = Int((total - 1) / pieceLength + 1)
         var bytes = [UInt8](repeating: 0, count: (pieces + 7) / 8)
         var ranges: [Range<Int64>] = []
         for range in doneRanges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
@@ -96,7 +104,7 @@ enum Aria2Status {
         var next = 0
         for piece in 0..<pieces {
             let start = Int64(piece) * pieceLength
-            let end = min(total, start + pieceLength)
+            let end = start + min(pieceLength, total - start)
             while next < ranges.count, ranges[next].upperBound <= start { next += 1 }
             // Touching ranges are merged: the piece is whole when one range covers it.
             guard next < ranges.count, ranges[next].lowerBound <= start, ranges[next].upperBound >= end else { continue }

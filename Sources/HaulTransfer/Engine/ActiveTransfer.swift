@@ -311,8 +311,8 @@ final class ActiveTransfer {
 
     // MARK: - Splitting (DESIGN §7)
 
-    /// The first answer allows several connections: allocate the file, cut the rest into ranges, keep the
-    /// first connection on the first range and open one for each other.
+    /// The first answer allows several connections: have the file allocated, cut the rest into ranges, keep
+    /// the first connection on the first range and open one for each other.
     private func split(from first: Connection) {
         guard let total else { return }
         let prefix = position
@@ -627,4 +627,3 @@ final class ActiveTransfer {
 final class PartRegistry {
     var paths: Set<String> = []
 }
-

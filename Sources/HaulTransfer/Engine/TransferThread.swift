@@ -273,8 +273,8 @@ final class TransferThread {
             if !maps.isEmpty { continuation.yield(.segmentMaps(maps)) }
             if !batch.isEmpty { continuation.yield(.progress(batch)) }
             for transfer in Array(active.values) {
-                replaceSlowConnections(of: transfer)
-                guard active[transfer.request.id] === transfer else { continue }
+                guard replaceSlowConnections(of: transfer) else { continue }
+                // Fresh connections for the slow ones, and extra ones once a refusal's wait is over.
                 switch transfer.endHold(now: now) {
                 case .keepGoing: addNewConnections(of: transfer)
                 case let .conclude(ending): conclude(transfer, ending)
@@ -299,13 +299,17 @@ final class TransferThread {
         }
     }
 
-    /// Closes the connections a transfer finds too slow; fresh ones take their ranges.
-    private func replaceSlowConnections(of transfer: ActiveTransfer) {
+    /// Closes the connections a transfer finds too slow (fresh ones take their ranges); false when that
+    /// ended the transfer.
+    private func replaceSlowConnections(of transfer: ActiveTransfer) -> Bool {
         for connection in transfer.replaceSlowConnections() {
             multi.remove(connection.easy)
-            if case let .conclude(ending) = transfer.ended(connection, result: nil) { return conclude(transfer, ending) }
+            if case let .conclude(ending) = transfer.ended(connection, result: nil) {
+                conclude(transfer, ending)
+                return false
+            }
         }
-        addNewConnections(of: transfer)
+        return true
     }
 
     /// Allocates the part file at full size on the worker queue (before any closing work of the transfer,
