@@ -21,6 +21,7 @@ extension ListRenderer {
         let height = layout.footer ?? layout.height
         switch model.overlay {
         case let .help(help)?: return planHelp(help, width: layout.width, height: height).scroll
+        // Glyphs change no line count: any set plans the same scroll.
         case let .details(details)?: return planDetails(details, width: layout.width, height: height, glyphs: .ascii).scroll
         case .confirm?, nil: return nil
         }
