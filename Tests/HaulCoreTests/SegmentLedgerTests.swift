@@ -293,7 +293,7 @@ import Testing
         ledger.release(leases[1].id)
         // 0..<30 received, 30..<50 in flight, 50..<100 free.
         #expect(ledger.map.cells(width: 10) == [.done, .done, .done, .inFlight, .inFlight] + Array(repeating: .waiting, count: 5))
-        // A cell holding done and in-flight bytes is in flight; done and waiting is waiting.
+        // A cell holding done and in-flight bytes is in flight; done and waiting is done from half on.
         #expect(ledger.map.cells(width: 4) == [.done, .inFlight, .waiting, .waiting])
         #expect(ledger.map.cells(width: 0) == [])
         #expect(ledger.map.cells(width: 300).count == 300)
@@ -325,5 +325,17 @@ import Testing
         ledger.release(leases[0].id)
         #expect(ledger.extend(leases[0].id) == nil)
         #expect(ledger.map.cells(width: 12) == [.done] + Array(repeating: .waiting, count: 11))
+    }
+
+    @Test func aCellIsDoneWhenAtLeastHalfOfItArrived() {
+        let map = SegmentMap(total: 100, spans: [
+            .init(range: 0..<15, cell: .done), .init(range: 15..<60, cell: .waiting), .init(range: 60..<64, cell: .done),
+            .init(range: 64..<100, cell: .waiting),
+        ])
+        // Cells of 10 bytes: 0-10 done, 10-20 half done, 60-70 four tenths done.
+        #expect(map.cells(width: 10) == [.done, .done, .waiting, .waiting, .waiting, .waiting, .waiting, .waiting, .waiting, .waiting])
+        // A file larger than Int64.max / width still maps without overflow.
+        let huge = SegmentMap(total: Int64.max - 1, spans: [.init(range: 0..<(Int64.max - 1), cell: .done)])
+        #expect(huge.cells(width: 300).allSatisfy { $0 == .done })
     }
 }

@@ -40,7 +40,8 @@ public struct SegmentMap: Sendable, Equatable, Codable {
     }
 
     /// The file drawn as `width` cells, each covering about `total / width` bytes: a cell holding a byte
-    /// in flight is in flight, else one holding a waiting byte is waiting, else it is done.
+    /// in flight is in flight (every running range shows), else it is done when at least half its bytes
+    /// arrived (so the map shows about as much done as the progress bar), else waiting.
     public func cells(width: Int) -> [SegmentCell] {
         guard width > 0 else { return [] }
         guard total > 0 else { return Array(repeating: .done, count: width) }
@@ -48,22 +49,30 @@ public struct SegmentMap: Sendable, Equatable, Codable {
         cells.reserveCapacity(width)
         var next = 0
         for column in 0..<width {
-            let low = Int64(column) * total / Int64(width)
-            let high = max(low + 1, Int64(column + 1) * total / Int64(width))
+            let low = Self.boundary(column, of: width, total: total)
+            let high = max(low + 1, Self.boundary(column + 1, of: width, total: total))
             while next < spans.count, spans[next].range.upperBound <= low { next += 1 }
-            var cell = SegmentCell.done
+            var inFlight = false
+            var done: Int64 = 0
             var index = next
             while index < spans.count, spans[index].range.lowerBound < high {
-                switch spans[index].cell {
-                case .inFlight: cell = .inFlight
-                case .waiting where cell == .done: cell = .waiting
-                default: break
+                let span = spans[index]
+                switch span.cell {
+                case .inFlight: inFlight = true
+                case .done: done += min(span.range.upperBound, high) - max(span.range.lowerBound, low)
+                case .waiting: break
                 }
                 index += 1
             }
-            cells.append(cell)
+            cells.append(inFlight ? .inFlight : done * 2 >= high - low ? .done : .waiting)
         }
         return cells
+    }
+
+    /// ⌊column × total / width⌋ without overflow, for any file size.
+    static func boundary(_ column: Int, of width: Int, total: Int64) -> Int64 {
+        let (column, width) = (Int64(column), Int64(width))
+        return column * (total / width) + (total % width) * column / width
     }
 }
 
