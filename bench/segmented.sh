@@ -120,7 +120,8 @@ for size in sizes:
             requests = statistics.median(s["requests"] for s in stats)
             conns = statistics.median(s["connections"] for s in stats)
             walls[tool] = (wall, requests, conns)
-        best_ref = min(walls[t][0] for t in ("aria2c", "axel") if t in walls)
+        refs = [walls[t][0] for t in ("aria2c", "axel") if t in walls]
+        best_ref = min(refs) if refs else float("nan")
         for tool, (wall, requests, conns) in walls.items():
             e = total / (wall * caps[case])
             suffix = f"  {note}" if tool == "haul" and note else ""

@@ -8,5 +8,6 @@ CURLcode CCurl_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_wr
 
 CURLcode CCurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **out) { return curl_easy_getinfo(easy, info, out); }
 CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out) { return curl_easy_getinfo(easy, info, out); }
+CURLcode CCurl_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *out) { return curl_easy_getinfo(easy, info, out); }
 
 CURLMcode CCurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }

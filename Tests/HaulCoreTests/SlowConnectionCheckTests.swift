@@ -56,4 +56,14 @@ import HaulCore
         let samples = [sample(0, 4 * mib), sample(1, 4 * mib), sample(2, 0)]
         #expect(SlowConnectionCheck.replacements(among: samples, allowance: 4).isEmpty)
     }
+
+    @Test func aFarServerGivesNewConnectionsLongerToReachFullSpeed() {
+        // 1.5 s in, still ramping up through TCP's slow start on a 200 ms round trip: not judged before 2 s.
+        let samples = [sample(0, 4 * mib, seconds: 5), sample(1, 4 * mib, seconds: 5), sample(2, 1 * mib, seconds: 1.5)]
+        #expect(SlowConnectionCheck.replacements(among: samples, allowance: 4, settling: 2).isEmpty)
+        #expect(SlowConnectionCheck.replacements(among: samples, allowance: 4) == [2])
+        // Never less than the floor, however close the server.
+        let early = [sample(0, 4 * mib), sample(1, 1 * mib, seconds: 0.5)]
+        #expect(SlowConnectionCheck.replacements(among: early, allowance: 4, settling: 0.001).isEmpty)
+    }
 }

@@ -11,6 +11,7 @@ CURLcode CCurl_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_wr
 
 CURLcode CCurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **out);
 CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out);
+CURLcode CCurl_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *out);
 
 CURLMcode CCurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 

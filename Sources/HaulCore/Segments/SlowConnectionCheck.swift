@@ -28,7 +28,8 @@ public enum SlowConnectionCheck {
         }
     }
 
-    /// Seconds a connection must have received before its speed says anything.
+    /// Seconds a connection must have received before its speed says anything, at least: on a far server
+    /// the caller asks for more (TCP's slow start takes some round trips to reach full speed).
     public static let settlingSeconds = 1.0
     /// A connection below this share of the fast ones' speed is slow.
     public static let slowShare = 0.5
@@ -41,9 +42,9 @@ public enum SlowConnectionCheck {
     /// The fast speed is the upper quartile of the settled connections, so one lucky connection does not
     /// make all others look slow and half the connections being slow still leaves a fast reference. At
     /// least two settled connections are needed: one alone has nothing to compare with.
-    public static func replacements(among samples: [Sample], allowance: Int) -> [Int] {
+    public static func replacements(among samples: [Sample], allowance: Int, settling: Double = settlingSeconds) -> [Int] {
         guard allowance > 0 else { return [] }
-        let settled = samples.filter { $0.receivingSeconds >= settlingSeconds && $0.speed > 0 }
+        let settled = samples.filter { $0.receivingSeconds >= max(settling, settlingSeconds) && $0.speed > 0 }
         guard settled.count >= 2 else { return [] }
         let speeds = settled.map(\.speed).sorted()
         let fast = speeds[(speeds.count * 3) / 4]

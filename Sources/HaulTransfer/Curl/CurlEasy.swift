@@ -60,6 +60,13 @@ final class CurlEasy {
         return String(cString: value)
     }
 
+    /// An `curl_off_t`-valued info, such as `CURLINFO_CONNECT_TIME_T` (microseconds).
+    func info(offset info: CURLINFO) -> Int64? {
+        var value: curl_off_t = 0
+        guard CCurl_easy_getinfo_offset(handle, info, &value) == CURLE_OK else { return nil }
+        return Int64(value)
+    }
+
     /// Lets a paused transfer go on (`curl_easy_pause` with `CURLPAUSE_CONT`, which is 0).
     func resume() {
         _ = curl_easy_pause(handle, 0)

@@ -209,6 +209,10 @@ final class ActiveTransfer {
     /// A connection's final response head arrived.
     func accept(_ head: ResponseHead, on connection: Connection) {
         if effectiveURL == nil { effectiveURL = connection.easy.info(string: CURLINFO_EFFECTIVE_URL) }
+        // 0 on a reused connection: the largest seen stands for the server's distance.
+        if let micros = connection.easy.info(offset: CURLINFO_CONNECT_TIME_T), micros > 0 {
+            connectSeconds = max(connectSeconds, Double(micros) / 1_000_000)
+        }
         switch connection.role {
         case .first: acceptFirst(head, on: connection)
         case .range: acceptRange(head, on: connection)
@@ -458,6 +462,8 @@ final class ActiveTransfer {
     private lazy var replacementsLeft = 2 * max(1, request.options.split)
     /// Fresh connections owed for slow ones closed by `replaceSlowConnections`.
     private var freshOwed = 0
+    /// The longest TCP handshake of this attempt's connections, in seconds: about one round trip.
+    private var connectSeconds = 0.0
 
     /// Closes connections that stay far below the fast ones (`SlowConnectionCheck`); the engine removes
     /// their handles and ends them, and their ranges go to fresh connections. None under a bandwidth
@@ -471,7 +477,10 @@ final class ActiveTransfer {
                 id: index, speed: connection.speed, receivingSeconds: connection.receivingSeconds,
                 remaining: connection.remaining)
         }
-        let victims = SlowConnectionCheck.replacements(among: samples, allowance: replacementsLeft).map { running[$0] }
+        // Ten round trips (a TCP handshake is one) let a new connection's slow start reach full speed.
+        let settling = 10 * connectSeconds
+        let victims = SlowConnectionCheck.replacements(among: samples, allowance: replacementsLeft, settling: settling)
+            .map { running[$0] }
         replacementsLeft -= victims.count
         freshOwed += victims.count
         // Ended on purpose, like a range that reached its end: not a failure of the server.
