@@ -19,7 +19,9 @@ root="${SEG_DIR:-/dev/shm/haul-segmented}"
 cap="${SEG_CAP:-4m}"
 slow="${SEG_SLOW_CAP:-1m}"
 n="${SEG_CONNECTIONS:-8}"
-for tool in aria2c axel curl python3; do
+read -r -a tools <<<"${SEG_TOOLS:-aria2c axel curl haul}"
+for tool in "${tools[@]}" python3; do
+  [ "$tool" = haul ] && continue
   command -v "$tool" >/dev/null || { echo "missing $tool: run scripts/install-deps.sh --bench" >&2; exit 2; }
 done
 
@@ -34,22 +36,11 @@ for _ in $(seq 1 200); do [ -s "$root/port" ] && break; sleep 0.05; done   # bou
 [ -s "$root/port" ] || { echo "haul-fault-server did not start"; cat "$root/logs/server.out"; exit 1; }
 base="http://127.0.0.1:$(cat "$root/port")"
 
-# haul has no -s yet: run it on one connection and say so.
-haul_split=()
-haul_note=""
-if "$bin/haul" --help 2>&1 | grep -qE '(^|[[:space:]])(-s|--split)([ ,=]|$)' \
-   || "$bin/haul" run --help 2>&1 | grep -qE '(^|[[:space:]])(-s|--split)([ ,=]|$)'; then
-  haul_split=(-s "$n")
-else
-  haul_note="(single connection: -s not built yet)"
-fi
-
 # bytes SIZE_TEXT: the size in bytes (k, m, g are 1024-based, as the server reads them).
 bytes() { python3 -c 'import sys; t=sys.argv[1].lower(); m={"k":1<<10,"m":1<<20,"g":1<<30}; print(int(t[:-1])*m[t[-1]] if t[-1] in m else int(t))' "$1"; }
 
 read -r -a sizes <<<"${SEG_SIZES:-100m}"; [ "$big" = 1 ] && sizes+=(1g)
 cases=("equal:conncap=$cap" "unequal:conncaps=$cap,$slow")
-read -r -a tools <<<"${SEG_TOOLS:-aria2c axel curl haul}"
 
 # Reference copies, fetched uncapped, to check every tool's file.
 for size in "${sizes[@]}"; do
@@ -65,7 +56,7 @@ fetch() {
     axel)   axel -q -n "$n" -o "$file" "$url" ;;
     curl)   curl -sS --noproxy '*' -o "$file" "$url" ;;
     haul)   "$bin/haul" --headless --state-dir "$root/out/state" -d "$(dirname "$file")" -o "$(basename "$file")" \
-              "${haul_split[@]}" "$url" ;;
+              -s "$n" "$url" ;;
   esac
 }
 
@@ -93,9 +84,9 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 
-python3 - "$root/results.tsv" "$n" "$(bytes "$cap")" "$(bytes "$slow")" "$haul_note" "${sizes[@]}" <<'PY'
+python3 - "$root/results.tsv" "$n" "$(bytes "$cap")" "$(bytes "$slow")" "${sizes[@]}" <<'PY'
 import json, statistics, sys
-path, n, cap, slow, note, *sizes = sys.argv[1:]
+path, n, cap, slow, *sizes = sys.argv[1:]
 n, cap, slow = int(n), int(cap), int(slow)
 rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
 mib = 1 << 20
@@ -124,9 +115,8 @@ for size in sizes:
         best_ref = min(refs) if refs else float("nan")
         for tool, (wall, requests, conns) in walls.items():
             e = total / (wall * caps[case])
-            suffix = f"  {note}" if tool == "haul" and note else ""
             print(f"{size:>5} {case:8} {tool:7} {wall:8.2f} {ideal:8.2f} {e:6.2f} {requests:9.0f} {conns:6.0f}  "
-                  f"{wall / best_ref:10.2f}×{suffix}")
+                  f"{wall / best_ref:10.2f}×")
     print(f"      caps: equal {n} × {cap / mib:g} MiB/s = {caps['equal'] / mib:g} MiB/s; "
           f"unequal {n // 2 + n % 2} × {cap / mib:g} + {n // 2} × {slow / mib:g} MiB/s = {caps['unequal'] / mib:g} MiB/s")
 PY

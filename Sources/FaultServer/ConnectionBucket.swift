@@ -1,3 +1,5 @@
+import HaulCore
+
 /// A token bucket that caps one TCP connection's body bytes across all its keep-alive requests.
 ///
 /// It starts full with `burst` bytes and refills at `rate` bytes per second, never above `burst`, so a
@@ -26,8 +28,7 @@ struct ConnectionBucket {
     ///
     /// The bucket may run into debt for bytes that go later: the returned instant is when it is back at zero.
     mutating func take(_ count: Int, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        let elapsed = refilled.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = refilled.duration(to: now).inSeconds
         tokens = min(Double(Self.burst), tokens + max(0, seconds) * Double(rate))
         refilled = now
         tokens -= Double(count)

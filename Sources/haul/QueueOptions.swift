@@ -127,7 +127,9 @@ struct TransferFlags: ParsableArguments {
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw ValidationError("--ca-cert '\(caCertificate)' cannot be read")
         }
-        guard (1...16).contains(split) else { throw ValidationError("-s/--split must be between 1 and 16, got \(split)") }
+        guard SplitLimit.range.contains(split) else {
+            throw ValidationError("-s/--split must be between \(SplitLimit.range.lowerBound) and \(SplitLimit.range.upperBound), got \(split)")
+        }
         guard (1...64).contains(maxHostConnections) else {
             throw ValidationError("--max-host-connections must be between 1 and 64, got \(maxHostConnections)")
         }

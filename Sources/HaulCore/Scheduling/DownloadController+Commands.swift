@@ -66,7 +66,7 @@ extension DownloadController {
         case let .setTaskConnections(id, count):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
-            let split = min(max(count, 1), 16)
+            let split = SplitLimit.clamped(count)
             runtime[id].split = split
             if runtime.isInFlight(id) { driver.send(.setTaskConnections(id, split)) }
             return .done

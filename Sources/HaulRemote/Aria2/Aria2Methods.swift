@@ -223,12 +223,13 @@ struct Aria2Methods: Sendable {
     }
 
     func getOption(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
-        let task = try row(try Aria2GID.taskID(params.first)).task
+        let row = try row(try Aria2GID.taskID(params.first))
+        let task = row.task
         var options: [String: JSONValue] = ["dir": .string(task.directory)]
         if let name = task.requestedName ?? task.fileName { options["out"] = .string(name) }
         if !task.headers.isEmpty { options["header"] = .array(task.headers.map(JSONValue.string)) }
         if let checksum = task.checksum { options["checksum"] = .string(checksum.description) }
-        options["max-download-limit"] = .string(String(try row(task.id).rateLimit ?? 0))
+        options["max-download-limit"] = .string(String(row.rateLimit ?? 0))
         return .object(options)
     }
 
@@ -251,10 +252,11 @@ struct Aria2Methods: Sendable {
     }
 
     func getGlobalOption() async -> JSONValue {
-        [
+        let snapshot = access.snapshot()
+        return [
             "dir": .string(intake.defaultDirectory),
-            "max-concurrent-downloads": .string(String(access.snapshot().maxConcurrent)),
-            "max-overall-download-limit": .string(String(access.snapshot().overallLimit ?? 0)),
+            "max-concurrent-downloads": .string(String(snapshot.maxConcurrent)),
+            "max-overall-download-limit": .string(String(snapshot.overallLimit ?? 0)),
         ]
     }
 

@@ -18,12 +18,12 @@ enum Aria2Status {
     static func object(for row: QueueSnapshot.Row, keys: Set<String>? = nil) -> JSONValue {
         object(
             task: row.task, status: word(for: row.task.state), done: row.bytesReceived, speed: row.speed,
-            connections: row.connections, doneRanges: doneRanges(of: row), keys: keys)
+            connections: row.connections, doneRanges: { doneRanges(of: row) }, keys: keys)
     }
 
     /// The status object of a task removed from the queue (aria2 keeps it as `removed` until purged).
     static func removedObject(for task: DownloadTask, keys: Set<String>? = nil) -> JSONValue {
-        object(task: task, status: "removed", done: task.bytesDone, speed: nil, connections: 0, doneRanges: [], keys: keys)
+        object(task: task, status: "removed", done: task.bytesDone, speed: nil, connections: 0, doneRanges: { [] }, keys: keys)
     }
 
     /// aria2's piece length for HTTP downloads (`--piece-length`, 1 MiB): the unit of `numPieces` and
@@ -36,8 +36,8 @@ enum Aria2Status {
     }
 
     private static func object(
-        task: DownloadTask, status: String, done: Int64, speed: Double?, connections: Int, doneRanges: [Range<Int64>],
-        keys: Set<String>?
+        task: DownloadTask, status: String, done: Int64, speed: Double?, connections: Int,
+        doneRanges: () -> [Range<Int64>], keys: Set<String>?
     ) -> JSONValue {
         let total = task.totalBytes ?? (task.state == .completed ? task.bytesDone : 0)
         let running = task.state == .running && status == "active"
@@ -57,9 +57,11 @@ enum Aria2Status {
             "dir": .string(task.directory),
             "files": .array([file(of: task, total: total, done: done)]),
         ]
-        // As in aria2: only once the download has started (its length is known).
-        if task.totalBytes != nil, total > 0 {
-            fields["bitfield"] = .string(bitfield(doneRanges: doneRanges, total: total, pieceLength: pieceLength))
+        // As in aria2: only once the download has started (its length is known). Built only when asked
+        // for: pollers of `tellWaiting` name their keys, and a bitfield can be kilobytes.
+        let wantsBitfield = keys.map { $0.isEmpty || $0.contains("bitfield") } ?? true
+        if task.totalBytes != nil, total > 0, wantsBitfield {
+            fields["bitfield"] = .string(bitfield(doneRanges: doneRanges(), total: total, pieceLength: pieceLength))
         }
         if task.state == .failed {
             fields["errorCode"] = .string(errorCode(task.lastError))

@@ -25,21 +25,9 @@ public struct OwnerClient: Sendable {
         return try result.decoded(as: [CommandResult].self)
     }
 
-    /// The owner's latest snapshot, or (with `after`) the first newer one, waiting up to `wait`.
-    public func snapshot(after sequence: UInt64? = nil, wait: Duration = .seconds(10)) async throws -> QueueSnapshot {
-        var options: [String: JSONValue] = [:]
-        if let sequence {
-            options["after"] = .int(Int64(clamping: sequence))
-            options["timeout"] = .int(wait.milliseconds)
-        }
-        let client = sequence == nil ? client : RemoteClient(socketPath: client.socketPath, timeout: wait + .seconds(5))
-        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": "haul.snapshot", "params": [.object(options)]])
-        let (_, answer) = try await client.post(body)
-        // Read straight into the snapshot: it can hold ten thousand rows.
-        let response = try JSONDecoder().decode(SnapshotResponse.self, from: Data(answer))
-        if let error = response.error { throw OwnerCallError.refused(error.message) }
-        guard let snapshot = response.result else { throw OwnerCallError.unexpected("haul.snapshot") }
-        return snapshot
+    /// The owner's latest snapshot.
+    public func snapshot() async throws -> QueueSnapshot {
+        try await snapshotCall([:], client: client)
     }
 
     /// The first snapshot newer than `sequence` as what changed since then (the owner, pid `owner`, served
@@ -49,14 +37,19 @@ public struct OwnerClient: Sendable {
             "after": .int(Int64(clamping: sequence)), "timeout": .int(wait.milliseconds), "delta": .bool(true),
             "owner": .int(Int64(owner)),
         ]
-        let client = RemoteClient(socketPath: client.socketPath, timeout: wait + .seconds(5))
+        let answer: SnapshotAnswer = try await snapshotCall(
+            options, client: RemoteClient(socketPath: client.socketPath, timeout: wait + .seconds(5)))
+        guard answer.full != nil || answer.delta != nil else { throw OwnerCallError.unexpected("haul.snapshot") }
+        return answer
+    }
+
+    /// `haul.snapshot` with `options`, read straight into `Result`: it can hold ten thousand rows.
+    private func snapshotCall<Result: Decodable>(_ options: [String: JSONValue], client: RemoteClient) async throws -> Result {
         let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": "haul.snapshot", "params": [.object(options)]])
         let (_, answer) = try await client.post(body)
-        let response = try JSONDecoder().decode(SnapshotAnswerResponse.self, from: Data(answer))
+        let response = try JSONDecoder().decode(SnapshotResponse<Result>.self, from: Data(answer))
         if let error = response.error { throw OwnerCallError.refused(error.message) }
-        guard let result = response.result, result.full != nil || result.delta != nil else {
-            throw OwnerCallError.unexpected("haul.snapshot")
-        }
+        guard let result = response.result else { throw OwnerCallError.unexpected("haul.snapshot") }
         return result
     }
 
@@ -81,17 +74,11 @@ public struct OwnerClient: Sendable {
     }
 }
 
-/// The answer to `haul.snapshot`, decoded in one pass.
-private struct SnapshotResponse: Decodable {
+/// An answer to `haul.snapshot`, decoded in one pass.
+private struct SnapshotResponse<Result: Decodable>: Decodable {
     struct ErrorBody: Decodable { var message: String }
-    var result: QueueSnapshot?
+    var result: Result?
     var error: ErrorBody?
-}
-
-/// The answer to `haul.snapshot` with `delta`.
-private struct SnapshotAnswerResponse: Decodable {
-    var result: SnapshotAnswer?
-    var error: SnapshotResponse.ErrorBody?
 }
 
 /// A call the owner answered with an error.

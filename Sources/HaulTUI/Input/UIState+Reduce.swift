@@ -79,7 +79,7 @@ extension UIState {
                 state.message = Message("a finished download has no connections to change")
                 break
             }
-            let wanted = min(max(row.split + (action == .moreConnections ? 1 : -1), 1), 16)
+            let wanted = SplitLimit.clamped(row.split + (action == .moreConnections ? 1 : -1))
             if wanted != row.split { command = .setTaskConnections(row.id, wanted) }
             state.message = Message("\(row.name): up to \(wanted) connection\(wanted == 1 ? "" : "s")")
         case .lowerOverallLimit, .raiseOverallLimit:

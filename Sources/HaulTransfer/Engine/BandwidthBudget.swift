@@ -36,12 +36,17 @@ final class BandwidthBudget {
     func mayReceive(_ connection: Connection) -> Bool {
         // The write callback asks for every chunk: with no limit at all, no lookups.
         guard overall != nil || !tasks.isEmpty else { return true }
-        let id = connection.transfer.request.id
-        guard overall?.isAvailable ?? true, tasks[id]?.isAvailable ?? true else {
+        guard hasBudget(for: connection) else {
             if !throttled.contains(where: { $0 === connection }) { throttled.append(connection) }
             return false
         }
         return true
+    }
+
+    /// Whether both budgets that pace `connection` have bytes left.
+    private func hasBudget(for connection: Connection) -> Bool {
+        let id = connection.transfer.request.id
+        return (overall?.isAvailable ?? true) && (tasks[id]?.isAvailable ?? true)
     }
 
     func took(_ bytes: Int, for connection: Connection) {
@@ -61,8 +66,7 @@ final class BandwidthBudget {
         let waiting = throttled
         throttled = []
         for (index, connection) in waiting.enumerated() {
-            let id = connection.transfer.request.id
-            guard overall?.isAvailable ?? true, tasks[id]?.isAvailable ?? true else {
+            guard hasBudget(for: connection) else {
                 // Still spent: keep its place in line.
                 throttled.insert(connection, at: min(throttled.count, index))
                 continue
