@@ -70,6 +70,7 @@ extension Aria2Conformance {
                 ["dir": allowed, "out": "../../x"],
                 ["header": ["Range: bytes=0-"]],
             ]
+            let stoppedBefore = try #require(try await haul.result("aria2.tellStopped", [0, 100]) as? [Any]).count
             for options in refusals {
                 let refused = try await haul.post([
                     "jsonrpc": "2.0", "method": "aria2.addUri", "id": "bad",
@@ -82,6 +83,9 @@ extension Aria2Conformance {
             let waiting = try #require(try await haul.result("aria2.tellWaiting", [0, 100]) as? [Any])
             let active = try #require(try await haul.result("aria2.tellActive") as? [Any])
             #expect(waiting.isEmpty && active.isEmpty, "a refused addUri queues nothing")
+            // Not even a task that failed at once: the stopped ones are those from before.
+            let stopped = try #require(try await haul.result("aria2.tellStopped", [0, 100]) as? [Any])
+            #expect(stopped.count == stoppedBefore, "a refused addUri queues nothing")
 
             // Nothing was written anywhere but the download directories (and haul's state and our own files).
             let after = Self.files(under: run.root.path)

@@ -121,7 +121,9 @@ extension Aria2Conformance {
                     headers: ["Host: \(host)"])
                 #expect(answer.status == 200, "Host \(host) → \(answer.status)")
             }
+            // A wrongly accepted add of port 9 would fail at once and sit with the stopped ones.
             #expect((try await haul.result("aria2.tellWaiting", [0, 10]) as? [Any])?.isEmpty == true, "nothing was added")
+            #expect((try await haul.result("aria2.tellStopped", [0, 10]) as? [Any])?.isEmpty == true, "nothing was added")
         }
 
         @Test func corsOnlyForTheAllowedOrigin() async throws {
