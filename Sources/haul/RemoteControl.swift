@@ -54,12 +54,22 @@ final class RemoteControl {
     /// The TCP secret: `--rpc-secret-file`, else `HAUL_RPC_SECRET`, else one kept in the state directory.
     private static func tcpSecret(options: RemoteOptions, state: StateDirectory) throws -> String {
         do {
-            if let file = options.rpcSecretFile { return try RPCSecretFile.read(file) }
-            if let value = ProcessInfo.processInfo.environment["HAUL_RPC_SECRET"], !value.isEmpty { return value }
+            if let file = options.rpcSecretFile {
+                let secret = try RPCSecretFile.read(file)
+                try RPCSecretRule.check(secret, from: file)
+                return secret
+            }
+            if let value = ProcessInfo.processInfo.environment["HAUL_RPC_SECRET"], !value.isEmpty {
+                try RPCSecretRule.check(value, from: "HAUL_RPC_SECRET")
+                return value
+            }
             let (secret, created) = try RPCSecretFile.readOrCreate(state.rpcSecretPath)
+            try RPCSecretRule.check(secret, from: state.rpcSecretPath)
             note("RPC secret \(created ? "created in" : "read from") \(state.rpcSecretPath)")
             return secret
-        } catch {
+        } catch let error as RPCSecretTooShort {
+            throw UsageFailure(message: error.description)
+        } catch let error as RPCSecretFile.Failure {
             throw UsageFailure(message: error.description)
         }
     }

@@ -5,7 +5,7 @@ import HaulRemote
 
 /// Remote control and hooks (DESIGN §6).
 struct RemoteOptions: ParsableArguments {
-    @Option(name: .customLong("rpc-listen"), help: "Also serve aria2 JSON-RPC on TCP [HOST:]PORT (host 127.0.0.1 unless given); a secret is always required.")
+    @Option(name: .customLong("rpc-listen"), help: "Also serve aria2 JSON-RPC on TCP [HOST:]PORT or [IPV6]:PORT (host 127.0.0.1 unless given); a secret is always required.")
     var rpcListen: String?
 
     @Option(name: .customLong("rpc-secret-file"), help: "File holding the RPC secret (else $HAUL_RPC_SECRET, else one made in the state directory).")
@@ -28,18 +28,11 @@ struct RemoteOptions: ParsableArguments {
     /// The TCP listener asked for, checked.
     func listener() throws -> RPCServerConfiguration.TCPListener? {
         guard let rpcListen else { return nil }
-        var host = "127.0.0.1"
-        var portText = Substring(rpcListen)
-        if let colon = rpcListen.lastIndex(of: ":") {
-            host = String(rpcListen[..<colon])
-            portText = rpcListen[rpcListen.index(after: colon)...]
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard !host.isEmpty else { throw ValidationError("--rpc-listen '\(rpcListen)' has an empty host") }
+        do {
+            return try RPCServerConfiguration.TCPListener(parsing: rpcListen)
+        } catch {
+            throw ValidationError(error.description)
         }
-        guard let port = Int(portText), (0...65535).contains(port) else {
-            throw ValidationError("--rpc-listen '\(rpcListen)' is not [HOST:]PORT with a port from 1 to 65535")
-        }
-        return RPCServerConfiguration.TCPListener(host: host, port: port)
     }
 
     func validate() throws {

@@ -3,7 +3,8 @@ import HaulRemote
 
 /// The dispatcher's stand-in for transport tests: answers every body with itself, and pushes notifications on demand.
 ///
-/// A body containing `token:wrong` is answered as aria2 answers a bad secret (400, `unauthorized`).
+/// A body containing `token:wrong` is answered as aria2 answers a bad secret (400, `unauthorized`); one containing
+/// `token:right` shows the secret (`authorized`).
 /// A body that is exactly `notification` gets no reply body (as a JSON-RPC notification would);
 /// one that is exactly `slow` is answered after three seconds.
 final class EchoService: RPCService {
@@ -25,7 +26,7 @@ final class EchoService: RPCService {
         }
         if text == "notification" { return RPCReply(body: nil) }
         if text == "slow" { try? await Task.sleep(for: .seconds(3)) }
-        return RPCReply(body: body)
+        return RPCReply(body: body, authorized: caller.transport == .localSocket || text.contains("token:right"))
     }
 
     func notifications() -> AsyncStream<[UInt8]> {

@@ -12,13 +12,14 @@ struct ServerFixture {
 
     init(
         tcp: Bool = false, allowedOrigin: String? = nil, maxRequestBytes: Int = 1 << 20,
-        idleTimeout: Duration = .seconds(30)
+        idleTimeout: Duration = .seconds(30), maxConnections: Int? = nil, stalledReaderTimeout: Duration = .seconds(10)
     ) throws {
         directory = try TemporaryDirectory(prefix: "haul-rpc")
         socketPath = directory.file("haul.sock")
         let configuration = RPCServerConfiguration(
             socketPath: socketPath, tcp: tcp ? .init(port: 0) : nil, allowedOrigin: allowedOrigin,
-            maxRequestBytes: maxRequestBytes, idleTimeout: idleTimeout)
+            maxRequestBytes: maxRequestBytes, idleTimeout: idleTimeout, maxConnections: maxConnections,
+            stalledReaderTimeout: stalledReaderTimeout)
         server = RPCServer(service: service, configuration: configuration)
     }
 

@@ -36,6 +36,11 @@ enum WebSocketClient {
             kwargs = {"timeout": 20}
             if "--host" in options:
                 kwargs["host"] = options["--host"]
+            if "--origin" in options:
+                if options["--origin"] == "none":
+                    kwargs["suppress_origin"] = True
+                else:
+                    kwargs["origin"] = options["--origin"]
             if "--unix" in options:
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 s.settimeout(20)
@@ -70,6 +75,9 @@ enum WebSocketClient {
             close_handshake(ws)
         elif mode == "listen":
             ws = connect()
+            # Notifications go only to a client that has shown the secret.
+            ws.send('{"params":["token:right"]}')
+            ws.recv()
             say("ready")
             try:
                 ws.settimeout(30)
@@ -83,6 +91,36 @@ enum WebSocketClient {
                 say("status", 101)
             except websocket.WebSocketBadStatusException as error:
                 say("status", error.status_code)
+        elif mode == "anonymous":
+            ws = connect()
+            say("ready")
+            ws.settimeout(float(options.get("--seconds", "3")))
+            try:
+                say("notification", ws.recv())
+            except websocket.WebSocketTimeoutException:
+                say("silent")
+        elif mode == "guess":
+            ws = connect()
+            for _ in range(int(options["--count"])):
+                ws.send('{"params":["token:wrong"]}')
+            answered = 0
+            deadline = time.monotonic() + float(options["--seconds"])
+            while time.monotonic() < deadline:
+                ws.settimeout(max(0.01, deadline - time.monotonic()))
+                try:
+                    ws.recv()
+                    answered += 1
+                except websocket.WebSocketTimeoutException:
+                    break
+            say("answered", answered)
+        elif mode == "fragments":
+            ws = connect()
+            piece = "a" * int(options["--piece"])
+            ws.send_frame(websocket.ABNF.create_frame(piece, websocket.ABNF.OPCODE_TEXT, 0))
+            for _ in range(int(options["--pieces"]) - 1):
+                ws.send_frame(websocket.ABNF.create_frame(piece, websocket.ABNF.OPCODE_CONT, 0))
+            ws.send_frame(websocket.ABNF.create_frame(piece, websocket.ABNF.OPCODE_CONT, 1))
+            say_close(ws.recv_frame())
         elif mode == "big":
             ws = connect()
             ws.send("a" * int(options["--size"]))

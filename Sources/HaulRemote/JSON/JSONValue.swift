@@ -1,6 +1,9 @@
 import Foundation
 
 /// A JSON value, for the parts of JSON-RPC whose shape the method decides (params, results, ids).
+///
+/// JSON text is read with `parse(_:)` (linear, nesting capped); `init(from:)` is only for a `JSONValue` held
+/// inside a `Decodable` type.
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
@@ -69,13 +72,13 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
     /// Encodes a value as a JSON value (for results built from Codable types).
     static func encoding<T: Encodable>(_ value: T) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        try parse(Array(JSONEncoder().encode(value)))
     }
 
     /// The value of JSON text.
     static func decodingBytes(_ bytes: [UInt8]) throws(RPCError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            return try parse(bytes)
         } catch {
             throw .failed("could not read an answer: \(error)")
         }

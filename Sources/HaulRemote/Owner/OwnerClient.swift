@@ -65,7 +65,7 @@ public struct OwnerClient: Sendable {
     private static func call(_ client: RemoteClient, _ method: String, _ params: [JSONValue]) async throws -> JSONValue {
         let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": .string(method), "params": .array(params)])
         let (_, answer) = try await client.post(body)
-        let response = try JSONDecoder().decode(JSONValue.self, from: Data(answer))
+        let response = try JSONValue.parse(answer)
         if let error = response.objectValue?["error"]?.objectValue {
             throw OwnerCallError.refused(error["message"]?.stringValue ?? "error")
         }

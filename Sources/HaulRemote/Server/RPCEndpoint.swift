@@ -17,6 +17,8 @@ struct RPCEndpoint: Sendable {
     let maxRequestBytes: Int
     /// How long a reply with `unauthorized` set is held back.
     let unauthorizedDelay: TimeAmount
+    /// How long replies may stay unsent before the client that does not read them is dropped.
+    let stalledReaderTimeout: TimeAmount
 }
 
 /// Makes the `RPCEndpoint` for each accepted connection of one listener.
@@ -28,6 +30,7 @@ struct EndpointFactory: Sendable {
     let cors: CORSPolicy
     let maxRequestBytes: Int
     let unauthorizedDelay: TimeAmount
+    let stalledReaderTimeout: TimeAmount
 
     /// The endpoint for `channel`. On TCP the `Host` rule takes the port the connection arrived on, which is
     /// the bound one even when the listener asked for port 0.
@@ -35,6 +38,6 @@ struct EndpointFactory: Sendable {
         let check = tcpHost.map { HostCheck(configuredHost: $0, port: channel.localAddress?.port ?? -1) }
         return RPCEndpoint(
             service: service, caller: caller, hostCheck: check, cors: cors, maxRequestBytes: maxRequestBytes,
-            unauthorizedDelay: unauthorizedDelay)
+            unauthorizedDelay: unauthorizedDelay, stalledReaderTimeout: stalledReaderTimeout)
     }
 }

@@ -35,7 +35,11 @@ extension RPCEndpoint {
         let origin = head.headers.first(name: "origin")
 
         if Self.isWebSocketAttempt(head) {
-            // The upgrader took every acceptable handshake; what reaches here is refused with aria2's statuses.
+            // The upgrader took every acceptable handshake; what reaches here is refused with aria2's statuses,
+            // or with 403 for a web page of another origin.
+            if !allowsWebSocketOrigin(origin, localIP: localIP) {
+                return .refuse(.forbidden, reason: "WebSocket connections from \(origin ?? "") are not allowed")
+            }
             return Self.handshakeRefusal(head, path: path)
         }
         if head.method == .OPTIONS {
@@ -60,14 +64,32 @@ extension RPCEndpoint {
         }
     }
 
-    /// Whether a WebSocket handshake may go ahead: the right path, and on TCP a `Host` naming the listener.
+    /// Whether a WebSocket handshake may go ahead: the right path, and on TCP a `Host` naming the listener and
+    /// an `Origin` that may connect.
     func acceptsUpgrade(_ head: HTTPRequestHead, localIP: String?) -> Bool {
         hostRefusal(head, localIP: localIP) == nil && Self.splitTarget(head.uri).path == Self.path
+            && allowsWebSocketOrigin(head.headers.first(name: "origin"), localIP: localIP)
     }
 
-    /// 400 for a missing `Host` on HTTP/1.1, 403 for a foreign one; nil when the host is fine (or not checked).
+    /// The WebSocket handshake's `Origin` rule on TCP, like CORS for HTTP (a browser lets any page open a WebSocket
+    /// anywhere, so the server must look): no `Origin` (a plain client), the `--rpc-allow-origin` one, or the
+    /// listener's own (`http://127.0.0.1:PORT`, which websocket-client and aria2p send; no page is served there).
+    func allowsWebSocketOrigin(_ origin: String?, localIP: String?) -> Bool {
+        guard let hostCheck, let origin else { return true }
+        if cors.allows(origin: origin) { return true }
+        let parts = origin.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, ["http:", "https:"].contains(parts[0].lowercased()), parts[1].isEmpty else { return false }
+        let authority = parts[2]
+        guard !authority.isEmpty, !authority.contains("/"), !authority.contains("@") else { return false }
+        return hostCheck.verdict(host: String(authority), localIP: localIP, requiresHost: true) == .allowed
+    }
+
+    /// 400 for a missing or repeated `Host` on HTTP/1.1, 403 for a foreign one; nil when the host is fine (or not
+    /// checked).
     func hostRefusal(_ head: HTTPRequestHead, localIP: String?) -> RPCRoute? {
         guard let hostCheck else { return nil }
+        // Two `Host` headers may be read differently by a proxy in front and by this check (RFC 9112 §3.2).
+        if head.headers["host"].count > 1 { return .refuse(.badRequest, reason: "more than one Host header") }
         let requiresHost = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
         switch hostCheck.verdict(host: head.headers.first(name: "host"), localIP: localIP, requiresHost: requiresHost) {
         case .allowed: return nil

@@ -15,7 +15,10 @@ public actor RPCServer {
     private let service: any RPCService
     private let configuration: RPCServerConfiguration
     private let group: any EventLoopGroup
-    private let connections = ConnectionRegistry()
+    /// The open connections of each listener (the Unix socket's and the TCP listener's), each under its own limit,
+    /// so that a flood on TCP never takes the owner's socket's room.
+    private let socketConnections: ConnectionRegistry
+    private let tcpConnections: ConnectionRegistry
     private var listeners: [any Channel] = []
     private var boundTCPPort: Int?
     private var started = false
@@ -30,10 +33,16 @@ public actor RPCServer {
         self.service = service
         self.configuration = configuration
         self.group = group
+        let limit = configuration.maxConnections ?? ConnectionLimit.forThisProcess()
+        socketConnections = ConnectionRegistry(limit: limit)
+        tcpConnections = ConnectionRegistry(limit: limit)
     }
 
     /// The TCP port actually bound (useful with port 0); nil before `start()` or without a TCP listener.
     public var tcpPort: Int? { boundTCPPort }
+
+    /// How many connections are open on the Unix socket and on TCP.
+    public var openConnections: (socket: Int, tcp: Int) { (socketConnections.count, tcpConnections.count) }
 
     /// Binds the Unix socket (replacing a stale socket file, then making it 0600) and the TCP listener if configured.
     ///
@@ -62,7 +71,8 @@ public actor RPCServer {
         for channel in open {
             try? await channel.close()
         }
-        await connections.closeAll()
+        await socketConnections.closeAll()
+        await tcpConnections.closeAll()
         if socketBound {
             SocketFile.removeIfSocket(configuration.socketPath)
             socketBound = false
@@ -74,7 +84,7 @@ public actor RPCServer {
         let endpoint = makeEndpoint(caller: .init(transport: .localSocket), tcpHost: nil)
         let channel: any Channel
         do {
-            channel = try await bootstrap(endpoint).bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            channel = try await bootstrap(endpoint, connections: socketConnections).bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
         } catch {
             throw RPCServerError.cannotListenOnSocket(path: path, reason: String(describing: error))
         }
@@ -91,7 +101,7 @@ public actor RPCServer {
     private func bindTCP(_ tcp: RPCServerConfiguration.TCPListener) async throws -> any Channel {
         let endpoint = makeEndpoint(caller: .init(transport: .tcp), tcpHost: tcp.host)
         do {
-            return try await bootstrap(endpoint).bind(host: tcp.host, port: tcp.port).get()
+            return try await bootstrap(endpoint, connections: tcpConnections).bind(host: tcp.host, port: tcp.port).get()
         } catch {
             throw RPCServerError.cannotListenOnTCP(host: tcp.host, port: tcp.port, reason: String(describing: error))
         }
@@ -100,17 +110,24 @@ public actor RPCServer {
     private func makeEndpoint(caller: RPCCaller, tcpHost: String?) -> EndpointFactory {
         EndpointFactory(
             service: service, caller: caller, tcpHost: tcpHost, cors: CORSPolicy(allowedOrigin: configuration.allowedOrigin),
-            maxRequestBytes: configuration.maxRequestBytes, unauthorizedDelay: TimeAmount(configuration.unauthorizedDelay))
+            maxRequestBytes: configuration.maxRequestBytes, unauthorizedDelay: TimeAmount(configuration.unauthorizedDelay),
+            stalledReaderTimeout: TimeAmount(configuration.stalledReaderTimeout))
     }
 
-    private func bootstrap(_ factory: EndpointFactory) -> ServerBootstrap {
-        let connections = self.connections
+    /// Accepting backs off for a second when `accept` fails (out of descriptors, say) instead of spinning on a
+    /// listener that stays readable; a connection over the listener's limit is closed as soon as it is accepted.
+    private func bootstrap(_ factory: EndpointFactory, connections: ConnectionRegistry) -> ServerBootstrap {
         let idleTimeout = TimeAmount(configuration.idleTimeout)
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler())
+                }
+            }
             .childChannelInitializer { channel in
-                connections.track(channel)
+                guard connections.track(channel) else { return channel.eventLoop.makeSucceededVoidFuture() }
                 return channel.eventLoop.makeCompletedFuture {
                     try RPCConnectionPipeline.configure(
                         channel, endpoint: factory.endpoint(for: channel), idleTimeout: idleTimeout)

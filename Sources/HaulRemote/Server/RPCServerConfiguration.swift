@@ -25,10 +25,16 @@ public struct RPCServerConfiguration: Sendable, Equatable {
     public var idleTimeout: Duration
     /// How long a reply to a wrong or missing secret is held back (aria2: one second).
     public var unauthorizedDelay: Duration
+    /// How many connections each listener keeps open at once; nil takes `ConnectionLimit`'s share of the
+    /// process's file descriptors. A connection over the limit is closed as soon as it is accepted.
+    public var maxConnections: Int?
+    /// A client whose replies stay unsent this long (it does not read them) loses its connection.
+    public var stalledReaderTimeout: Duration
 
     public init(
         socketPath: String, tcp: TCPListener? = nil, allowedOrigin: String? = nil,
-        maxRequestBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), unauthorizedDelay: Duration = .seconds(1)
+        maxRequestBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), unauthorizedDelay: Duration = .seconds(1),
+        maxConnections: Int? = nil, stalledReaderTimeout: Duration = .seconds(10)
     ) {
         self.socketPath = socketPath
         self.tcp = tcp
@@ -36,5 +42,7 @@ public struct RPCServerConfiguration: Sendable, Equatable {
         self.maxRequestBytes = maxRequestBytes
         self.idleTimeout = idleTimeout
         self.unauthorizedDelay = unauthorizedDelay
+        self.maxConnections = maxConnections
+        self.stalledReaderTimeout = stalledReaderTimeout
     }
 }

@@ -7,10 +7,19 @@ import NIOWebSocket
 /// Sits after `NIOWebSocketFrameAggregator`, so every data frame it sees is a whole message. Owned by one
 /// channel's pipeline and touched only on its event loop; the notification stream is read by a task that hands
 /// each message to the loop (through `NIOLoopBound`) and is cancelled when the channel closes.
-/// Like aria2, a binary message is read as JSON too, and a reply to a bad secret is held back about a second.
-final class RPCWebSocketHandler: ChannelInboundHandler {
+///
+/// Like aria2, a binary message is read as JSON too. Unlike aria2, on TCP:
+/// - messages are answered one at a time, and a reply to a bad secret is held back about a second before the
+///   next message is read, so guessing costs a second a guess on each connection;
+/// - at most `queueLimit` messages wait their turn; past that, nothing more is read until the queue drains;
+/// - notifications go only to a connection that has shown the secret (the owner's Unix socket needs none).
+final class RPCWebSocketHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
+
+    /// Messages that may wait their turn before reading stops.
+    static let queueLimit = 16
 
     private let endpoint: RPCEndpoint
     private let eventLoop: any EventLoop
@@ -18,10 +27,19 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
     private var context: ChannelHandlerContext?
     private var closeSent = false
     private var notificationPump: Task<Void, Never>?
+    /// Messages received and not yet answered, oldest first.
+    private var waiting = CircularBuffer<[UInt8]>()
+    /// Whether a message is being answered (or its reply held back).
+    private var answering = false
+    /// A read the channel asked for while the queue was full.
+    private var readHeld = false
+    /// Whether this connection may receive notifications.
+    private var authorized: Bool
 
     init(endpoint: RPCEndpoint, eventLoop: any EventLoop) {
         self.endpoint = endpoint
         self.eventLoop = eventLoop
+        authorized = endpoint.caller.transport == .localSocket
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -48,11 +66,13 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
         self.context = nil
     }
 
-    /// Sends one notification as a text message, unless the close handshake has begun or the handler has left.
+    /// Sends one notification as a text message, unless the close handshake has begun, the handler has left, or
+    /// the client has not shown the secret (then the message is skipped).
     private func push(_ message: [UInt8]) -> EventLoopFuture<Void> {
         guard let context, !closeSent else {
             return eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
         }
+        guard authorized else { return eventLoop.makeSucceededVoidFuture() }
         let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(bytes: message))
         return context.writeAndFlush(wrapOutboundOut(frame))
     }
@@ -61,7 +81,8 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary:
-            answer(Array(frame.unmaskedData.readableBytesView), context: context)
+            waiting.append(Array(frame.unmaskedData.readableBytesView))
+            answerNext(context: context)
         case .ping:
             guard !closeSent else { return }
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
@@ -73,20 +94,53 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
         }
     }
 
-    /// Answers one message through the service and sends the reply as a text message.
-    private func answer(_ message: [UInt8], context: ChannelHandlerContext) {
+    /// Holds the channel's reads while the queue is full.
+    func read(context: ChannelHandlerContext) {
+        if waiting.count >= Self.queueLimit {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// A message past the aggregator's limits closes the connection with 1009 (too large) or 1002, as one
+    /// oversized frame does.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let aggregation = error as? NIOWebSocketFrameAggregator.Error else {
+            context.fireErrorCaught(error)
+            return
+        }
+        switch aggregation {
+        case .accumulatedFrameSizeIsTooLarge, .tooManyFragments: close(with: .messageTooLarge, context: context)
+        default: close(with: .protocolError, context: context)
+        }
+    }
+
+    /// Answers the oldest waiting message, unless one is being answered.
+    private func answerNext(context: ChannelHandlerContext) {
+        guard !answering, !closeSent, !waiting.isEmpty else { return }
+        let message = waiting.removeFirst()
+        answering = true
+        if readHeld, waiting.count < Self.queueLimit {
+            readHeld = false
+            context.read()
+        }
         let service = endpoint.service
         let caller = endpoint.caller
         let delay = endpoint.unauthorizedDelay
         context.eventLoop.makeFutureWithTask { await service.answer(message, from: caller) }
             .assumeIsolated()
             .whenSuccess { reply in
-                guard let body = reply.body else { return }
-                let sendNow = { self.sendText(body, context: context) }
+                if reply.authorized { self.authorized = true }
+                let finish = {
+                    if let body = reply.body { self.sendText(body, context: context) }
+                    self.answering = false
+                    self.answerNext(context: context)
+                }
                 if reply.unauthorized {
-                    context.eventLoop.assumeIsolated().scheduleTask(in: delay) { sendNow() }
+                    context.eventLoop.assumeIsolated().scheduleTask(in: delay) { finish() }
                 } else {
-                    sendNow()
+                    finish()
                 }
             }
     }
@@ -103,10 +157,23 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        closeSent = true
         var data = frame.unmaskedData
         let code = data.readSlice(length: 2) ?? context.channel.allocator.buffer(capacity: 0)
-        let reply = WebSocketFrame(fin: true, opcode: .connectionClose, data: code)
+        sendClose(code, context: context)
+    }
+
+    /// Starts the close handshake with `code` and closes the connection once the frame is out.
+    private func close(with code: WebSocketErrorCode, context: ChannelHandlerContext) {
+        guard !closeSent else { return }
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: code)
+        sendClose(data, context: context)
+    }
+
+    private func sendClose(_ data: ByteBuffer, context: ChannelHandlerContext) {
+        closeSent = true
+        waiting.removeAll(keepingCapacity: false)
+        let reply = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
         context.writeAndFlush(wrapOutboundOut(reply)).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }

@@ -38,38 +38,46 @@ public final class RPCDispatcher: RPCService {
     public func notifications() -> AsyncStream<[UInt8]> { hub.subscribe() }
 
     public func answer(_ body: [UInt8], from caller: RPCCaller) async -> RPCReply {
-        guard let request = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
-            return reply(.failure(.parseError), id: .null)
+        let request: JSONValue
+        do {
+            request = try JSONValue.parse(body)
+        } catch {
+            return reply(.failure(error == .tooDeep ? .tooDeep : .parseError), id: .null)
         }
+        let witness = TokenWitness(shown: caller.transport == .localSocket)
         switch request {
         case let .object(fields):
-            let (result, id) = await handle(fields, from: caller)
-            return reply(result, id: id)
+            let (result, id) = await handle(fields, from: caller, witness: witness)
+            return reply(result, id: id, authorized: witness.shown)
         case let .array(items):
             var answers: [[UInt8]] = []
             var unauthorized = false
             for case let .object(fields) in items {
-                let (result, id) = await handle(fields, from: caller)
+                let (result, id) = await handle(fields, from: caller, witness: witness)
                 if case .failure(.unauthorized) = result { unauthorized = true }
                 answers.append(Self.encodeResponse(result, id: id))
             }
             let body = Array("[".utf8) + Array(answers.joined(separator: Array(",".utf8))) + Array("]".utf8)
-            return RPCReply(body: body, httpStatus: 200, unauthorized: unauthorized)
+            return RPCReply(body: body, httpStatus: 200, unauthorized: unauthorized, authorized: witness.shown)
         default:
             return reply(.failure(.invalidRequest), id: .null)
         }
     }
 
-    private func reply(_ result: Result<RPCAnswer, RPCError>, id: JSONValue) -> RPCReply {
+    private func reply(_ result: Result<RPCAnswer, RPCError>, id: JSONValue, authorized: Bool = false) -> RPCReply {
         let body = Self.encodeResponse(result, id: id)
         switch result {
-        case .success: return RPCReply(body: body)
-        case let .failure(error): return RPCReply(body: body, httpStatus: error.httpStatus, unauthorized: error == .unauthorized)
+        case .success: return RPCReply(body: body, authorized: authorized)
+        case let .failure(error):
+            return RPCReply(
+                body: body, httpStatus: error.httpStatus, unauthorized: error == .unauthorized, authorized: authorized)
         }
     }
 
     /// One request object: aria2 requires an id and a method name, and params (when given) as a list.
-    private func handle(_ fields: [String: JSONValue], from caller: RPCCaller) async -> (Result<RPCAnswer, RPCError>, JSONValue) {
+    private func handle(
+        _ fields: [String: JSONValue], from caller: RPCCaller, witness: TokenWitness
+    ) async -> (Result<RPCAnswer, RPCError>, JSONValue) {
         guard let id = fields["id"] else { return (.failure(.invalidRequest), .null) }
         guard let method = fields["method"]?.stringValue else { return (.failure(.invalidRequest), id) }
         let params: [JSONValue]
@@ -81,25 +89,27 @@ public final class RPCDispatcher: RPCService {
         do throws(RPCError) {
             if method == "haul.snapshot" {
                 // The largest answer (every task): encoded once, straight from the snapshot.
-                let rest = try authorized(params, from: caller)
+                let rest = try authorized(params, from: caller, witness: witness)
                 guard caller.transport == .localSocket else { throw RPCError.methodNotFound }
                 return (.success(.encoded(try await haul.encodedSnapshot(rest))), id)
             }
-            return (.success(.value(try await call(method, params, from: caller))), id)
+            return (.success(.value(try await call(method, params, from: caller, witness: witness))), id)
         } catch {
             return (.failure(error), id)
         }
     }
 
     /// Runs one method after the secret check (aria2's rules: every method but `system.*` carries the token).
-    func call(_ method: String, _ params: [JSONValue], from caller: RPCCaller) async throws(RPCError) -> JSONValue {
+    func call(
+        _ method: String, _ params: [JSONValue], from caller: RPCCaller, witness: TokenWitness
+    ) async throws(RPCError) -> JSONValue {
         switch method {
         case "system.listMethods": return .array(Self.aria2Methods.map(JSONValue.string))
         case "system.listNotifications": return .array(Aria2Notification.names.map(JSONValue.string))
-        case "system.multicall": return try await multicall(params, from: caller)
+        case "system.multicall": return try await multicall(params, from: caller, witness: witness)
         default: break
         }
-        let params = try authorized(params, from: caller)
+        let params = try authorized(params, from: caller, witness: witness)
         if method.hasPrefix("haul.") {
             guard caller.transport == .localSocket else { throw .methodNotFound }
             switch method {
@@ -133,14 +143,16 @@ public final class RPCDispatcher: RPCService {
         case "aria2.removeDownloadResult": return try await aria2.removeDownloadResult(params)
         case "aria2.getVersion": return ["version": .string(Self.aria2Version), "enabledFeatures": ["HTTPS"]]
         case "aria2.getSessionInfo": return ["sessionId": .string(Self.sessionID)]
-        case "aria2.saveSession": return "OK"
+        case "aria2.saveSession": throw .noSessionFile
         case "aria2.shutdown", "aria2.forceShutdown": return await haul.shutdown()
         default: throw .methodNotFound
         }
     }
 
     /// `system.multicall([{methodName, params}, …])`: each result wrapped in a list, each error as an object.
-    private func multicall(_ params: [JSONValue], from caller: RPCCaller) async throws(RPCError) -> JSONValue {
+    private func multicall(
+        _ params: [JSONValue], from caller: RPCCaller, witness: TokenWitness
+    ) async throws(RPCError) -> JSONValue {
         guard let calls = params.first?.arrayValue else { throw .failed("The parameter is not an array.") }
         var results: [JSONValue] = []
         for call in calls {
@@ -150,7 +162,7 @@ public final class RPCDispatcher: RPCService {
                 continue
             }
             do {
-                let result = try await self.call(method, fields["params"]?.arrayValue ?? [], from: caller)
+                let result = try await self.call(method, fields["params"]?.arrayValue ?? [], from: caller, witness: witness)
                 results.append(.array([result]))
             } catch {
                 results.append(error.json)
@@ -159,8 +171,11 @@ public final class RPCDispatcher: RPCService {
         return .array(results)
     }
 
-    /// The params without the leading `token:…`; on TCP the token must match the secret.
-    private func authorized(_ params: [JSONValue], from caller: RPCCaller) throws(RPCError) -> [JSONValue] {
+    /// The params without the leading `token:…`; on TCP the token must match the secret, and `witness` notes that
+    /// it did.
+    private func authorized(
+        _ params: [JSONValue], from caller: RPCCaller, witness: TokenWitness
+    ) throws(RPCError) -> [JSONValue] {
         var rest = params
         var token: String?
         if let first = params.first?.stringValue, first.hasPrefix("token:") {
@@ -169,6 +184,7 @@ public final class RPCDispatcher: RPCService {
         }
         if caller.transport == .tcp {
             guard let secret, let token, Self.constantTimeEqual(token, secret) else { throw .unauthorized }
+            witness.shown = true
         }
         return rest
     }
@@ -218,4 +234,13 @@ public final class RPCDispatcher: RPCService {
         "aria2.getSessionInfo", "aria2.saveSession", "aria2.shutdown", "aria2.forceShutdown",
         "system.multicall", "system.listMethods", "system.listNotifications",
     ]
+}
+
+/// Whether a request of one body showed the right secret; lives for one `answer(_:from:)` call, on its task.
+final class TokenWitness {
+    var shown: Bool
+
+    init(shown: Bool) {
+        self.shown = shown
+    }
 }

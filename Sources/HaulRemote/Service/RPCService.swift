@@ -31,10 +31,14 @@ public struct RPCReply: Sendable, Equatable {
     public var httpStatus: Int
     /// The secret was wrong or missing: the transport answers only after about a second.
     public var unauthorized: Bool
+    /// The caller has shown the secret (or needs none, on the owner's socket): a WebSocket connection may be sent
+    /// notifications from now on.
+    public var authorized: Bool
 
-    public init(body: [UInt8]?, httpStatus: Int = 200, unauthorized: Bool = false) {
+    public init(body: [UInt8]?, httpStatus: Int = 200, unauthorized: Bool = false, authorized: Bool = false) {
         self.body = body
         self.httpStatus = httpStatus
         self.unauthorized = unauthorized
+        self.authorized = authorized
     }
 }
