@@ -17,9 +17,9 @@ extension Aria2Conformance {
             server.route("/missing.bin", .status(404))
             let run = try HaulRun()
             let haul = try await Aria2Haul.start(run)
-            let listener = try await RPCClient.webSocket(haul.webSocketURL)
+            let listener = try await RPCClient.webSocket(haul.webSocketURL, token: haul.token)
             defer { listener.closeStdin() }
-            let second = try await RPCClient.webSocket(haul.webSocketURL)
+            let second = try await RPCClient.webSocket(haul.webSocketURL, token: haul.token)
             defer { second.closeStdin() }
 
             let slowGID = try #require(try await haul.result("aria2.addUri", [[server.url("/slow.bin")]]) as? String)
@@ -53,19 +53,19 @@ extension Aria2Conformance {
             #expect((failed["errorMessage"] as? String)?.isEmpty == false)
 
             // Each message is exactly aria2's shape, and every client got the same ones.
-            for message in webSocketMessages(listener) {
+            for message in webSocketNotifications(listener) {
                 #expect(message["jsonrpc"] as? String == "2.0")
                 #expect(message["id"] == nil, "a notification has no id: \(message)")
                 let params = try #require(message["params"] as? [[String: Any]])
                 #expect(params.count == 1 && params[0].keys.sorted() == ["gid"])
             }
             try await eventually("the second client got them all", timeout: .seconds(5)) {
-                webSocketMessages(second).count == webSocketMessages(listener).count
+                webSocketNotifications(second).count == webSocketNotifications(listener).count
             }
-            #expect(webSocketMessages(second).compactMap { $0["method"] as? String }
-                == webSocketMessages(listener).compactMap { $0["method"] as? String })
+            #expect(webSocketNotifications(second).compactMap { $0["method"] as? String }
+                == webSocketNotifications(listener).compactMap { $0["method"] as? String })
             // In order; the 404 task may fail before it is reported as started, so its start is not counted.
-            let sequence = webSocketMessages(listener).compactMap { message -> String? in
+            let sequence = webSocketNotifications(listener).compactMap { message -> String? in
                 let method = message["method"] as? String
                 let gid = ((message["params"] as? [Any])?.first as? [String: Any])?["gid"] as? String
                 return method == "aria2.onDownloadStart" && gid == missingGID ? nil : method.map { "\($0) \(gid ?? "")" }

@@ -111,10 +111,14 @@ enum RPCClient {
             elapsed: object["elapsed"] as? Double ?? 0)
     }
 
-    /// A WebSocket client that prints OPEN and then every message it receives, one per line.
-    static func webSocket(_ url: String, seconds: Int = 40) async throws -> HaulProcess {
-        let process = try python([clientScript, "ws", url, "--seconds", String(seconds)], input: .pipe)
+    /// A WebSocket client that prints OPEN and then every message it receives, one per line. With `token` it
+    /// first sends a request with it (notifications go only to clients that have shown the secret), whose answer
+    /// is printed too.
+    static func webSocket(_ url: String, token: String? = nil, seconds: Int = 40) async throws -> HaulProcess {
+        let greeting = token.map { ["--send", #"{"jsonrpc":"2.0","id":"hello","method":"aria2.getVersion","params":["\#($0)"]}"#] } ?? []
+        let process = try python([clientScript, "ws", url, "--seconds", String(seconds)] + greeting, input: .pipe)
         try await process.waitForOutput(containing: "OPEN", in: .stdout, timeout: .seconds(15))
+        if token != nil { try await process.waitForOutput(containing: #""id":"hello""#, in: .stdout, timeout: .seconds(15)) }
         return process
     }
 
@@ -143,9 +147,14 @@ func webSocketMessages(_ process: HaulProcess) -> [[String: Any]] {
     process.stdoutLines().compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
 }
 
+/// The notifications (messages with a method) a WebSocket client printed so far.
+func webSocketNotifications(_ process: HaulProcess) -> [[String: Any]] {
+    webSocketMessages(process).filter { $0["method"] != nil }
+}
+
 /// The GIDs of the `aria2.onDownload…` notifications named `method` a WebSocket client printed so far.
 func notifiedGIDs(_ process: HaulProcess, _ method: String) -> [String] {
-    webSocketMessages(process).filter { $0["method"] as? String == method }.compactMap {
+    webSocketNotifications(process).filter { $0["method"] as? String == method }.compactMap {
         (($0["params"] as? [Any])?.first as? [String: Any])?["gid"] as? String
     }
 }

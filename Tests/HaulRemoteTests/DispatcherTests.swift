@@ -209,6 +209,33 @@ import Testing
         #expect((results[2] as? [String: Any])?["code"] as? Int == -32601)
     }
 
+    @Test func saveSessionSaysThereIsNoSessionFileAsAria2DoesWithoutOne() async {
+        let (_, dispatcher) = await make()
+        let (reply, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.saveSession","params":["token:s3cret"]}"#)
+        #expect(reply.httpStatus == 400)
+        #expect((error(json)?["message"] as? String)?.hasPrefix("Filename is not given.") == true)
+    }
+
+    @Test func nestingPastTheCapIsAParseErrorThatSaysSo() async {
+        let (_, dispatcher) = await make()
+        let (reply, json) = await send(dispatcher, String(repeating: "[", count: 500) + String(repeating: "]", count: 500))
+        #expect(reply.httpStatus == 500)
+        #expect(error(json)?["code"] as? Int == -32700)
+        #expect((error(json)?["message"] as? String)?.contains("64") == true)
+    }
+
+    @Test func onlyARequestWithTheRightTokenAuthorizesTheConnection() async {
+        let (_, dispatcher) = await make()
+        let (listed, _) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"system.listMethods"}"#)
+        #expect(!listed.authorized)
+        let (wrong, _) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:nope"]}"#)
+        #expect(!wrong.authorized && wrong.unauthorized)
+        let (right, _) = await send(dispatcher, #"[{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:s3cret"]}]"#)
+        #expect(right.authorized)
+        let (local, _) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"system.listMethods"}"#, over: .localSocket)
+        #expect(local.authorized)
+    }
+
     @Test func protocolErrorsAsAria2GivesThem() async {
         let (_, dispatcher) = await make()
         let (parse, parseJSON) = await send(dispatcher, "{not json")

@@ -162,14 +162,20 @@ final class RPCWebSocketHandler: ChannelDuplexHandler {
         sendClose(code, context: context)
     }
 
-    /// Starts the close handshake with `code` and closes the connection once the frame is out.
+    /// Starts the close handshake with `code`. The connection closes when the client answers with its own close
+    /// frame, or after a second: closing at once, while the client is still sending, would reset the connection
+    /// and lose the close frame on its way.
     private func close(with code: WebSocketErrorCode, context: ChannelHandlerContext) {
         guard !closeSent else { return }
         var data = context.channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: code)
-        sendClose(data, context: context)
+        closeSent = true
+        waiting.removeAll(keepingCapacity: false)
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { context.close(promise: nil) }
     }
 
+    /// Answers the client's close frame and closes the connection once the answer is out.
     private func sendClose(_ data: ByteBuffer, context: ChannelHandlerContext) {
         closeSent = true
         waiting.removeAll(keepingCapacity: false)
