@@ -209,6 +209,18 @@ import Testing
         #expect((results[2] as? [String: Any])?["code"] as? Int == -32601)
     }
 
+    @Test func everyListedMethodIsAnsweredAndHaulsOwnAreNotListed() async {
+        let (_, dispatcher) = await make()
+        let (_, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"system.listMethods"}"#)
+        let names = result(json) as? [String] ?? []
+        #expect(names.count == 31 && names.contains("aria2.addUri") && names.contains("system.multicall"))
+        #expect(!names.contains { $0.hasPrefix("haul.") })
+        for name in names where !name.hasSuffix("hutdown") {
+            let (_, answer) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"\#(name)","params":["token:s3cret"]}"#)
+            #expect(error(answer)?["code"] as? Int != -32601, "\(name) is listed but not dispatched")
+        }
+    }
+
     @Test func saveSessionSaysThereIsNoSessionFileAsAria2DoesWithoutOne() async {
         let (_, dispatcher) = await make()
         let (reply, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.saveSession","params":["token:s3cret"]}"#)

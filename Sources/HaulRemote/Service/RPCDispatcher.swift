@@ -87,70 +87,30 @@ public final class RPCDispatcher: RPCService {
         default: return (.failure(.invalidParams), id)
         }
         do throws(RPCError) {
-            if method == "haul.snapshot" {
-                // The largest answer (every task): encoded once, straight from the snapshot.
-                let rest = try authorized(params, from: caller, witness: witness)
-                guard caller.transport == .localSocket else { throw RPCError.methodNotFound }
-                return (.success(.encoded(try await haul.encodedSnapshot(rest))), id)
-            }
-            return (.success(.value(try await call(method, params, from: caller, witness: witness))), id)
+            return (.success(try await call(method, params, from: caller, witness: witness)), id)
         } catch {
             return (.failure(error), id)
         }
     }
 
-    /// Runs one method after the secret check (aria2's rules: every method but `system.*` carries the token).
+    /// Runs one method of the table after its access check (aria2's rules: every method but `system.*` carries
+    /// the token; `haul.*` only on the owner's socket).
     func call(
-        _ method: String, _ params: [JSONValue], from caller: RPCCaller, witness: TokenWitness
-    ) async throws(RPCError) -> JSONValue {
-        switch method {
-        case "system.listMethods": return .array(Self.aria2Methods.map(JSONValue.string))
-        case "system.listNotifications": return .array(Aria2Notification.names.map(JSONValue.string))
-        case "system.multicall": return try await multicall(params, from: caller, witness: witness)
-        default: break
-        }
-        let params = try authorized(params, from: caller, witness: witness)
-        if method.hasPrefix("haul.") {
-            guard caller.transport == .localSocket else { throw .methodNotFound }
-            switch method {
-            case "haul.snapshot": return try JSONValue.decodingBytes(try await haul.encodedSnapshot(params))
-            case "haul.perform": return try await haul.perform(params)
-            case "haul.info": return haul.info()
-            case "haul.shutdown": return await haul.shutdown()
-            default: throw .methodNotFound
-            }
-        }
-        switch method {
-        case "aria2.addUri": return try await aria2.addUri(params)
-        case "aria2.remove", "aria2.forceRemove": return try await aria2.remove(params)
-        case "aria2.pause", "aria2.forcePause": return try await aria2.pause(params)
-        case "aria2.pauseAll", "aria2.forcePauseAll": return await aria2.pauseAll()
-        case "aria2.unpause": return try await aria2.unpause(params)
-        case "aria2.unpauseAll": return await aria2.unpauseAll()
-        case "aria2.tellStatus": return try await aria2.tellStatus(params)
-        case "aria2.tellActive": return aria2.tellActive(params)
-        case "aria2.tellWaiting": return try aria2.tellWaiting(params)
-        case "aria2.tellStopped": return try await aria2.tellStopped(params)
-        case "aria2.getFiles": return try await aria2.getFiles(params)
-        case "aria2.getUris": return try aria2.getUris(params)
-        case "aria2.getOption": return try aria2.getOption(params)
-        case "aria2.changeOption": return try await aria2.changeOption(params)
-        case "aria2.getGlobalOption": return await aria2.getGlobalOption()
-        case "aria2.changeGlobalOption": return try await aria2.changeGlobalOption(params)
-        case "aria2.getGlobalStat": return await aria2.getGlobalStat()
-        case "aria2.changePosition": return try await aria2.changePosition(params)
-        case "aria2.purgeDownloadResult": return await aria2.purgeDownloadResult()
-        case "aria2.removeDownloadResult": return try await aria2.removeDownloadResult(params)
-        case "aria2.getVersion": return ["version": .string(Self.aria2Version), "enabledFeatures": ["HTTPS"]]
-        case "aria2.getSessionInfo": return ["sessionId": .string(Self.sessionID)]
-        case "aria2.saveSession": throw .noSessionFile
-        case "aria2.shutdown", "aria2.forceShutdown": return await haul.shutdown()
-        default: throw .methodNotFound
+        _ name: String, _ params: [JSONValue], from caller: RPCCaller, witness: TokenWitness
+    ) async throws(RPCError) -> RPCAnswer {
+        guard let method = Self.methodsByName[name] else { throw .methodNotFound }
+        switch method.access {
+        case .open:
+            return try await method.body(self, params, caller, witness)
+        case .token, .owner:
+            let rest = try authorized(params, from: caller, witness: witness)
+            if method.access == .owner, caller.transport != .localSocket { throw .methodNotFound }
+            return try await method.body(self, rest, caller, witness)
         }
     }
 
     /// `system.multicall([{methodName, params}, …])`: each result wrapped in a list, each error as an object.
-    private func multicall(
+    func multicall(
         _ params: [JSONValue], from caller: RPCCaller, witness: TokenWitness
     ) async throws(RPCError) -> JSONValue {
         guard let calls = params.first?.arrayValue else { throw .failed("The parameter is not an array.") }
@@ -162,8 +122,10 @@ public final class RPCDispatcher: RPCService {
                 continue
             }
             do {
-                let result = try await self.call(method, fields["params"]?.arrayValue ?? [], from: caller, witness: witness)
-                results.append(.array([result]))
+                switch try await self.call(method, fields["params"]?.arrayValue ?? [], from: caller, witness: witness) {
+                case let .value(result): results.append(.array([result]))
+                case let .encoded(bytes): results.append(.array([try JSONValue.decodingBytes(bytes)]))
+                }
             } catch {
                 results.append(error.json)
             }
@@ -224,16 +186,6 @@ public final class RPCDispatcher: RPCService {
     /// The aria2 API level these methods follow.
     static let aria2Version = "1.37.0"
     static let sessionID: String = (0..<40).map { _ in String(UInt8.random(in: 0..<16), radix: 16) }.joined()
-
-    static let aria2Methods = [
-        "aria2.addUri", "aria2.remove", "aria2.forceRemove", "aria2.pause", "aria2.forcePause", "aria2.pauseAll",
-        "aria2.forcePauseAll", "aria2.unpause", "aria2.unpauseAll", "aria2.tellStatus", "aria2.tellActive",
-        "aria2.tellWaiting", "aria2.tellStopped", "aria2.getFiles", "aria2.getUris", "aria2.getOption",
-        "aria2.changeOption", "aria2.getGlobalOption", "aria2.changeGlobalOption", "aria2.getGlobalStat",
-        "aria2.changePosition", "aria2.purgeDownloadResult", "aria2.removeDownloadResult", "aria2.getVersion",
-        "aria2.getSessionInfo", "aria2.saveSession", "aria2.shutdown", "aria2.forceShutdown",
-        "system.multicall", "system.listMethods", "system.listNotifications",
-    ]
 }
 
 /// Whether a request of one body showed the right secret; lives for one `answer(_:from:)` call, on its task.
