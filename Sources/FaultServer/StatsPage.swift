@@ -1,3 +1,5 @@
+import HaulCore
+
 /// The `/stats?path=/gen/NAME` page: one path's counters as a line of JSON, for scripts such as the benchmarks.
 ///
 /// Example: `{"path":"/gen/a.bin","requests":9,"connections":8,"bodyBytesSent":104857600}`.
@@ -10,23 +12,7 @@ enum StatsPage {
         var statuses: [Int: Int] = [:]
         for status in stats.statuses { statuses[status, default: 0] += 1 }
         let statusText = statuses.keys.sorted().map { "\"\($0)\":\(statuses[$0]!)" }.joined(separator: ",")
-        return "{\"path\":\(quoted(path)),\"requests\":\(stats.requests),\"connections\":\(stats.connections),"
+        return "{\"path\":\(path.jsonStringLiteral),\"requests\":\(stats.requests),\"connections\":\(stats.connections),"
             + "\"bodyBytesSent\":\(stats.bodyBytesSent),\"statuses\":{\(statusText)}}\n"
-    }
-
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -8,36 +8,18 @@ public struct JSONLine {
 
     public mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
-        fields.append("\(Self.quote(key)):\(Self.quote(value))")
+        fields.append("\(key.jsonStringLiteral):\(value.jsonStringLiteral)")
     }
 
     public mutating func add(_ key: String, _ value: Int64?) {
         guard let value else { return }
-        fields.append("\(Self.quote(key)):\(value)")
+        fields.append("\(key.jsonStringLiteral):\(value)")
     }
 
     public mutating func add(_ key: String, _ value: Double?) {
         guard let value, value.isFinite else { return }
-        fields.append("\(Self.quote(key)):\((value * 10).rounded() / 10)")
+        fields.append("\(key.jsonStringLiteral):\((value * 10).rounded() / 10)")
     }
 
     public var text: String { "{" + fields.joined(separator: ",") + "}" }
-
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.isControlCharacter:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Glibc
 import HaulCore
@@ -34,5 +35,15 @@ import HaulCore
         defer { close(descriptor) }
         #expect(FreeSpace.bytes(onFileSystemOf: descriptor) != nil)
         #expect(FreeSpace.bytes(onFileSystemOf: -1) == nil)
+    }
+}
+
+@Suite struct JSONStringLiteralTests {
+    @Test func escapesQuotesBackslashesAndEveryControlCharacter() throws {
+        let text = "a\"b\\c\nd\re\tf\u{1}g\u{7f}h\u{85}i/é😀"
+        let literal = text.jsonStringLiteral
+        #expect(literal == #""a\"b\\c\nd\re\tf\u0001g\u007fh\u0085i/é😀""#)
+        let decoded = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed) as? String
+        #expect(decoded == text)
     }
 }
