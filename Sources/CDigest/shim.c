@@ -1,26 +1,24 @@
 #include "CDigest.h"
-#include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
 #include <openssl/evp.h>
 
-int CDigest_sha256_file(const char *path, unsigned char out[32]) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return errno;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    if (ctx == NULL || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) { close(fd); EVP_MD_CTX_free(ctx); return ENOMEM; }
-    static __thread unsigned char buffer[1 << 18];
-    int result = 0;
-    for (;;) {
-        ssize_t n = read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) { result = errno; break; }
-        if (n == 0) break;
-        EVP_DigestUpdate(ctx, buffer, (size_t)n);
+CDigest_Context *CDigest_sha256_new(void) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    if (context != NULL && EVP_DigestInit_ex(context, EVP_sha256(), NULL) != 1) {
+        EVP_MD_CTX_free(context);
+        return NULL;
     }
+    return context;
+}
+
+int CDigest_update(CDigest_Context *context, const void *bytes, size_t count) {
+    return EVP_DigestUpdate(context, bytes, count);
+}
+
+int CDigest_final(CDigest_Context *context, unsigned char *out) {
     unsigned int length = 0;
-    if (result == 0) EVP_DigestFinal_ex(ctx, out, &length);
-    EVP_MD_CTX_free(ctx);
-    close(fd);
-    return result;
+    return EVP_DigestFinal_ex(context, out, &length);
+}
+
+void CDigest_free(CDigest_Context *context) {
+    EVP_MD_CTX_free(context);
 }
