@@ -8,7 +8,8 @@ extension Connection {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let request = transfer.request
         let options = request.options
-        try easy.set(CURLOPT_URL, transfer.url(for: self))
+        let url = transfer.url(for: self)
+        try easy.set(CURLOPT_URL, url)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_NOSIGNAL, true)
@@ -23,7 +24,8 @@ extension Connection {
         try easy.set(CURLOPT_USERAGENT, "haul/0.1")
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         if let ca = options.caCertificate { try easy.set(CURLOPT_CAINFO, ca) }
-        var headers = request.headers
+        // An extra connection asks the first one's redirect target directly: credentials stay with their origin.
+        var headers = RedirectCredentials.headers(request.headers, original: request.url, target: url)
         switch role {
         case .first:
             if requested.lowerBound > 0 {

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Which of the user's headers a request may carry when it goes somewhere else than the link the user gave,
+/// as curl decides when it follows a redirect (CVE-2022-27776): `Authorization`, `Cookie` and
+/// `Proxy-Authorization` go only to the link's own origin (scheme, host and port).
+///
+/// The first connection is redirected by libcurl, which applies this rule itself; the extra connections of a
+/// segmented download ask the redirect's target directly, so they apply it here.
+public enum RedirectCredentials {
+    /// Header names (lower case) that carry credentials.
+    public static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// `headers` (`Name: value` lines) as a request to `target` may send them, for a task whose link is `original`.
+    public static func headers(_ headers: [String], original: String, target: String) -> [String] {
+        guard !sameOrigin(original, target) else { return headers }
+        return headers.filter { line in
+            let name = line.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
+            return !credentialHeaders.contains(name)
+        }
+    }
+
+    /// Whether two URLs have the same scheme, host and port (the default port when none is given).
+    public static func sameOrigin(_ a: String, _ b: String) -> Bool {
+        guard let first = origin(a), let second = origin(b) else { return false }
+        return first == second
+    }
+
+    private struct Origin: Equatable {
+        var scheme: String
+        var host: String
+        var port: Int
+    }
+
+    private static func origin(_ url: String) -> Origin? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return Origin(scheme: scheme, host: host, port: port)
+    }
+}
