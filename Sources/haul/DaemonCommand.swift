@@ -24,7 +24,16 @@ struct DaemonCommand: AsyncParsableCommand {
             note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
             return
         }
-        let pid = try await BackgroundHaul.launch(arguments: Self.runArguments(), state: session.directory)
+        // The tasks go into the queue here, not on the background haul's command line (`ps` shows that to every
+        // user, credentials in URLs and headers included).
+        if !newTasks.isEmpty {
+            let endpoint = try await QueueEndpoint.open(session)
+            let results = try await endpoint.perform([.add(newTasks)])
+            await endpoint.close()
+            try Attachment.reportAdded(results)
+        }
+        let pid = try await BackgroundHaul.launch(
+            arguments: Self.settingsArguments(Self.runArguments(), urls: add.urls), state: session.directory)
         print("haul: background haul running (pid \(pid))")
         print("  socket \(session.directory.socketPath)")
         print("  log    \(session.directory.logPath)")
@@ -36,6 +45,29 @@ struct DaemonCommand: AsyncParsableCommand {
         var rest = arguments
         if let index = rest.firstIndex(of: configuration.commandName ?? "daemon") { rest.remove(at: index) }
         return rest.filter { !["--headless", "--keep-running", "--json"].contains($0) }
+    }
+
+    /// Options that describe tasks rather than the run: a background haul finds those tasks in the queue.
+    static let taskOptions: Set<String> = ["-i", "--input-file", "-H", "--header", "-o", "--output", "--checksum"]
+
+    /// `arguments` without the tasks they name (the URLs, and `taskOptions` with their values, in either
+    /// `--name value` or `--name=value` form): the settings a background haul runs with.
+    static func settingsArguments(_ arguments: [String], urls: [String]) -> [String] {
+        var settings: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if taskOptions.contains(argument) {
+                index += 2
+                continue
+            }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if !(argument.hasPrefix("--") && argument.contains("=") && taskOptions.contains(name)), !urls.contains(argument) {
+                settings.append(argument)
+            }
+            index += 1
+        }
+        return settings
     }
 }
 

@@ -81,7 +81,7 @@ struct RunCommand: AsyncParsableCommand {
                 await remoteControl?.stop()
                 lock.release()
                 let pid = try await BackgroundHaul.launch(
-                    arguments: Self.handOverArguments(urls: add.urls, inputFile: add.inputFile), state: session.directory)
+                    arguments: Self.handOverArguments(urls: add.urls), state: session.directory)
                 note("the downloads go on in the background (pid \(pid)); `haul` shows them again, `haul stop` ends them")
                 throw ExitCode.success
             }
@@ -95,16 +95,10 @@ struct RunCommand: AsyncParsableCommand {
         throw ExitCode(status.rawValue)
     }
 
-    /// The arguments a background haul takes the queue over with: this run's settings, not its URLs. They
+    /// The arguments a background haul takes the queue over with: this run's settings, not its tasks. They
     /// are queued already, and adding them again would resume the tasks the user paused in the list.
-    static func handOverArguments(urls: [String], inputFile: String?) -> [String] {
-        var arguments = DaemonCommand.runArguments()
-        if let inputFile, let index = arguments.firstIndex(where: { $0 == "-i" || $0 == "--input-file" }),
-           arguments.indices.contains(index + 1), arguments[index + 1] == inputFile {
-            arguments.removeSubrange(index...(index + 1))
-        }
-        arguments.removeAll { $0 == "--input-file=\(inputFile ?? "")" }
-        return arguments.filter { !urls.contains($0) }
+    static func handOverArguments(urls: [String]) -> [String] {
+        DaemonCommand.settingsArguments(DaemonCommand.runArguments(), urls: urls)
     }
 
     /// The theme named by --theme (or NO_COLOR / --no-color); warnings go to stderr.

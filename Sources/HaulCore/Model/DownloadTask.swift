@@ -60,7 +60,7 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var displayName: String {
         if let fileName { return fileName }
         if let requestedName { return requestedName }
-        return SafeFileName.fromURL(url) ?? url
+        return SafeFileName.fromURL(url) ?? SafeFileName.fallback(for: url)
     }
 }
 
