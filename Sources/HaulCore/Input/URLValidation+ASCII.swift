@@ -82,6 +82,35 @@ extension URLValidation {
             && isPlain(rest[(hashIndex + 1)...], allowing: isPathCharacter)
     }
 
+    /// `rest` (path, query and fragment) with what RFC 3986 does not allow there percent-encoded as UTF-8
+    /// bytes, as curl and browsers send raw non-ASCII text, and nothing else touched: a `%HH` escape stays
+    /// byte for byte (a signed link's query must reach the server as it was signed), a lone `%` becomes `%25`,
+    /// and a `#` after the first becomes `%23`.
+    static func escapingOutsideRFC3986(_ rest: Substring) -> String {
+        let bytes = Array(rest.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var seenHash = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                out += bytes[index...(index + 2)]
+                index += 3
+                continue
+            }
+            if isPathCharacter(byte) || (byte == hash && !seenHash) {
+                seenHash = seenHash || byte == hash
+                out.append(byte)
+            } else {
+                let digits = Array("0123456789ABCDEF".utf8)
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Whether every byte passes `allowed` or starts a `%HH` escape.
     private static func isPlain(_ part: ArraySlice<UInt8>, allowing allowed: (UInt8) -> Bool) -> Bool {
         var index = part.startIndex

@@ -9,8 +9,9 @@ public enum URLValidation {
     ///
     /// Surrounding whitespace is trimmed. Whitespace or control characters inside are refused (two URLs
     /// pasted together look like that). The scheme must be http or https in any case (it comes back in
-    /// lower case); the host must not be empty; a port must be 1–65535. Non-ASCII text in the path or
-    /// query is percent-encoded and an international host name becomes its ASCII (punycode) form.
+    /// lower case); the host must not be empty; a port must be 1–65535. Non-ASCII text and other characters
+    /// RFC 3986 does not allow in the path, query and fragment are percent-encoded; escapes already there stay
+    /// as they are; an international host name becomes its ASCII (punycode) form.
     ///
     /// - Throws: `DownloadError.unsupportedScheme` for `ftp:`, `file:`, `javascript:` and the like;
     ///   `DownloadError.invalidURL` for everything else that is wrong.
@@ -36,8 +37,14 @@ public enum URLValidation {
             }
             throw .unsupportedScheme(scheme.lowercased())
         }
-        guard trimmed.dropFirst(scheme.count + 1).hasPrefix("//"),
-              var components = URLComponents(string: trimmed),
+        guard trimmed.dropFirst(scheme.count + 1).hasPrefix("//"), let authority = authorityRange(in: trimmed) else {
+            throw .invalidURL(redacted(trimmed))
+        }
+        // Only what RFC 3986 does not allow is encoded, before the parser sees it: given text it must repair,
+        // URLComponents encodes every `%` again (`%20` became `%2520`, another file and a broken signature).
+        let escaped = String(trimmed[..<authority.upperBound]) + escapingOutsideRFC3986(trimmed[authority.upperBound...])
+        if let plain = validatedASCII(escaped) { return plain }
+        guard var components = URLComponents(string: escaped),
               let host = components.host, !host.isEmpty, host != "[]"
         else { throw .invalidURL(redacted(trimmed)) }
         if let port = components.port, !(1...65_535).contains(port) { throw .invalidURL(redacted(trimmed)) }
