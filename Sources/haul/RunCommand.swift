@@ -34,12 +34,13 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let newTasks = try add.newTasks()
-        let options = try transfer.transferOptions()
+        var options = try transfer.transferOptions()
         let wantsTerminal = !headless && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
         // Theme errors are usage errors, reported before the screen is taken.
         let theme = wantsTerminal ? try loadTheme() : nil
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let downloadDirectory = add.directory.map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
+        options.confinementRoots = [downloadDirectory] + remote.rpcAllowedDirectories.map { absolutePath($0) }
         let lock: TransferLock
         do {
             lock = try TransferLock.acquire(at: session.directory.lockPath)

@@ -87,6 +87,10 @@ public struct TransferOptions: Sendable, Equatable {
     public var minSplitSize: Int64
     /// Connections open to one host across all tasks (`--max-host-connections`).
     public var maxHostConnections: Int
+    /// Directories below which a download reaches its directory only through real directories, never a
+    /// symbolic link (the download directory and `--rpc-allowed-dir`): a link made after a task was checked
+    /// cannot lead its file elsewhere. The roots themselves may be links.
+    public var confinementRoots: [String] = []
 
     public init(
         rateLimit: Int64? = nil, stallTimeout: Int = 30, connectTimeout: Int = 15, caCertificate: String? = nil,

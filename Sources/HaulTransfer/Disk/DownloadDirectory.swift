@@ -8,12 +8,51 @@ final class DownloadDirectory: Sendable {
     let fd: Int32
 
     /// Opens (creating if needed) the directory.
-    init(path: String) throws(DownloadError) {
+    ///
+    /// Below the deepest of `roots` that holds `path`, each component is created and opened relative to its
+    /// parent with `O_NOFOLLOW`: a symbolic link there (say one swapped in after the task's directory was
+    /// checked) is refused, never followed out of the root. A path under no root is opened as given.
+    init(path: String, roots: [String] = []) throws(DownloadError) {
         self.path = path
-        try DownloadDirectory.makePath(path)
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileWriter.error(call: "open", path: path, errno: errno) }
+        guard let root = Self.deepestRoot(holding: path, among: roots) else {
+            try DownloadDirectory.makePath(path)
+            let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileWriter.error(call: "open", path: path, errno: errno) }
+            self.fd = fd
+            return
+        }
+        try DownloadDirectory.makePath(root)
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileWriter.error(call: "open", path: root, errno: errno) }
+        var reached = root
+        for component in path.dropFirst(root.count).split(separator: "/") where component != "." {
+            reached += "/" + component
+            if component == ".." || mkdirat(fd, String(component), 0o755) != 0 && errno != EEXIST {
+                let code = component == ".." ? EACCES : errno
+                close(fd)
+                throw FileWriter.error(call: "mkdir", path: reached, errno: code)
+            }
+            let next = openat(fd, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let code = errno
+            close(fd)
+            guard next >= 0 else {
+                if code == ELOOP || code == ENOTDIR {
+                    throw .fileSystem(
+                        call: "open", path: reached, errno: code,
+                        message: "not a real directory (a symbolic link or a file); haul follows no link below \(root)")
+                }
+                throw FileWriter.error(call: "open", path: reached, errno: code)
+            }
+            fd = next
+        }
         self.fd = fd
+    }
+
+    /// The longest of `roots` that is `path` or one of its ancestors (compared as written, without a trailing `/`).
+    static func deepestRoot(holding path: String, among roots: [String]) -> String? {
+        roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            .filter { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+            .max { $0.count < $1.count }
     }
 
     deinit { close(fd) }

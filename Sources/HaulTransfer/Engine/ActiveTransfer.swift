@@ -106,7 +106,7 @@ final class ActiveTransfer {
         self.emit = emit
         validators = request.validators
         host = URLValidation.host(of: request.url)
-        directory = try DownloadDirectory(path: request.directory)
+        directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)
         let point = ResumePoint.decide(
             fileName: request.fileName, recordedBytes: request.resumeFrom, expectedTotal: request.expectedTotal,
             segments: request.segments,
