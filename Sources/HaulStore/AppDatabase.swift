@@ -48,7 +48,11 @@ public final class AppDatabase: Sendable {
         var attempt = 0
         while true {
             do {
-                return try DatabasePool(path: path, configuration: makeConfiguration())
+                let pool = try DatabasePool(path: path, configuration: makeConfiguration())
+                // The queue holds URL credentials and `-H` headers: owner only, on every start. SQLite gives the
+                // `-wal` and `-shm` files the database's mode.
+                for file in [path, path + "-wal", path + "-shm"] { _ = chmod(file, 0o600) }
+                return pool
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 50 {
                 attempt += 1
                 usleep(20_000)

@@ -57,9 +57,11 @@ public struct StateDirectory: Sendable, Equatable {
         return directory
     }
 
-    /// Creates the directory and any missing parents, each with mode 0700; an existing
-    /// directory is left as it is.
+    /// Creates the directory and any missing parents, each with mode 0700, and makes the directory itself 0700
+    /// on every start (it holds URL credentials, `-H` headers and the control socket); existing parents are
+    /// left as they are.
     public func create() throws(StateDirectoryError) {
+        defer { _ = chmod(path, 0o700) }
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += "/" + component
