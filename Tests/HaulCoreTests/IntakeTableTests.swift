@@ -38,6 +38,8 @@ import Testing
         Row(field: .header, value: "Content-Length: 5", verdict: .reservedHeader("content-length")),
         Row(field: .header, value: "Transfer-Encoding: chunked", verdict: .reservedHeader("transfer-encoding")),
         Row(field: .header, value: "X-A: b\rX-B: c", verdict: .headerControlCharacter("X-A: b\rX-B: c")),
+        Row(field: .header, value: "X-Big: " + String(repeating: "a", count: 9000),
+            verdict: .headerTooLarge(name: "X-Big", bytes: 9007, limit: HeaderRule.maxHeaderBytes)),
         Row(field: .header, value: "X-Bell: \u{7}", verdict: .headerControlCharacter("X-Bell: \u{7}")),
         Row(field: .header, value: "NoColon", verdict: .malformedHeader("NoColon")),
         Row(field: .header, value: ": empty name", verdict: .malformedHeader(": empty name")),
@@ -117,7 +119,9 @@ import Testing
              let .directoryNotAllowed(text), let .malformedHeader(text), let .headerControlCharacter(text),
              let .headerNameWithSpace(text), let .reservedHeader(text), let .invalidChecksum(text):
             return text
-        case .outputNeedsOneURL, .emptyDirectory:
+        case let .headerTooLarge(name, _, _):
+            return name
+        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge:
             return nil
         }
     }
@@ -129,6 +133,14 @@ import Testing
         #expect(!text.contains("hunter2") && !text.contains("alice"))
         let quoted = try #require(Self.payload(row.verdict)).escapingAllControlCharacters
         #expect(text.contains("'\(quoted)'"), "\(text)")
+    }
+
+    @Test func aTasksHeadersTogetherAreCappedAt64KiB() throws {
+        let intake = TaskIntake(defaultDirectory: "/nonexistent-haul-downloads")
+        let headers = (0..<70).map { "X-H\($0): " + String(repeating: "v", count: 1000) }
+        let verdict = Self.verdict { () throws(IntakeError) in _ = try intake.commandLineTasks(urls: [Self.goodURL], headers: headers) }
+        #expect(verdict == .headersTooLarge(bytes: headers.reduce(0) { $0 + $1.utf8.count }, limit: HeaderRule.maxTotalBytes))
+        _ = try intake.commandLineTasks(urls: [Self.goodURL], headers: Array(headers.prefix(60)))
     }
 
     @Test func goodInputPassesEveryWayInToTheSameTask() throws {

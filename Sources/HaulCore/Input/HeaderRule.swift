@@ -7,8 +7,25 @@ public enum HeaderRule {
     /// Lower-cased names a user may not set: haul sends them itself, and a second copy breaks resuming.
     public static let reservedNames: Set<String> = ["range", "if-range", "content-length", "transfer-encoding"]
 
+    /// The longest header, in bytes (servers refuse longer ones: nginx 8 KiB, Apache 8 KiB).
+    public static let maxHeaderBytes = 8 << 10
+    /// The most header bytes one task may carry.
+    public static let maxTotalBytes = 64 << 10
+
+    /// Throws the first rule a task's `headers` break: each header's own, then their total size.
+    public static func check(all headers: [String]) throws(IntakeError) {
+        for header in headers { try check(header) }
+        let total = headers.reduce(0) { $0 + $1.utf8.count }
+        if total > maxTotalBytes { throw .headersTooLarge(bytes: total, limit: maxTotalBytes) }
+    }
+
     /// Throws the first rule `header` breaks.
     public static func check(_ header: String) throws(IntakeError) {
+        let bytes = header.utf8.count
+        if bytes > maxHeaderBytes {
+            let name = String(header.prefix { $0 != ":" }.prefix(64))
+            throw .headerTooLarge(name: name, bytes: bytes, limit: maxHeaderBytes)
+        }
         guard !header.unicodeScalars.contains(where: { $0.isControlCharacter && $0 != "\t" }) else {
             throw .headerControlCharacter(header)
         }

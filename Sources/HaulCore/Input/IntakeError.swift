@@ -25,6 +25,10 @@ public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
     case headerNameWithSpace(String)
     /// A header haul sets itself (lower-cased name).
     case reservedHeader(String)
+    /// One header over `HeaderRule.maxHeaderBytes` (its name, its size).
+    case headerTooLarge(name: String, bytes: Int, limit: Int)
+    /// A task's headers together over `HeaderRule.maxTotalBytes`.
+    case headersTooLarge(bytes: Int, limit: Int)
     /// A checksum that is not `sha-256=` and 64 hex digits.
     case invalidChecksum(String)
 
@@ -52,6 +56,10 @@ public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
             return "header '\(quoted(header))' has a space in its name; write it as 'Name: value'"
         case let .reservedHeader(name):
             return "header '\(quoted(name))' is set by haul itself (it resumes with Range and If-Range)"
+        case let .headerTooLarge(name, bytes, limit):
+            return "header '\(quoted(name))' has \(bytes) bytes; a header may have at most \(limit)"
+        case let .headersTooLarge(bytes, limit):
+            return "the headers have \(bytes) bytes together; a task may have at most \(limit)"
         case let .invalidChecksum(text):
             return "checksum '\(quoted(text))' is not of the form sha-256=<64 hex digits>"
         }

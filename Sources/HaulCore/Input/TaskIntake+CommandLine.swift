@@ -8,7 +8,7 @@ extension TaskIntake {
     ) throws(IntakeError) -> [NewTask] {
         if output != nil, urls.count != 1 || hasInputFile { throw .outputNeedsOneURL }
         // Shared options are checked even with no URL, so a bad -H is reported before any input file.
-        for header in headers { try HeaderRule.check(header) }
+        try HeaderRule.check(all: headers)
         if let checksum { _ = try Self.checksum(checksum) }
         return try newTasks(urls.map { TaskRequest(url: $0, output: output, headers: headers, checksum: checksum) })
     }

@@ -25,7 +25,7 @@ public struct TaskIntake: Sendable {
         let url = try Self.url(request.url)
         if let output = request.output { try Self.checkOutput(output) }
         let directory = try resolvedDirectory(request.directory)
-        for header in request.headers { try HeaderRule.check(header) }
+        try HeaderRule.check(all: request.headers)
         let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
         return NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
     }
