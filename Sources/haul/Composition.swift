@@ -65,8 +65,12 @@ final class Composition {
             switch sessionEnd {
             case .detach: return .detach
             case .stopRequested: return .status(.interrupted)
-            // As headless: a task that failed in this session makes the status 1, also after `q`.
-            case .quit: return .status(summary.failed > 0 || summary.pausedByError > 0 ? .taskFailed : .success)
+            // As headless: a task that ended failed in this session makes the status 1, also after `q` (which
+            // stops the controller, not an interruption).
+            case .quit:
+                var ended = summary
+                ended.interrupted = false
+                return .status(ExitStatus(ended))
             }
         case let .failure(error):
             note("\(error)")
@@ -122,7 +126,7 @@ extension ExitStatus {
     init(_ summary: DownloadController.RunSummary) {
         if summary.interrupted {
             self = .interrupted
-        } else if summary.failed > 0 || summary.pausedByError > 0 {
+        } else if summary.hasFailures {
             self = .taskFailed
         } else {
             self = .success

@@ -93,8 +93,26 @@ import HaulTestSupport
         driver.emit(.finished(TaskID(1), .failed(.httpStatus(code: 404, reason: nil, host: "h", retryAfter: nil), durableBytes: 0)))
         driver.emit(.finished(TaskID(2), .completed(fileName: "f2.bin", bytes: 5)))
         let summary = await run.value
-        #expect(summary == .init(completed: 1, failed: 1, pausedByError: 0, interrupted: false))
+        #expect(summary == .init(outcomes: [TaskID(1): .failed, TaskID(2): .completed]))
         #expect(driver.started.count == 2)
+    }
+
+    @Test func aTaskPausedForDiskSpaceThenResumedToTheEndCountsOnlyAsCompleted() async throws {
+        // A second task keeps the headless run going meanwhile, as a long download would.
+        let controller = controller(max: 2, headless: true)
+        await controller.perform(.add(newTasks(2)))
+        let run = Task { await controller.run() }
+        try await waitFor("started") { driver.started.count == 2 }
+        let full = DownloadError.lowDiskSpace(path: "/d", freeBytes: 1, neededBytes: 10, reserveBytes: 64)
+        driver.emit(.finished(TaskID(1), .failed(full, durableBytes: 0)))
+        try await waitFor("paused for disk space") { store.task(1)?.state == .paused }
+        await controller.perform(.resume(TaskID(1)))
+        try await waitFor("started again") { driver.started.count == 3 }
+        driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 5)))
+        driver.emit(.finished(TaskID(2), .completed(fileName: "f2.bin", bytes: 5)))
+        let summary = await run.value
+        #expect(summary == .init(outcomes: [TaskID(1): .completed, TaskID(2): .completed]))
+        #expect(!summary.hasFailures)
     }
 
     @Test func checkpointsAreRecordedAndTheRestartPointIsTheDurableByte() async throws {

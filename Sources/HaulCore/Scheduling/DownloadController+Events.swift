@@ -72,7 +72,7 @@ extension DownloadController {
         save(updated)
         switch effect {
         case .completed:
-            summary.completed += 1
+            summary.outcomes[task.id] = .completed
             announce(.completed(updated))
         case .stopped:
             if updated.state == .paused { announce(.paused(updated)) }
@@ -84,10 +84,10 @@ extension DownloadController {
             runtime[task.id].backoff = TaskRuntime.Backoff(instant: instant, date: Date().addingTimeInterval(after))
             announce(.retrying(updated, after: after, error: error))
         case let .pausedByError(error):
-            summary.pausedByError += 1
+            summary.outcomes[task.id] = .pausedByError
             announce(.failed(updated, error: error))
         case let .failed(error):
-            summary.failed += 1
+            summary.outcomes[task.id] = .failed
             announce(.failed(updated, error: error))
         }
     }

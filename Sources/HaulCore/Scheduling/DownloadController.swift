@@ -27,13 +27,30 @@ public actor DownloadController {
         }
     }
 
-    /// What a run did, for the exit status.
+    /// What a run did, for the exit status: how each task it concluded ended last. A task paused for lack of
+    /// disk space and then resumed to completion counts as completed, not as both.
     public struct RunSummary: Sendable, Equatable {
-        public var completed: Int
-        public var failed: Int
-        /// Paused by an error the user must fix (disk space), not by the user.
-        public var pausedByError: Int
-        public var interrupted: Bool
+        /// How a task ended the last time this run concluded it.
+        public enum Outcome: Sendable, Equatable {
+            case completed
+            case failed
+            /// Paused by an error the user must fix (disk space), not by the user.
+            case pausedByError
+        }
+
+        public var outcomes: [TaskID: Outcome] = [:]
+        public var interrupted = false
+
+        public init(outcomes: [TaskID: Outcome] = [:], interrupted: Bool = false) {
+            self.outcomes = outcomes
+            self.interrupted = interrupted
+        }
+
+        public var completed: Int { outcomes.values.filter { $0 == .completed }.count }
+        public var failed: Int { outcomes.values.filter { $0 == .failed }.count }
+        public var pausedByError: Int { outcomes.values.filter { $0 == .pausedByError }.count }
+        /// Whether a task ended failed or paused by an error (and was not completed later).
+        public var hasFailures: Bool { outcomes.values.contains { $0 != .completed } }
     }
 
     let store: TaskStore
@@ -52,7 +69,7 @@ public actor DownloadController {
     var sequence: UInt64 = 0
     var lastSlowTick: ContinuousClock.Instant = .now
     var externalToken: Int64?
-    var summary = RunSummary(completed: 0, failed: 0, pausedByError: 0, interrupted: false)
+    var summary = RunSummary()
     /// The last store failure, so a failure that repeats every tick is reported once; shown in snapshots.
     var lastStoreError: String?
 
