@@ -12,6 +12,7 @@ CURLcode CCurl_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_wr
 CURLcode CCurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **out);
 CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out);
 CURLcode CCurl_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *out);
+CURLcode CCurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
 
 CURLMcode CCurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 

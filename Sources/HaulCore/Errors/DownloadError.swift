@@ -8,6 +8,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case httpStatus(code: Int, reason: String?, host: String, retryAfter: Double?)
     /// The connection failed: refused, reset, DNS, TLS handshake, cut short. `code` is curl's error number.
     case network(code: Int, message: String, host: String)
+    /// The proxy (from `http_proxy`, `https_proxy` or `ALL_PROXY`) refused to open the tunnel to the server;
+    /// `message` is libcurl's (`CONNECT tunnel failed, response 407`).
+    case proxyRefused(message: String)
     /// No bytes arrived for this many seconds.
     case stalled(seconds: Int, host: String)
     /// TLS certificate or handshake trouble; verification stays on.
@@ -39,7 +42,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
-             .checksumMismatch, .partFileRemoved:
+             .checksumMismatch, .partFileRemoved, .proxyRefused:
             return false
         }
     }
@@ -67,6 +70,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, reason, host, _):
             let text = reason.map { " \($0)" } ?? ""
             return "HTTP \(code)\(text) from \(host)" + (isTransient ? "" : " — check the URL")
+        case let .proxyRefused(message):
+            return "the proxy refused the tunnel (\(message)) — check the proxy's address and credentials "
+                + "(http_proxy, https_proxy, ALL_PROXY)"
         case let .network(code, message, host):
             return "network error talking to \(host): \(message) (curl \(code))"
         case let .stalled(seconds, host):

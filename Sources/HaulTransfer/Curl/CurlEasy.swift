@@ -60,6 +60,13 @@ final class CurlEasy {
         return String(cString: value)
     }
 
+    /// A `long`-valued info, such as `CURLINFO_HTTP_CONNECTCODE`.
+    func info(long info: CURLINFO) -> Int? {
+        var value = 0
+        guard CCurl_easy_getinfo_long(handle, info, &value) == CURLE_OK else { return nil }
+        return value
+    }
+
     /// An `curl_off_t`-valued info, such as `CURLINFO_CONNECT_TIME_T` (microseconds).
     func info(offset info: CURLINFO) -> Int64? {
         var value: curl_off_t = 0

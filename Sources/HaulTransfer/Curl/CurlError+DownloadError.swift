@@ -9,9 +9,14 @@ extension DownloadError {
     ///   - detail: libcurl's error buffer (more precise than the code's text), possibly empty.
     ///   - effectiveURL: the URL after redirects, when libcurl knows it.
     ///   - responseSeen: whether a response head arrived (a timeout after it means the transfer stalled).
+    ///   - proxyStatus: the status a proxy answered `CONNECT` with (`CURLINFO_HTTP_CONNECTCODE`), 0 for none.
     init(curlCode code: CURLcode, detail: String, url: String, effectiveURL: String?, host: String,
-         responseSeen: Bool, stallTimeout: Int) {
+         responseSeen: Bool, stallTimeout: Int, proxyStatus: Int = 0) {
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if proxyStatus >= 300 {
+            self = .proxyRefused(message: message)
+            return
+        }
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             let effective = effectiveURL ?? url
@@ -21,6 +26,8 @@ extension DownloadError {
             self = .serverLied("the answer from \(host) is not valid HTTP (\(message))")
         case CURLE_URL_MALFORMAT:
             self = .invalidURL(url)
+        case CURLE_PROXY:
+            self = .proxyRefused(message: message)
         case CURLE_TOO_MANY_REDIRECTS:
             self = .tooManyRedirects(host: host)
         case CURLE_OPERATION_TIMEDOUT where responseSeen:

@@ -560,7 +560,8 @@ final class ActiveTransfer {
         DownloadError(
             curlCode: result, detail: connection.detail, url: url(for: connection),
             effectiveURL: connection.easy.info(string: CURLINFO_EFFECTIVE_URL), host: host,
-            responseSeen: connection.head.status != 0, stallTimeout: request.options.stallTimeout)
+            responseSeen: connection.head.status != 0, stallTimeout: request.options.stallTimeout,
+            proxyStatus: connection.easy.info(long: CURLINFO_HTTP_CONNECTCODE) ?? 0)
     }
 
     /// Gives up one extra connection so another task can have the host (the engine removes its handle):

@@ -21,6 +21,8 @@ extension Connection {
         // 256 KiB reads are cheapest; under a limit, small reads let the budget pace them evenly.
         try easy.set(CURLOPT_BUFFERSIZE, options.rateLimit == nil ? 256 << 10 : 16 << 10)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)
+        // A proxy's answer to CONNECT is the proxy's, not the server's: only the server's heads are parsed.
+        try easy.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
         try easy.set(CURLOPT_USERAGENT, "haul/0.1")
         try easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         if let ca = options.caCertificate { try easy.set(CURLOPT_CAINFO, ca) }
