@@ -19,18 +19,20 @@ enum Attachment {
             throw UsageFailure(message: "cannot attach to the running haul: \(error)")
         }
         let lost = LostFlag()
-        let remote = RemoteQueue(client: owner, first: first) { lost.set() }
+        let watch = SuspensionWatch()
+        let remote = RemoteQueue(client: owner, first: first, ownerProcessID: pid) { lost.set($0) }
         let signals = SignalTrap()
         signals.install {}
         let stop = signals.requested
         let end = await runKeyLoop(
             snapshots: remote.snapshots, send: { remote.send($0) },
             options: TerminalOptions(theme: theme, downloadDirectory: downloadDirectory, attachedTo: pid),
-            stopRequested: { stop() || lost.isSet })
+            stopRequested: { stop() || lost.pid != nil || watch.ownerSuspended(remote.snapshots.read().ownerProcessID) })
         remote.close()
-        if lost.isSet {
-            note("the background haul (pid \(pid)) stopped")
-            return .success
+        if let lastPID = lost.pid ?? watch.suspendedPID {
+            let loss = OwnerLoss.judge(pid: lastPID, socketPath: owner.socketPath)
+            note(loss.message)
+            return loss.exitStatus
         }
         switch end {
         case .success:
@@ -50,9 +52,31 @@ enum Attachment {
     }
 }
 
-/// Set once, from any thread, when the owner stops answering.
+/// Set once, from any thread, when the owner stops answering: the pid it last had.
 final class LostFlag: Sendable {
-    private let flag = PthreadMutex(false)
-    func set() { flag.withLock { $0 = true } }
-    var isSet: Bool { flag.withLock { $0 } }
+    private let flag = PthreadMutex<Int32?>(nil)
+    func set(_ pid: Int32) { flag.withLock { $0 = $0 ?? pid } }
+    var pid: Int32? { flag.withLock { $0 } }
+}
+
+/// Notices, once a second at most, that the owner was stopped by a signal: it can then answer nothing, and the
+/// list would otherwise wait out several request timeouts before saying so.
+final class SuspensionWatch: Sendable {
+    private let state = PthreadMutex<(checked: ContinuousClock.Instant, suspended: Int32?)>((.now, nil))
+
+    /// Whether `pid` is stopped; reads `/proc` at most once a second and remembers a stopped pid.
+    func ownerSuspended(_ pid: Int32?) -> Bool {
+        guard let pid else { return false }
+        let due = state.withLock { state -> Bool in
+            guard state.suspended == nil, ContinuousClock.now - state.checked >= .seconds(1) else { return false }
+            state.checked = .now
+            return true
+        }
+        if due, case .suspended = OwnerLoss.judge(pid: pid, socketPath: "") {
+            state.withLock { $0.suspended = pid }
+        }
+        return suspendedPID != nil
+    }
+
+    var suspendedPID: Int32? { state.withLock { $0.suspended } }
 }

@@ -50,6 +50,9 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     public var warning: String?
     /// The cap on the sum of all downloads, bytes per second; nil for none.
     public var overallLimit: Int64?
+    /// The process that owns the queue, as an attached list last reached it (it changes when the background haul
+    /// is restarted); nil in the owner's own snapshots.
+    public var ownerProcessID: Int32?
 
     public init(
         rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0, warning: String? = nil,

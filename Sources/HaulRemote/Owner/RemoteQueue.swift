@@ -9,20 +9,28 @@ public final class RemoteQueue: Sendable {
     private let commands: AsyncStream<QueueCommand>.Continuation
     private let tasks: [Task<Void, Never>]
 
-    /// Starts mirroring; `lost` is called once when the owner stops answering (it exited).
-    public init(client: OwnerClient, first: QueueSnapshot, lost: @escaping @Sendable () -> Void) {
+    /// Starts mirroring; `lost` is called once when the owner stops answering, with the pid it last had.
+    /// Each snapshot published names the owner it came from (`ownerProcessID`), so a list follows a restarted one.
+    public init(client: OwnerClient, first: QueueSnapshot, ownerProcessID: Int32, lost: @escaping @Sendable (Int32) -> Void) {
         self.client = client
+        var first = first
+        first.ownerProcessID = ownerProcessID
         snapshots.publish(first)
         let (stream, continuation) = AsyncStream.makeStream(of: QueueCommand.self)
         commands = continuation
         let box = snapshots
         let mirror = Task {
             var current = first
-            var owner: Int32?
+            var owner: Int32? = ownerProcessID
+            var lastOwner = ownerProcessID
             var failures = 0
             while !Task.isCancelled {
                 do {
-                    if owner == nil { owner = try await client.processID() }
+                    if owner == nil {
+                        let pid = try await client.processID()
+                        owner = pid
+                        lastOwner = pid
+                    }
                     let answer = try await client.snapshotChange(after: current.sequence, owner: owner ?? 0, wait: .seconds(10))
                     failures = 0
                     if let delta = answer.delta, let next = delta.applied(to: current) {
@@ -33,12 +41,13 @@ public final class RemoteQueue: Sendable {
                     } else {
                         current = try await client.snapshot()
                     }
+                    current.ownerProcessID = owner
                     box.publish(current)
                 } catch {
                     owner = nil
                     failures += 1
                     if failures >= 3 {
-                        lost()
+                        lost(lastOwner)
                         return
                     }
                     try? await Task.sleep(for: .milliseconds(200))

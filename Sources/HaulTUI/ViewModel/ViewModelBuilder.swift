@@ -31,7 +31,7 @@ public struct ViewModelBuilder: Sendable {
         }
         let selectedRow = cursor.selected.flatMap { id in rows.first { $0.id == id } }
         let overlay = overlay(state, selected: selectedRow, in: snapshot.rows, now: now)
-        var footer = footer(for: state.mode)
+        var footer = footer(for: state.mode, owner: snapshot.ownerProcessID ?? attachedTo)
         if case let .confirm(question)? = overlay {
             footer = question.choices
         }
@@ -183,11 +183,12 @@ public struct ViewModelBuilder: Sendable {
             .joined(separator: " ")
     }
 
-    func footer(for mode: UIState.Mode) -> [FooterItem] {
+    /// - Parameter owner: the background haul this list is attached to (its live pid), nil for the owning list.
+    func footer(for mode: UIState.Mode, owner: Int32? = nil) -> [FooterItem] {
         switch mode {
         case .list:
             let items = KeyBinding.footerItems(in: .list)
-            guard let attachedTo else { return items }
+            guard let attachedTo = owner else { return items }
             // Attached: q only closes this view, and the downloads already run in the background.
             let detach = KeyBinding.binding(for: .detach)?.keys.first?.label
             return [FooterItem(keys: "attached to haul", label: "(pid \(attachedTo))", essential: true)]

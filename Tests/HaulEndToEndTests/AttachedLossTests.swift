@@ -1,0 +1,74 @@
+import FaultServer
+import Foundation
+import HaulTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An attached list whose background haul is killed, stopped by a signal, or restarted says what happened.
+@Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: TmuxDriver.isAvailable, "tmux is not installed"))
+struct AttachedLossTests {
+    static func slowServer() throws -> FaultServer {
+        let server = try FaultServer()
+        var slow = FaultPlan.file(size: 64 << 20, seed: 91)
+        slow.throttle = 128 << 10
+        server.route("/slow.bin", slow)
+        return server
+    }
+
+    @Test func aKilledDaemonIsReportedAsLostWithAFailingStatus() async throws {
+        let server = try Self.slowServer()
+        defer { server.stop() }
+        let run = try HaulRun()
+        let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
+        defer { daemon.kill() }
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
+        defer { tmux.kill() }
+        try await tmux.waitFor("attached", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") }
+        kill(daemon.pid, SIGKILL)
+        let screen = try await tmux.waitFor("EXITED=", timeout: .seconds(20))
+        #expect(screen.contains("lost the background haul (pid \(daemon.pid)): it ended without saving"), "\(screen)")
+        #expect(screen.contains("`haul daemon` starts it again"), "\(screen)")
+        #expect(screen.contains("EXITED=1"), "\(screen)")
+    }
+
+    @Test func aDaemonStoppedBySIGSTOPIsReportedAsSuch() async throws {
+        let server = try Self.slowServer()
+        defer { server.stop() }
+        let run = try HaulRun()
+        let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
+        defer {
+            kill(daemon.pid, SIGCONT)
+            daemon.kill()
+        }
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
+        defer { tmux.kill() }
+        try await tmux.waitFor("attached", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") }
+        kill(daemon.pid, SIGSTOP)
+        let screen = try await tmux.waitFor("EXITED=", timeout: .seconds(20))
+        #expect(screen.contains("is stopped by a signal — `kill -CONT \(daemon.pid)` resumes it"), "\(screen)")
+        #expect(screen.contains("EXITED=1"), "\(screen)")
+    }
+
+    @Test func aRestartedDaemonIsFollowedAndTheFooterNamesItsPid() async throws {
+        let server = try Self.slowServer()
+        defer { server.stop() }
+        let run = try HaulRun()
+        let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
+        defer { daemon.kill() }
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
+        defer { tmux.kill() }
+        try await tmux.waitFor("attached", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") }
+        kill(daemon.pid, SIGKILL)
+        let second = try await BackgroundDaemon(run)
+        defer { second.kill() }
+        try await tmux.waitFor("the footer names the new pid", timeout: .seconds(20)) {
+            $0.contains("attached to haul (pid \(second.pid))") || $0.contains("EXITED=")
+        }
+        #expect(tmux.screen().contains("attached to haul (pid \(second.pid))"), "\(tmux.screen())")
+    }
+}
