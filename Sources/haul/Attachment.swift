@@ -38,6 +38,12 @@ enum Attachment {
         case .success:
             note("the downloads go on in the background (pid \(pid)); `haul` shows them again, `haul stop` ends them")
             return .success
+        case let .failure(error as TerminalUnavailable):
+            // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.
+            for task in QueueListing.tasks(remote.snapshots.read()) { print(QueueListing.line(task)) }
+            note("\(error.reason): the queue of the background haul (pid \(pid)) is printed instead of the live list;"
+                + " `haul list` prints it again, `haul stop` ends the downloads")
+            return .success
         case let .failure(error):
             throw UsageFailure(message: "\(error)")
         }

@@ -42,29 +42,7 @@ struct ListCommand: AsyncParsableCommand {
         let tasks = try await endpoint.tasks()
         await endpoint.close()
         if tasks.isEmpty { note("the queue is empty") }
-        for task in tasks {
-            if json {
-                var line = JSONLine()
-                line.add("id", task.id.rawValue)
-                line.add("state", task.state.rawValue)
-                line.add("name", task.displayName)
-                line.add("url", URLValidation.redacted(task.url))
-                line.add("directory", task.directory)
-                line.add("bytes", task.bytesDone)
-                line.add("total", task.totalBytes)
-                line.add("attempts", Int64(task.attempts))
-                line.add("error", task.lastError)
-                print(line.text)
-            } else {
-                let total: String = task.totalBytes.map { ByteCountFormat.compact($0) } ?? "?"
-                let percent = PercentFormat.text(done: task.bytesDone, total: task.totalBytes, isComplete: task.state == .completed)
-                var error = ""
-                if task.state == .failed || task.state == .paused, let text = task.lastError { error = "  (\(text))" }
-                let size = ByteCountFormat.compact(task.bytesDone) + "/" + total
-                let columns: [String] = ["#\(task.id)".padding(6), task.state.rawValue.padding(10), percent.padding(7), size.padding(16)]
-                print(columns.joined() + task.displayName + error)
-            }
-        }
+        for task in tasks { print(json ? QueueListing.jsonLine(task) : QueueListing.line(task)) }
     }
 }
 

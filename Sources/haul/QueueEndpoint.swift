@@ -44,11 +44,7 @@ enum QueueEndpoint {
     func tasks() async throws -> [DownloadTask] {
         switch self {
         case let .owner(client, _):
-            return try await client.snapshot().rows.map { row in
-                var task = row.task
-                task.bytesDone = row.bytesReceived
-                return task
-            }
+            return QueueListing.tasks(try await client.snapshot())
         case let .local(_, session):
             // Without a transferring process, a task recorded as running is only waiting for the next run.
             return try session.store.loadAll().map { task in

@@ -72,3 +72,28 @@ struct AttachedLossTests {
         #expect(tmux.screen().contains("attached to haul (pid \(second.pid))"), "\(tmux.screen())")
     }
 }
+
+/// `haul` with a background haul running but no usable screen prints the queue instead of the live list.
+@Suite(.timeLimit(.minutes(1)))
+struct AttachWithoutScreenTests {
+    @Test(arguments: ["dumb", "no-such-terminal-type"])
+    func theQueueIsPrintedAndTheStatusIsZero(term: String) async throws {
+        let server = try AttachedLossTests.slowServer()
+        defer { server.stop() }
+        let run = try HaulRun()
+        let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
+        defer { daemon.kill() }
+        // script(1) gives haul a terminal, so only TERM stands in the way of the screen.
+        let haul = try HaulProcess.binary(named: "haul").path
+        let process = try HaulProcess(
+            URL(fileURLWithPath: "/usr/bin/script"),
+            arguments: ["-qec", "\(haul) --state-dir \(run.state) -d \(run.downloads)", "/dev/null"],
+            environment: ["TERM": term])
+        let status = try await process.waitForExit(timeout: .seconds(30))
+        let text = process.stdoutText() + process.stderrText()
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("slow.bin"), "\(text)")
+        #expect(text.contains("`haul list` prints it again"), "\(text)")
+        #expect(!text.contains("running headless"), "\(text)")
+    }
+}

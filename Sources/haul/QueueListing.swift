@@ -1,0 +1,40 @@
+import HaulCore
+import HaulReport
+
+/// The lines `haul list` prints: one per task, as plain text or as JSON.
+enum QueueListing {
+    /// `#ID  STATE  PERCENT  DONE/TOTAL  NAME  (error)`.
+    static func line(_ task: DownloadTask) -> String {
+        let total: String = task.totalBytes.map { ByteCountFormat.compact($0) } ?? "?"
+        let percent = PercentFormat.text(done: task.bytesDone, total: task.totalBytes, isComplete: task.state == .completed)
+        var error = ""
+        if task.state == .failed || task.state == .paused, let text = task.lastError { error = "  (\(text))" }
+        let size = ByteCountFormat.compact(task.bytesDone) + "/" + total
+        let columns: [String] = ["#\(task.id)".padding(6), task.state.rawValue.padding(10), percent.padding(7), size.padding(16)]
+        return columns.joined() + task.displayName + error
+    }
+
+    /// One JSON object with the task's fields.
+    static func jsonLine(_ task: DownloadTask) -> String {
+        var line = JSONLine()
+        line.add("id", task.id.rawValue)
+        line.add("state", task.state.rawValue)
+        line.add("name", task.displayName)
+        line.add("url", URLValidation.redacted(task.url))
+        line.add("directory", task.directory)
+        line.add("bytes", task.bytesDone)
+        line.add("total", task.totalBytes)
+        line.add("attempts", Int64(task.attempts))
+        line.add("error", task.lastError)
+        return line.text
+    }
+
+    /// Tasks from a snapshot, with their live byte counts.
+    static func tasks(_ snapshot: QueueSnapshot) -> [DownloadTask] {
+        snapshot.rows.map { row in
+            var task = row.task
+            task.bytesDone = row.bytesReceived
+            return task
+        }
+    }
+}
