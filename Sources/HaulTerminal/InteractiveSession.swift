@@ -73,20 +73,10 @@ public enum InteractiveSession {
             while true {
                 if stopRequested() { return .stopRequested }
                 var needsDraw = false
-                // Read the whole burst first: a paste arrives as many keys at once.
-                var burst: [TerminalEvent] = []
-                let tick = pending.isEmpty ? InteractiveSession.tickMilliseconds : InteractiveSession.answerTickMilliseconds
-                var event = reader.next(waitingMilliseconds: tick)
-                while event != .idle, burst.count < InteractiveSession.keysPerFrame {
-                    burst.append(event)
-                    event = reader.next(waitingMilliseconds: 0)
-                }
-                for (index, event) in burst.enumerated() {
+                let burst = readBurst()
+                for event in burst {
                     needsDraw = true
-                    if case var .key(key) = event {
-                        // A line break inside a paste (terminals without bracketed paste) separates URLs;
-                        // it must not submit the prompt and turn the rest of the paste into commands.
-                        if key == .enter, state.mode.isPrompt, index < burst.count - 1 { key = .character(" ") }
+                    if case let .key(key) = event {
                         snapshot = snapshots.read()
                         let now = ContinuousClock.now
                         var keyContext = pending.context(over: context(snapshot), now: now)
@@ -130,6 +120,37 @@ public enum InteractiveSession {
                 if needsDraw { draw(snapshot) }
             }
         }
+
+        /// The keys of one read: what arrives within the tick, then everything already waiting.
+        ///
+        /// While the add prompt is open, a burst of several keys is a paste from a terminal without bracketed
+        /// paste (`PasteBurst`): it is read to its end, waiting a little for the rest of it, with no cap but the
+        /// paste limit, and handed over as one `.paste`, so none of its line breaks or letters acts as a key.
+        mutating func readBurst() -> [TerminalEvent] {
+            var burst: [TerminalEvent] = []
+            let tick = pending.isEmpty ? InteractiveSession.tickMilliseconds : InteractiveSession.answerTickMilliseconds
+            var event = reader.next(waitingMilliseconds: tick)
+            let prompt = state.mode.isPrompt
+            while event != .idle, burst.count < (prompt ? KeyReader.pasteLimit : InteractiveSession.keysPerFrame) {
+                burst.append(event)
+                event = reader.next(waitingMilliseconds: 0)
+            }
+            let keys = burst.compactMap { event -> KeyPress? in
+                if case let .key(key) = event { return key }
+                return nil
+            }
+            guard prompt, PasteBurst.isPaste(keys) else { return burst }
+            var pasted = keys
+            // The rest of a paste may come in further writes a few milliseconds apart.
+            while pasted.count < KeyReader.pasteLimit, case let .key(key) = reader.next(waitingMilliseconds: Self.pasteGapMilliseconds) {
+                pasted.append(key)
+            }
+            let resized = burst.contains(.resize)
+            return [.key(.paste(PasteBurst.text(of: pasted)))] + (resized ? [.resize] : [])
+        }
+
+        /// How long a paste may pause between two writes of the terminal and still be one paste.
+        static let pasteGapMilliseconds: Int32 = 30
 
         /// The reducer's view of a snapshot, built once per snapshot and screen size (it walks every task).
         mutating func context(_ snapshot: QueueSnapshot) -> UIContext {
