@@ -10,11 +10,14 @@ struct CursesPainter {
     let window: UnsafeMutablePointer<WINDOW>
     let theme: Theme
     var colors: ColorPairCache
+    /// The terminal's character set is not UTF-8 (`LANG=C`): curses cannot draw other characters there.
+    let asciiOnly: Bool
 
-    init(window: UnsafeMutablePointer<WINDOW>, theme: Theme, colors: ColorPairCache) {
+    init(window: UnsafeMutablePointer<WINDOW>, theme: Theme, colors: ColorPairCache, asciiOnly: Bool = false) {
         self.window = window
         self.theme = theme
         self.colors = colors
+        self.asciiOnly = asciiOnly
     }
 
     mutating func paint(_ grid: ScreenGrid) {
@@ -28,7 +31,7 @@ struct CursesPainter {
                 while column < grid.width {
                     let cell = grid[row, column]
                     if cell.role != first.role || cell.selected != first.selected { break }
-                    if cell.width > 0 { text += Self.drawable(cell) }
+                    if cell.width > 0 { text += Self.drawable(cell, asciiOnly: asciiOnly) }
                     column += 1
                 }
                 let (attributes, pair) = colors.attributes(for: theme.style(for: first.role, selected: first.selected))
@@ -42,10 +45,21 @@ struct CursesPainter {
         doupdate()
     }
 
+    /// One-cell symbols the list uses, drawn as the ASCII character that looks most like them.
+    static let asciiLookAlikes: [Character: String] = [
+        "—": "-", "–": "-", "…": ".", "·": ".", "↓": "v", "↑": "^", "→": ">", "←": "<", "×": "x", "✓": "+", "✗": "x",
+    ]
+
     /// The cell's character as curses will draw it in the cell's width: a grapheme whose width glibc
-    /// measures differently (an unassigned scalar, say) becomes U+FFFD padded to the same width.
-    static func drawable(_ cell: ScreenGrid.Cell) -> String {
+    /// measures differently (an unassigned scalar, say) becomes U+FFFD padded to the same width. On a terminal
+    /// that is not UTF-8 every other character becomes `?` padded to its width, so the ASCII parts of a name
+    /// stay and the columns after it line up.
+    static func drawable(_ cell: ScreenGrid.Cell, asciiOnly: Bool = false) -> String {
         if cell.character.isASCII { return String(cell.character) }
+        if asciiOnly {
+            let fallback = Self.asciiLookAlikes[cell.character] ?? "?"
+            return fallback + String(repeating: " ", count: max(0, Int(cell.width) - 1))
+        }
         var total: Int32 = 0
         for scalar in cell.character.unicodeScalars {
             let width = CNcursesw_wcwidth(wchar_t(bitPattern: scalar.value))

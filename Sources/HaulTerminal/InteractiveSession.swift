@@ -61,7 +61,8 @@ public enum InteractiveSession {
             builder = ViewModelBuilder(glyphs: session.isUTF8 ? .unicode : .ascii, attachedTo: options.attachedTo)
             painter = CursesPainter(
                 window: session.window, theme: options.theme,
-                colors: ColorPairCache(hasColors: session.hasColors, hasDefaultColors: session.hasDefaultColors))
+                colors: ColorPairCache(hasColors: session.hasColors, hasDefaultColors: session.hasDefaultColors),
+                asciiOnly: !session.isUTF8)
             freeDisk = FreeSpace.bytes(at: options.downloadDirectory)
         }
 
