@@ -59,6 +59,23 @@ let package = Package(
             name: "haul-fault-server",
             dependencies: ["FaultServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
+        // Fuzz targets (`make fuzz`): each replays saved inputs when built normally (`make test` runs the corpora).
+        .target(name: "FuzzSupport", path: "Fuzz/Support", swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-json-rpc",
+            dependencies: [
+                "FuzzSupport", "HaulRemote", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Fuzz/JSONRPC", swiftSettings: strict),
+        .executableTarget(name: "fuzz-url-intake", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/URLIntake", swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-content-disposition", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/ContentDisposition",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-content-range", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/ContentRange", swiftSettings: strict),
+        .executableTarget(name: "fuzz-input-file", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/InputFile", swiftSettings: strict),
+        .executableTarget(name: "fuzz-theme", dependencies: ["FuzzSupport", "HaulTUI"], path: "Fuzz/Theme", swiftSettings: strict),
         .target(name: "HaulTestSupport", dependencies: ["FaultServer", "HaulCore"], path: "Tests/HaulTestSupport", swiftSettings: strict),
 
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: strict),

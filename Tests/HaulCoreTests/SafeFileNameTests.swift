@@ -40,3 +40,18 @@ import Testing
         #expect(SafeFileName.numbered("README", 2) == "README (2)")
     }
 }
+
+/// Found by fuzz-content-disposition: a long name whose cut left what a second pass trims again.
+@Suite struct SafeFileNameIdempotenceTests {
+    @Test(arguments: [
+        String(repeating: "é", count: 99) + " .." + String(repeating: "x", count: 20),
+        String(repeating: "ÿ", count: 150) + ".tar",
+        "." + String(repeating: "a", count: 300) + " .bin",
+        String(repeating: "ÿ", count: 99) + " " + String(repeating: "b", count: 30) + ".x",
+    ])
+    func sanitisingASanitisedNameChangesNothing(raw: String) throws {
+        let once = try #require(SafeFileName.sanitize(raw))
+        #expect(SafeFileName.sanitize(once) == once)
+        #expect(once.utf8.count <= SafeFileName.maxBytes)
+    }
+}

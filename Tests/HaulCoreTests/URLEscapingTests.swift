@@ -17,6 +17,15 @@ import Testing
         #expect(try URLValidation.validate(text) == expected)
     }
 
+    /// Found by fuzz-url-intake: an escape in a non-ASCII host was decoded into the host, and a second check of
+    /// the result changed it again.
+    @Test func anEscapeInTheHostIsRefused() {
+        for text in ["http://host.a6q=ü%26v", "http://ex%41mple.org/", "http://ü.example%2Fevil/"] {
+            #expect(throws: DownloadError.self) { try URLValidation.validate(text) }
+        }
+        #expect(throws: Never.self) { try URLValidation.validate("http://user:p%40ss@example.org/") }
+    }
+
     @Test func theNameIsTheDecodedLastSegment() throws {
         let url = try URLValidation.validate("http://host/gen/報告書%202025.pdf")
         #expect(SafeFileName.fromURL(url) == "報告書 2025.pdf")

@@ -17,15 +17,17 @@ public enum SafeFileName {
         for scalar in lastComponent.unicodeScalars where isAllowed(scalar) {
             scalars.append(scalar)
         }
-        var name = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
-        while let first = name.first, first == "." || first == "-" || first == " " {
-            name.removeFirst()
-        }
-        while let last = name.last, last == "." || last == " " {
-            name.removeLast()
-        }
-        guard !name.isEmpty else { return nil }
-        return capped(name)
+        // Trimmed again after capping: a cut can leave a trailing dot or space, or only the extension.
+        let name = trimmed(capped(trimmed(String(scalars).trimmingCharacters(in: .whitespacesAndNewlines))))
+        return name.isEmpty ? nil : name
+    }
+
+    /// Without leading dots, dashes and spaces, and without trailing dots and spaces.
+    static func trimmed(_ text: String) -> String {
+        var name = Substring(text)
+        while let first = name.first, first == "." || first == "-" || first == " " { name.removeFirst() }
+        while let last = name.last, last == "." || last == " " { name.removeLast() }
+        return String(name)
     }
 
     /// The decoded last path segment of a URL, sanitised; nil when the URL has no usable segment.

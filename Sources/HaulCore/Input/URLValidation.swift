@@ -40,6 +40,10 @@ public enum URLValidation {
         guard trimmed.dropFirst(scheme.count + 1).hasPrefix("//"), let authority = authorityRange(in: trimmed) else {
             throw .invalidURL(redacted(trimmed))
         }
+        // A `%` escape in the host is decoded by the IDNA step (`a%26b` became `a&b`), which changes what the host
+        // says: no real host name needs one.
+        let hostPart = trimmed[authority].split(separator: "@").last ?? ""
+        if hostPart.contains("%") { throw .invalidURL(redacted(trimmed)) }
         // Only what RFC 3986 does not allow is encoded, before the parser sees it: given text it must repair,
         // URLComponents encodes every `%` again (`%20` became `%2520`, another file and a broken signature).
         let escaped = String(trimmed[..<authority.upperBound]) + escapingOutsideRFC3986(trimmed[authority.upperBound...])
