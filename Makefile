@@ -56,6 +56,7 @@ clean:
 # from the committed corpus (Fuzz/Corpus/TARGET), new inputs kept in .build-fuzz/corpus; a crash, a broken
 # invariant or an input slower than 2 s fails it and leaves the input in .build-fuzz/artifacts. `make fuzz-ci`:
 # 10 s each, one minute in all. Release build with ASan; lld links it (gold crashes on the sanitized objects).
+# The theme target runs without leak detection: TOMLKit's C++ bridge leaks about 1.4 KB a parse (once a run in haul).
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz-json-rpc fuzz-url-intake fuzz-content-disposition fuzz-content-range fuzz-input-file fuzz-theme
 FUZZ_BUILD = $(SWIFT) build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
@@ -71,7 +72,8 @@ fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do \
 		mkdir -p .build-fuzz/corpus/$$target; \
 		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
-		$(FUZZ_BIN)/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \
+		extra=""; [ $$target = fuzz-theme ] && extra=-detect_leaks=0; \
+		$(FUZZ_BIN)/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 $$extra \
 			-artifact_prefix=.build-fuzz/artifacts/$$target- .build-fuzz/corpus/$$target Fuzz/Corpus/$$target \
 			> .build-fuzz/$$target.log 2>&1 || { tail -40 .build-fuzz/$$target.log; exit 1; }; \
 		grep -E "stat::number_of_executed_units|stat::new_units_added" .build-fuzz/$$target.log | tr '\n' ' '; echo; \

@@ -18,7 +18,7 @@ now_ms() { date +%s%3N; }
 for i in $(seq 1 "$tasks"); do echo "http://127.0.0.1:9/file-$i.bin"; done >"$root/list.txt"
 "$bin/haul" add --state-dir "$state" -d "$root/dl" -i "$root/list.txt" >/dev/null 2>&1
 "$bin/haul" pause --all --state-dir "$state" >/dev/null 2>&1
-printf 'bench-secret\n' >"$root/secret"; chmod 600 "$root/secret"
+printf 'bench-secret-0123456789\n' >"$root/secret"; chmod 600 "$root/secret"
 "$bin/haul" daemon --state-dir "$state" -d "$root/dl" --rpc-listen "$port" --rpc-secret-file "$root/secret" >/dev/null
 pid=$(head -1 "$state/haul.lock")
 
@@ -27,7 +27,7 @@ import json, sys, threading, time, urllib.request
 port, pid = int(sys.argv[1]), int(sys.argv[2])
 url = f"http://127.0.0.1:{port}/jsonrpc"
 def call(method, *params):
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": ["token:bench-secret", *params]}).encode()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": ["token:bench-secret-0123456789", *params]}).encode()
     with urllib.request.urlopen(urllib.request.Request(url, body, {"Content-Type": "application/json"}), timeout=30) as r:
         return json.loads(r.read())
 keys = ["gid", "totalLength", "completedLength", "uploadSpeed", "downloadSpeed", "connections", "numSeeders",
@@ -51,7 +51,7 @@ def client():
     # One kept-alive connection per client, as AriaNg's browser and aria2p's session keep theirs.
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     def keep(method, *params):
-        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": ["token:bench-secret", *params]})
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": ["token:bench-secret-0123456789", *params]})
         connection.request("POST", "/jsonrpc", body, {"Content-Type": "application/json"})
         return json.loads(connection.getresponse().read())
     while time.time() < stop:

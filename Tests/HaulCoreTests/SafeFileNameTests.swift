@@ -48,6 +48,8 @@ import Testing
         String(repeating: "ÿ", count: 150) + ".tar",
         "." + String(repeating: "a", count: 300) + " .bin",
         String(repeating: "ÿ", count: 99) + " " + String(repeating: "b", count: 30) + ".x",
+        // A space before a combining mark is one Character: trimmed scalar by scalar.
+        "../. \u{659}\u{FFFD}lnsswd",
     ])
     func sanitisingASanitisedNameChangesNothing(raw: String) throws {
         let once = try #require(SafeFileName.sanitize(raw))

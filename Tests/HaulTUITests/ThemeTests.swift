@@ -227,3 +227,16 @@ final class TemporaryThemes {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// Found by fuzz-theme: toml++ inside TOMLKit asserts (ending the process) on a table name that starts with a
+/// non-ASCII character; such a theme is a syntax error instead.
+@Suite struct ThemeTableNameTests {
+    @Test(arguments: ["[ü]\n", "name = \"x\"\n  [[ é ]]\n"])
+    func aNonASCIITableNameIsASyntaxError(text: String) {
+        #expect(throws: ThemeError.self) { try ThemeFile.parse(text, source: "t.toml") }
+    }
+
+    @Test func nonASCIIElsewhereIsFine() throws {
+        _ = try ThemeFile.parse("# ▶ ⏸\ndescription = \"Solarized — dark\"\n[styles]\n", source: "t.toml")
+    }
+}

@@ -18,16 +18,18 @@ public enum SafeFileName {
             scalars.append(scalar)
         }
         // Trimmed again after capping: a cut can leave a trailing dot or space, or only the extension.
-        let name = trimmed(capped(trimmed(String(scalars).trimmingCharacters(in: .whitespacesAndNewlines))))
+        let name = trimmed(capped(trimmed(String(scalars))))
         return name.isEmpty ? nil : name
     }
 
-    /// Without leading dots, dashes and spaces, and without trailing dots and spaces.
+    /// Without leading dots, dashes and white space, and without trailing dots and white space. Scalar by
+    /// scalar: a space followed by a combining mark is one `Character`, which a comparison with " " misses.
     static func trimmed(_ text: String) -> String {
-        var name = Substring(text)
-        while let first = name.first, first == "." || first == "-" || first == " " { name.removeFirst() }
-        while let last = name.last, last == "." || last == " " { name.removeLast() }
-        return String(name)
+        var scalars = Substring(text).unicodeScalars
+        let space = CharacterSet.whitespacesAndNewlines
+        while let first = scalars.first, first == "." || first == "-" || space.contains(first) { scalars.removeFirst() }
+        while let last = scalars.last, last == "." || space.contains(last) { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
     }
 
     /// The decoded last path segment of a URL, sanitised; nil when the URL has no usable segment.

@@ -36,7 +36,14 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     }
 
     /// Unfinished tasks in queue order, then completed ones newest first.
-    public var rows: [Row] { didSet { tally = Tally(rows) } }
+    public var rows: [Row] {
+        get { storedRows }
+        set {
+            storedRows = newValue
+            tally = Tally(newValue)
+        }
+    }
+    private var storedRows: [Row]
     /// How many rows are in each state, and where the running ones are: remote clients poll these
     /// every second, so they are counted once per snapshot, not once per question.
     public private(set) var tally: Tally
@@ -58,13 +65,27 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0, warning: String? = nil,
         overallLimit: Int64? = nil
     ) {
-        self.rows = rows
+        storedRows = rows
         tally = Tally(rows)
         self.maxConcurrent = maxConcurrent
         self.totalSpeed = totalSpeed
         self.sequence = sequence
         self.warning = warning
         self.overallLimit = overallLimit
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case storedRows = "rows", tally, maxConcurrent, totalSpeed, sequence, warning, overallLimit, ownerProcessID
+    }
+
+    /// Replaces the row at `index` by `row` of the same task in the same state (new live figures, a new retry
+    /// time) without counting every row again: the per-second refresh of a large queue costs what changed.
+    /// Returns false, changing nothing, when the row is not that task in that state.
+    public mutating func updateRow(at index: Int, with row: Row) -> Bool {
+        guard storedRows.indices.contains(index), storedRows[index].id == row.id,
+              storedRows[index].task.state == row.task.state else { return false }
+        storedRows[index] = row
+        return true
     }
 
     public func count(of state: TaskState) -> Int { tally.counts[state] ?? 0 }

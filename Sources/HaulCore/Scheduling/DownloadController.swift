@@ -66,6 +66,12 @@ public actor DownloadController {
     var isRunning = false
     var isLoaded = false
     var snapshotDirty = true
+    /// Only the live figures of the tasks in `runtime` changed since the last snapshot (the once-a-second refresh):
+    /// the tick patches their rows instead of building every row again.
+    var figuresDirty = false
+    /// The last snapshot published, and where each task's row is in it, for those patches.
+    var lastSnapshot: QueueSnapshot?
+    var rowIndex: [TaskID: Int] = [:]
     var sequence: UInt64 = 0
     var lastSlowTick: ContinuousClock.Instant = .now
     var externalToken: Int64?
@@ -226,9 +232,13 @@ public actor DownloadController {
             lastSlowTick = now
             reconcileExternalChanges()
             // Speeds, ETAs and back-off countdowns change every second; an idle queue is not redrawn.
-            if runtime.hasAttempts || runtime.hasBackoff { snapshotDirty = true }
+            if runtime.hasAttempts || runtime.hasBackoff { figuresDirty = true }
         }
-        if snapshotDirty || !untold.isEmpty { publish() }
+        if snapshotDirty || !untold.isEmpty {
+            publish()
+        } else if figuresDirty {
+            publish(patching: true)
+        }
     }
 
     func flushProgress() {
@@ -263,15 +273,28 @@ public actor DownloadController {
 
     // MARK: - Snapshots
 
-    func publish() {
-        snapshotDirty = false
+    /// Publishes a new snapshot, every row built; with `patching` (the tick, when only the figures of the tasks
+    /// in `runtime` changed) their rows are patched into the last one instead, so the per-second cost follows the
+    /// running tasks, not the queue.
+    func publish(patching: Bool = false) {
         sequence += 1
         lastPublish = .now
-        snapshots.publish(SnapshotBuilder.build(
+        let split = configuration.transferOptions.split
+        let patched = !patching || snapshotDirty ? nil : lastSnapshot.flatMap { last in
+            SnapshotBuilder.patched(
+                last, index: rowIndex, tasks: tasks, runtime: runtime, defaultSplit: split, sequence: sequence, now: .now,
+                wallNow: Date())
+        }
+        let snapshot = patched ?? SnapshotBuilder.build(
             tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, overallLimit: configuration.overallLimit,
-            defaultSplit: configuration.transferOptions.split,
-            sequence: sequence,
-            warning: lastStoreError, now: .now, wallNow: Date()))
+            defaultSplit: split, sequence: sequence, warning: lastStoreError, now: .now, wallNow: Date())
+        if patched == nil {
+            rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
+        }
+        snapshotDirty = false
+        figuresDirty = false
+        lastSnapshot = snapshot
+        snapshots.publish(snapshot)
         tellUntold()
     }
 

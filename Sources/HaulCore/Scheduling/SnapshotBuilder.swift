@@ -27,24 +27,54 @@ enum SnapshotBuilder {
         var totalSpeed: Double?
         for id in unfinishedKeys.lazy.map(\.id) + completedKeys.lazy.map(\.id) {
             guard let task = tasks[id] else { continue }
-            var row = QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
-            let record = runtime[id]
-            if task.state == .running, let attempt = record.attempt {
-                row.bytesReceived = attempt.position
-                row.connections = attempt.connections
-                row.segmentMap = attempt.segmentMap
-                row.isStalled = attempt.meter.reading(at: now) == .stalled
-                row.speed = attempt.meter.bytesPerSecond(at: now)
-                row.eta = EtaEstimate.seconds(done: attempt.position, total: task.totalBytes, bytesPerSecond: row.speed)
-                if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
-            }
-            if let limit = record.rateLimit { row.rateLimit = limit > 0 ? limit : nil }
-            row.split = record.split ?? defaultSplit
-            if task.state == .waiting, let retry = record.backoff, retry.date > wallNow { row.retryAt = retry.date }
+            let row = row(task, runtime[id], defaultSplit: defaultSplit, now: now, wallNow: wallNow)
+            if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
             rows.append(row)
         }
         return QueueSnapshot(
             rows: rows, maxConcurrent: maxConcurrent, totalSpeed: totalSpeed, sequence: sequence, warning: warning,
             overallLimit: overallLimit)
+    }
+
+    /// `previous` with the rows of the tasks in `runtime` (running, backing off, or with a limit of their own)
+    /// built again: what changes from one second to the next while nothing is added, removed, moved or changes
+    /// state. Costs the tasks in `runtime`, not the queue. Nil when a row cannot be patched (its task is gone or
+    /// changed state): the caller builds the whole snapshot then.
+    ///
+    /// - Parameter index: where each task's row is in `previous`.
+    static func patched(
+        _ previous: QueueSnapshot, index: [TaskID: Int], tasks: TaskTable, runtime: RuntimeTable, defaultSplit: Int,
+        sequence: UInt64, now: ContinuousClock.Instant, wallNow: Date
+    ) -> QueueSnapshot? {
+        var snapshot = previous
+        for id in runtime.byID.keys {
+            guard let task = tasks[id], let position = index[id] else { return nil }
+            let row = row(task, runtime[id], defaultSplit: defaultSplit, now: now, wallNow: wallNow)
+            guard snapshot.updateRow(at: position, with: row) else { return nil }
+        }
+        snapshot.totalSpeed = snapshot.running.reduce(nil as Double?) { total, row in
+            row.speed.map { (total ?? 0) + $0 } ?? total
+        }
+        snapshot.sequence = sequence
+        return snapshot
+    }
+
+    /// One task's row: the stored task plus its live figures.
+    static func row(
+        _ task: DownloadTask, _ record: TaskRuntime, defaultSplit: Int, now: ContinuousClock.Instant, wallNow: Date
+    ) -> QueueSnapshot.Row {
+        var row = QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
+        if task.state == .running, let attempt = record.attempt {
+            row.bytesReceived = attempt.position
+            row.connections = attempt.connections
+            row.segmentMap = attempt.segmentMap
+            row.isStalled = attempt.meter.reading(at: now) == .stalled
+            row.speed = attempt.meter.bytesPerSecond(at: now)
+            row.eta = EtaEstimate.seconds(done: attempt.position, total: task.totalBytes, bytesPerSecond: row.speed)
+        }
+        if let limit = record.rateLimit { row.rateLimit = limit > 0 ? limit : nil }
+        row.split = record.split ?? defaultSplit
+        if task.state == .waiting, let retry = record.backoff, retry.date > wallNow { row.retryAt = retry.date }
+        return row
     }
 }

@@ -32,6 +32,16 @@ public struct ThemeFile: Sendable, Equatable {
 
     /// Decodes `text`; `source` names the file in messages. Throws only when the text is not TOML.
     public static func parse(_ text: String, source: String) throws(ThemeError) -> (ThemeFile, warnings: [String]) {
+        // toml++ (inside TOMLKit) asserts, ending the process, on a table header whose name starts with a non-ASCII
+        // character (found by fuzz-theme): such a file is refused here as a syntax error.
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line.drop { $0 == " " || $0 == "\t" }
+            guard rest.first == "[" else { continue }
+            rest = rest.dropFirst().drop { $0 == "[" || $0 == " " || $0 == "\t" }
+            if let first = rest.unicodeScalars.first, !first.isASCII {
+                throw .syntax(source: source, line: index + 1, column: 0, message: "a table name must start with an ASCII letter or a quote")
+            }
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
