@@ -80,4 +80,4 @@ fuzz: fuzz-build
 	done
 
 fuzz-ci:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+	@timeout --kill-after=30 900 $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10

@@ -32,14 +32,16 @@ public struct ThemeFile: Sendable, Equatable {
 
     /// Decodes `text`; `source` names the file in messages. Throws only when the text is not TOML.
     public static func parse(_ text: String, source: String) throws(ThemeError) -> (ThemeFile, warnings: [String]) {
-        // toml++ (inside TOMLKit) asserts, ending the process, on a table header whose name starts with a non-ASCII
-        // character (found by fuzz-theme): such a file is refused here as a syntax error.
+        // toml++ (inside TOMLKit) asserts, ending the process, on a table header whose name does not start with a
+        // bare-key character or a quote (`[ü]`, `[=]`, found by fuzz-theme): such a file is refused as a syntax error.
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line.drop { $0 == " " || $0 == "\t" }
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst().drop { $0 == "[" || $0 == " " || $0 == "\t" }
-            if let first = rest.unicodeScalars.first, !first.isASCII {
-                throw .syntax(source: source, line: index + 1, column: 0, message: "a table name must start with an ASCII letter or a quote")
+            if let first = rest.unicodeScalars.first, !Self.startsKey(first) {
+                throw .syntax(
+                    source: source, line: index + 1, column: 0,
+                    message: "a table name must start with a letter, a digit, _, - or a quote")
             }
         }
         let table: TOMLTable
@@ -53,6 +55,12 @@ public struct ThemeFile: Sendable, Equatable {
         var decoder = Decoding(source: source)
         let file = decoder.decode(table)
         return (file, decoder.warnings)
+    }
+
+    /// Whether a TOML key may start with `scalar`: a bare-key character or a quote.
+    static func startsKey(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            || ("0"..."9").contains(scalar) || "_-\"'".unicodeScalars.contains(scalar)
     }
 
     /// One decoding pass; collects warnings as it walks the table.
