@@ -41,8 +41,9 @@ sleep 3
 echo "daemon CPU, $tasks queued, 1 running at 2 KiB/s, no list: $(cpu "$pid" "$seconds") % of a core (target <= 1.5 %)"
 tmux -L "$sock" new-session -d -x 120 -y 40 "env TERM=xterm-256color $bin/haul --state-dir $state -d $root/dl"
 sleep 3
-list=$(pgrep -f "^$bin/haul --state-dir $state -d $root/dl" | head -1)
-daemon=$(cpu "$pid" "$seconds" & )
+list=$(pgrep -n -f "$bin/haul --state-dir $state -d $root/dl")
+cpu "$pid" "$seconds" >"$root/daemon-with-list" &
+measuring=$!
 listcpu=$(cpu "$list" "$seconds")
-wait
-echo "attached list CPU, same queue: $listcpu % of a core (target <= 3 %)"
+wait "$measuring"
+echo "attached list CPU, same queue: $listcpu % of a core (target <= 3 %); daemon meanwhile: $(cat "$root/daemon-with-list") %"

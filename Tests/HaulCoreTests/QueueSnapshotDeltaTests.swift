@@ -29,6 +29,34 @@ import HaulCore
         #expect(rebuilt.count(of: .running) == 1)
     }
 
+    @Test func withAnIndexOnlyTheChangedRowsAreTouchedAndTheResultIsTheSame() throws {
+        let old = snapshot((1...1000).map { row($0, $0 == 5 ? .running : .waiting) }, sequence: 7)
+        let index = Dictionary(uniqueKeysWithValues: old.rows.enumerated().map { ($1.id, $0) })
+        var rows = old.rows
+        rows[4] = row(5, .running, done: 4096)
+        let figures = snapshot(rows, sequence: 8)
+        let delta = QueueSnapshotDelta(from: old, to: figures)
+        #expect(delta.applied(to: old, index: index) == figures)
+        #expect(delta.applied(to: old, index: index)?.count(of: .running) == 1)
+        // A row that changes state is counted again: the same result as without an index.
+        rows[6] = row(7, .paused)
+        let paused = snapshot(rows, sequence: 9)
+        let stateChange = QueueSnapshotDelta(from: old, to: paused)
+        #expect(stateChange.applied(to: old, index: index) == paused)
+        #expect(stateChange.applied(to: old, index: index)?.count(of: .paused) == 1)
+    }
+
+    @Test func updateRowRefusesAnotherTaskOrAnotherState() {
+        var snapshot = snapshot([row(1), row(2, .running)], sequence: 1)
+        let updated = snapshot.updateRow(at: 1, with: row(2, .running, done: 10))
+        #expect(updated && snapshot.rows[1].bytesReceived == 10)
+        let otherTask = snapshot.updateRow(at: 0, with: row(2, .running))
+        let otherState = snapshot.updateRow(at: 0, with: row(1, .paused))
+        let outside = snapshot.updateRow(at: 5, with: row(1))
+        #expect(!otherTask && !otherState && !outside)
+        #expect(snapshot.count(of: .running) == 1 && snapshot.count(of: .waiting) == 1)
+    }
+
     @Test func addedRemovedAndMovedRowsCarryTheNewOrder() throws {
         let old = snapshot([row(1), row(2), row(3)], sequence: 1)
         let new = snapshot([row(3), row(1, .paused), row(4)], sequence: 2)

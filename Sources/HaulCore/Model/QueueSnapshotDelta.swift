@@ -36,8 +36,23 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
 
     /// The newer snapshot, from `old`; nil when `old` is not the base (or lacks a row the order names),
     /// and the front end then asks for a whole snapshot.
-    public func applied(to old: QueueSnapshot) -> QueueSnapshot? {
+    ///
+    /// - Parameter index: where each task's row is in `old`, when the caller keeps it: with the order unchanged
+    ///   and no row changing state, only the changed rows are touched (an attached list's once-a-second update
+    ///   then costs the running tasks, not the queue).
+    public func applied(to old: QueueSnapshot, index: [TaskID: Int]? = nil) -> QueueSnapshot? {
         guard old.sequence == base else { return nil }
+        if order == nil, let index {
+            var patched = old
+            if rows.allSatisfy({ row in index[row.id].map { patched.updateRow(at: $0, with: row) } ?? false }) {
+                patched.maxConcurrent = maxConcurrent
+                patched.totalSpeed = totalSpeed
+                patched.sequence = sequence
+                patched.warning = warning
+                patched.overallLimit = overallLimit
+                return patched
+            }
+        }
         var result: [QueueSnapshot.Row]
         if let order {
             var byID = Dictionary(old.rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

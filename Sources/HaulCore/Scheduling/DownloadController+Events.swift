@@ -62,8 +62,14 @@ extension DownloadController {
             // (it is told only once the snapshot shows it).
             publishSoon()
         }
-        // Front ends read the snapshot on the next tick (200 ms); rebuilding it per event costs O(queue).
-        if case .progress = event {} else { snapshotDirty = true }
+        // Front ends read the snapshot on the next tick (200 ms). Live bytes wait for the once-a-second refresh; other
+        // figures of a running task (durable bytes, connections, its segment map) are patched into its row at the
+        // next tick; anything else rebuilds every row.
+        switch event {
+        case .progress: break
+        case .checkpoint, .segmentCheckpoint, .connections, .segmentMaps: figuresDirty = true
+        default: snapshotDirty = true
+        }
     }
 
     private func conclude(_ task: DownloadTask, _ outcome: TransferOutcome, startedAt: Int64) {

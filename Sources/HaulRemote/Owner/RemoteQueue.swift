@@ -21,6 +21,7 @@ public final class RemoteQueue: Sendable {
         let box = snapshots
         let mirror = Task {
             var current = first
+            var index = Self.index(of: first)
             var owner: Int32? = ownerProcessID
             var lastOwner = ownerProcessID
             var failures = 0
@@ -33,13 +34,17 @@ public final class RemoteQueue: Sendable {
                     }
                     let answer = try await client.snapshotChange(after: current.sequence, owner: owner ?? 0, wait: .seconds(10))
                     failures = 0
-                    if let delta = answer.delta, let next = delta.applied(to: current) {
+                    if let delta = answer.delta, let next = delta.applied(to: current, index: index) {
+                        if delta.order != nil { index = Self.index(of: next) }
                         current = next
-                    } else if let full = answer.full {
-                        // Also a restarted owner, which counts from 1 again: take whatever it sends.
-                        current = full
                     } else {
-                        current = try await client.snapshot()
+                        // Also a restarted owner, which counts from 1 again: take whatever it sends.
+                        if let full = answer.full {
+                            current = full
+                        } else {
+                            current = try await client.snapshot()
+                        }
+                        index = Self.index(of: current)
                     }
                     current.ownerProcessID = owner
                     box.publish(current)
@@ -59,6 +64,11 @@ public final class RemoteQueue: Sendable {
             for await command in stream { _ = try? await client.perform([command]) }
         }
         tasks = [mirror, sender]
+    }
+
+    /// Where each task's row is in `snapshot`.
+    static func index(of snapshot: QueueSnapshot) -> [TaskID: Int] {
+        Dictionary(snapshot.rows.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func send(_ command: QueueCommand) { commands.yield(command) }

@@ -33,12 +33,13 @@ public struct ThemeFile: Sendable, Equatable {
     /// Decodes `text`; `source` names the file in messages. Throws only when the text is not TOML.
     public static func parse(_ text: String, source: String) throws(ThemeError) -> (ThemeFile, warnings: [String]) {
         // toml++ (inside TOMLKit) asserts, ending the process, on a table header whose name does not start with a
-        // bare-key character or a quote (`[ü]`, `[=]`, found by fuzz-theme): such a file is refused as a syntax error.
+        // bare-key character or a quote on the same line (`[ü]`, `[=]`, `[` alone, found by fuzz-theme): such a file
+        // is refused as a syntax error.
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line.drop { $0 == " " || $0 == "\t" }
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst().drop { $0 == "[" || $0 == " " || $0 == "\t" }
-            if let first = rest.unicodeScalars.first, !Self.startsKey(first) {
+            if !(rest.unicodeScalars.first.map(Self.startsKey) ?? false) {
                 throw .syntax(
                     source: source, line: index + 1, column: 0,
                     message: "a table name must start with a letter, a digit, _, - or a quote")
