@@ -38,7 +38,9 @@ public struct ThemeFile: Sendable, Equatable {
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line.drop { $0 == " " || $0 == "\t" }
             guard rest.first == "[" else { continue }
-            rest = rest.dropFirst().drop { $0 == "[" || $0 == " " || $0 == "\t" }
+            rest = rest.dropFirst()
+            if rest.first == "[" { rest = rest.dropFirst() }  // an array of tables, `[[name]]`
+            rest = rest.drop { $0 == " " || $0 == "\t" }
             if !(rest.unicodeScalars.first.map(Self.startsKey) ?? false) {
                 throw .syntax(
                     source: source, line: index + 1, column: 0,
