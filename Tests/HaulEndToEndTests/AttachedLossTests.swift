@@ -17,16 +17,25 @@ struct AttachedLossTests {
         return server
     }
 
-    @Test func aKilledDaemonIsReportedAsLostWithAFailingStatus() async throws {
-        let server = try Self.slowServer()
-        defer { server.stop() }
+    /// A background haul on a slow download and a live list in tmux attached to it.
+    static func attachedList() async throws -> (FaultServer, HaulRun, BackgroundDaemon, TmuxDriver) {
+        let server = try slowServer()
         let run = try HaulRun()
         let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
-        defer { daemon.kill() }
         let haul = try HaulProcess.binary(named: "haul").path
         let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
-        defer { tmux.kill() }
         try await tmux.waitFor("attached", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") }
+        return (server, run, daemon, tmux)
+    }
+
+    @Test func aKilledDaemonIsReportedAsLostWithAFailingStatus() async throws {
+        let (server, run, daemon, tmux) = try await Self.attachedList()
+        defer {
+            server.stop()
+            daemon.kill()
+            tmux.kill()
+            withExtendedLifetime(run) {}  // its directory holds the state and the socket
+        }
         kill(daemon.pid, SIGKILL)
         let screen = try await tmux.waitFor("EXITED=", timeout: .seconds(20))
         #expect(screen.contains("lost the background haul (pid \(daemon.pid)): it ended without saving"), "\(screen)")
@@ -35,18 +44,14 @@ struct AttachedLossTests {
     }
 
     @Test func aDaemonStoppedBySIGSTOPIsReportedAsSuch() async throws {
-        let server = try Self.slowServer()
-        defer { server.stop() }
-        let run = try HaulRun()
-        let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
+        let (server, run, daemon, tmux) = try await Self.attachedList()
         defer {
+            server.stop()
             kill(daemon.pid, SIGCONT)
             daemon.kill()
+            tmux.kill()
+            withExtendedLifetime(run) {}  // its directory holds the state and the socket
         }
-        let haul = try HaulProcess.binary(named: "haul").path
-        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
-        defer { tmux.kill() }
-        try await tmux.waitFor("attached", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") }
         kill(daemon.pid, SIGSTOP)
         let screen = try await tmux.waitFor("EXITED=", timeout: .seconds(20))
         #expect(screen.contains("is stopped by a signal — `kill -CONT \(daemon.pid)` resumes it"), "\(screen)")
@@ -54,15 +59,12 @@ struct AttachedLossTests {
     }
 
     @Test func aRestartedDaemonIsFollowedAndTheFooterNamesItsPid() async throws {
-        let server = try Self.slowServer()
-        defer { server.stop() }
-        let run = try HaulRun()
-        let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
-        defer { daemon.kill() }
-        let haul = try HaulProcess.binary(named: "haul").path
-        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
-        defer { tmux.kill() }
-        try await tmux.waitFor("attached", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") }
+        let (server, run, daemon, tmux) = try await Self.attachedList()
+        defer {
+            server.stop()
+            daemon.kill()
+            tmux.kill()
+        }
         kill(daemon.pid, SIGKILL)
         let second = try await BackgroundDaemon(run)
         defer { second.kill() }
