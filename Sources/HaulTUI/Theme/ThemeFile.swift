@@ -35,13 +35,14 @@ public struct ThemeFile: Sendable, Equatable {
         // toml++ (inside TOMLKit) asserts, ending the process, on a table header whose name does not start with a
         // bare-key character or a quote on the same line (`[ü]`, `[=]`, `[` alone, found by fuzz-theme): such a file
         // is refused as a syntax error.
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Scalar by scalar: `[` followed by a combining mark is one Character.
+        for (index, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rest = line.drop { $0 == " " || $0 == "\t" }
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst()
             if rest.first == "[" { rest = rest.dropFirst() }  // an array of tables, `[[name]]`
             rest = rest.drop { $0 == " " || $0 == "\t" }
-            if !(rest.unicodeScalars.first.map(Self.startsKey) ?? false) {
+            if !(rest.first.map(Self.startsKey) ?? false) {
                 throw .syntax(
                     source: source, line: index + 1, column: 0,
                     message: "a table name must start with a letter, a digit, _, - or a quote")
