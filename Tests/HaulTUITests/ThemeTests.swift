@@ -231,7 +231,7 @@ final class TemporaryThemes {
 /// Found by fuzz-theme: toml++ inside TOMLKit asserts (ending the process) on a table name that starts with a
 /// non-ASCII character; such a theme is a syntax error instead.
 @Suite struct ThemeTableNameTests {
-    @Test(arguments: ["[ü]\n", "name = \"x\"\n  [[ é ]]\n", "[=]\n", "[ .a]\n", "[\na ].\n", "[[[a]]]\n", "[\u{EB4}]\n"])
+    @Test(arguments: ["[ü]\n", "name = \"x\"\n  [[ é ]]\n", "[=]\n", "[ .a]\n", "[\na ].\n", "[[[a]]]\n", "[\u{EB4}]\n", "\u{FEFF}[= 1]\n"])
     func aTableNameTomlPlusPlusWouldAssertOnIsASyntaxError(text: String) {
         #expect(throws: ThemeError.self) { try ThemeFile.parse(text, source: "t.toml") }
     }

@@ -300,14 +300,19 @@ import Testing
         }
     }
 
-    @Test func aPasteOpensThePromptAndMayHoldSeveralURLs() {
-        let pasted = "https://a.org/1\nhttps://b.org/2\r\n"
-        let (state, commands) = Self.press([.paste(pasted)], in: Self.context([]))
-        #expect(state.mode == .prompt(PromptField("https://a.org/1 https://b.org/2 ")))
-        #expect(commands.isEmpty)
-        let (added, addCommands) = Self.press([.enter], from: state, in: Self.context([]))
-        #expect(addCommands == [.add([NewTask(url: "https://a.org/1", directory: "/dl"), NewTask(url: "https://b.org/2", directory: "/dl")])])
-        #expect(added.message?.text == "added 2 URLs")
+    @Test func aPasteAddsEachCompleteLineAndKeepsTheRestInThePrompt() {
+        let first = NewTask(url: "https://a.org/1", directory: "/dl"), second = NewTask(url: "https://b.org/2", directory: "/dl")
+        let (state, commands) = Self.press([.paste("https://a.org/1\nhttps://b.org/2\r\n")], in: Self.context([]))
+        #expect(commands == [.add([first, second])])
+        #expect(state.mode == .list && state.message?.text == "added 2 URLs")
+        let (partial, partialCommands) = Self.press([.paste("https://a.org/1\nhttps://c.org/3")], in: Self.context([]))
+        #expect(partialCommands == [.add([first])])
+        #expect(partial.mode == .prompt(PromptField("https://c.org/3")))
+        let (typed, typedCommands) = Self.press([.paste("https://a.org/1")], in: Self.context([]))
+        #expect(typedCommands.isEmpty && typed.mode == .prompt(PromptField("https://a.org/1")))
+        // A bad line adds nothing and keeps the text for fixing.
+        let (bad, badCommands) = Self.press([.paste("ftp://x/y\n")], in: Self.context([]))
+        #expect(badCommands.isEmpty && bad.message?.isError == true)
     }
 
     @Test func enterOnAnEmptyPromptJustClosesIt() {

@@ -8,11 +8,9 @@ extension UIState {
         state.message = nil
         switch state.mode {
         case .list:
-            if case let .paste(text) = key {
-                var field = PromptField()
-                field.insert(text)
-                state.mode = .prompt(field)
-                return (state, nil)
+            if case .paste = key {
+                // A paste opens the add prompt with the text, and its complete lines are added as in the prompt.
+                return state.reducePrompt(key, field: PromptField(), context: context)
             }
             guard let action = KeyBinding.action(for: key) else {
                 if case .character = key {
@@ -114,6 +112,23 @@ extension UIState {
         cursor.selected = rows[clamped].id
     }
 
+    /// Adds the prompt's URLs and closes it; on a bad URL, says why and keeps the text for fixing.
+    func submitPrompt(_ field: PromptField, context: UIContext) -> (UIState, QueueCommand?) {
+        var state = self
+        let tasks: [NewTask]
+        do {
+            tasks = try TaskIntake(defaultDirectory: context.downloadDirectory).promptTasks(field.text)
+        } catch {
+            state.mode = .prompt(field)
+            state.message = Message(error.description, isError: true)
+            return (state, nil)
+        }
+        state.mode = .list
+        guard !tasks.isEmpty else { return (state, nil) }
+        state.message = Message(tasks.count == 1 ? "added \(URLValidation.redacted(tasks[0].url))" : "added \(tasks.count) URLs")
+        return (state, .add(tasks))
+    }
+
     func reducePrompt(_ key: KeyPress, field: PromptField, context: UIContext) -> (UIState, QueueCommand?) {
         var state = self
         var field = field
@@ -122,19 +137,22 @@ extension UIState {
             state.mode = .list
             return (state, nil)
         case .enter:
-            let tasks: [NewTask]
-            do {
-                tasks = try TaskIntake(defaultDirectory: context.downloadDirectory).promptTasks(field.text)
-            } catch {
-                state.message = Message(error.description, isError: true)
-                return (state, nil)
-            }
-            state.mode = .list
-            guard !tasks.isEmpty else { return (state, nil) }
-            state.message = Message(tasks.count == 1 ? "added \(URLValidation.redacted(tasks[0].url))" : "added \(tasks.count) URLs")
-            return (state, .add(tasks))
+            return state.submitPrompt(field, context: context)
         case let .character(character): field.insert(String(character))
-        case let .paste(text): field.insert(text)
+        case let .paste(text):
+            // Every line the paste completes is added, as Enter would; the text after the last line break stays.
+            guard let lastBreak = text.lastIndex(where: \.isNewline) else {
+                field.insert(text)
+                break
+            }
+            field.insert(String(text[..<lastBreak]))
+            var rest = PromptField()
+            rest.insert(String(text[text.index(after: lastBreak)...]))
+            let (submitted, command) = state.submitPrompt(field, context: context)
+            guard command != nil, !rest.text.isEmpty else { return (submitted, command) }
+            var next = submitted
+            next.mode = .prompt(rest)
+            return (next, command)
         case .backspace, .control("h"): field.deleteBackward()
         case .delete, .control("d"): field.deleteForward()
         case .left, .control("b"): field.moveLeft()

@@ -37,7 +37,7 @@ public struct ThemeFile: Sendable, Equatable {
         // is refused as a syntax error.
         // Scalar by scalar: `[` followed by a combining mark is one Character.
         for (index, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line.drop { $0 == " " || $0 == "\t" }
+            var rest = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst()
             if rest.first == "[" { rest = rest.dropFirst() }  // an array of tables, `[[name]]`
