@@ -22,9 +22,12 @@ extension Aria2Conformance {
             let haul = try await Aria2Haul.start(run)
             let gid = try #require(try await haul.result(
                 "aria2.addUri", [[server.url("/file.bin")], ["pause": "true", "dir": "later"]]) as? String)
-            // Whether or not haul made the directory already, a link takes its place.
-            _ = rmdir(run.downloads + "/later")
-            try FileManager.default.createSymbolicLink(atPath: run.downloads + "/later", withDestinationPath: outside)
+            // Whether or not haul made the (empty) directory already, or makes it meanwhile, a link takes its place.
+            let later = run.downloads + "/later"
+            try await eventually("later is a link", timeout: .seconds(10)) {
+                _ = rmdir(later)
+                return symlink(outside, later) == 0 || (try? FileManager.default.destinationOfSymbolicLink(atPath: later)) == outside
+            }
             _ = try await haul.result("aria2.unpause", [gid])
             let status = try await eventuallyValue("the task ends", timeout: .seconds(20)) {
                 let status = try await haul.status(gid, ["status", "errorMessage"])
