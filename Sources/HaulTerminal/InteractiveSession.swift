@@ -126,7 +126,8 @@ public enum InteractiveSession {
         ///
         /// While the add prompt is open, a burst of several keys is a paste from a terminal without bracketed
         /// paste (`PasteBurst`): it is read to its end, waiting a little for the rest of it, with no cap but the
-        /// paste limit, and handed over as one `.paste`, so none of its line breaks or letters acts as a key.
+        /// paste limit, and handed over as one `.paste`: none of its letters acts as a key, and the prompt adds each
+        /// line it completes.
         mutating func readBurst() -> [TerminalEvent] {
             var burst: [TerminalEvent] = []
             let tick = pending.isEmpty ? InteractiveSession.tickMilliseconds : InteractiveSession.answerTickMilliseconds

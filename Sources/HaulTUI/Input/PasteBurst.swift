@@ -1,6 +1,6 @@
 /// Keys that arrive together while the add prompt is open are a paste, not typing: terminals without bracketed
-/// paste deliver pasted text as keys, and its line breaks and letters must not submit the prompt or act on the
-/// list (a pasted `p` paused a task).
+/// paste deliver pasted text as keys, and its letters must not act on the list (a pasted `p` paused a task); its
+/// line breaks end URLs, which the prompt adds line by line.
 public enum PasteBurst {
     /// Keys in one read from which a burst counts as a paste: a person types one key per read (or two with key
     /// repeat), a paste many.
