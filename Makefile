@@ -72,8 +72,8 @@ fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do \
 		mkdir -p .build-fuzz/corpus/$$target; \
 		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
-		extra=""; [ $$target = fuzz-theme ] && extra=-detect_leaks=0; \
-		$(FUZZ_BIN)/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 $$extra $(FUZZ_EXTRA) \
+		extra=""; leaks=1; [ $$target = fuzz-theme ] && { extra=-detect_leaks=0; leaks=0; }; \
+		ASAN_OPTIONS=detect_leaks=$$leaks $(FUZZ_BIN)/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 $$extra $(FUZZ_EXTRA) \
 			-artifact_prefix=.build-fuzz/artifacts/$$target- .build-fuzz/corpus/$$target Fuzz/Corpus/$$target \
 			> .build-fuzz/$$target.log 2>&1 || { tail -40 .build-fuzz/$$target.log; exit 1; }; \
 		grep -E "stat::number_of_executed_units|stat::new_units_added" .build-fuzz/$$target.log | tr '\n' ' '; echo; \
