@@ -99,7 +99,7 @@ public struct PlainReporter: Sendable {
         json.add("total", task.totalBytes)
         switch event {
         case let .completed(task):
-            json.add("path", task.fileName.map { (task.directory.hasSuffix("/") ? task.directory : task.directory + "/") + $0 })
+            json.add("path", task.fileName.map { PathJoin.join(task.directory, $0) })
         case let .retrying(_, after, error):
             json.add("after", after)
             json.add("error", error.description)

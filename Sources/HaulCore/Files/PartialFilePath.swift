@@ -6,6 +6,6 @@ public enum PartialFilePath {
 
     /// Absolute path of the part file of a task whose name is decided.
     public static func path(directory: String, fileName: String) -> String {
-        (directory.hasSuffix("/") ? directory : directory + "/") + partName(for: fileName)
+        PathJoin.join(directory, partName(for: fileName))
     }
 }

@@ -37,7 +37,7 @@ public struct DownloadHooks: Sendable {
     public static func arguments(for task: DownloadTask) -> [String] {
         // Before a name was decided (a 404 on the first answer), the name it would have had, as aria2 does.
         let name = task.fileName ?? task.requestedName ?? SafeFileName.fromURL(task.url)
-        let path = name.map { (task.directory as NSString).appendingPathComponent($0) } ?? task.directory
+        let path = name.map { PathJoin.join(task.directory, $0) } ?? task.directory
         return [task.id.gid, "1", path]
     }
 

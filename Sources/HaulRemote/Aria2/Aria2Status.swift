@@ -119,7 +119,7 @@ enum Aria2Status {
     /// The one file entry (`getFiles` too): its path is the name asked for (`out`) until the name is decided,
     /// and empty when neither is known, as in aria2.
     static func file(of task: DownloadTask, total: Int64, done: Int64) -> JSONValue {
-        let path = (task.fileName ?? task.requestedName).map { task.directory.hasSuffix("/") ? task.directory + $0 : task.directory + "/" + $0 } ?? ""
+        let path = (task.fileName ?? task.requestedName).map { PathJoin.join(task.directory, $0) } ?? ""
         return [
             "index": "1",
             "path": .string(path),

@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 
 /// Finds, reads and resolves a theme: `--theme NAME|PATH`, `inherits`, NO_COLOR.
 ///
@@ -158,7 +159,7 @@ struct SearchPath {
     /// The files that may hold the theme `name`, in search order.
     func candidates(for name: String) -> [String] {
         directories.map { directory in
-            Location.standardized(directory.hasSuffix("/") ? directory + name + ".toml" : directory + "/" + name + ".toml")
+            Location.standardized(PathJoin.join(directory, name + ".toml"))
         }
     }
 

@@ -40,7 +40,7 @@ extension ViewModelBuilder {
         let path: String
         if let name = task.fileName {
             path = task.state == .completed
-                ? (task.directory.hasSuffix("/") ? task.directory : task.directory + "/") + name
+                ? PathJoin.join(task.directory, name)
                 : PartialFilePath.path(directory: task.directory, fileName: name)
         } else if let requested = task.requestedName {
             path = PartialFilePath.path(directory: task.directory, fileName: requested) + " (the name asked for)"

@@ -2,50 +2,99 @@ import CCurl
 
 /// Owns one libcurl easy handle (`CURL *`); cleaned up in `deinit`.
 ///
-/// Confined to the transfer thread: it is not Sendable and never leaves that thread.
+/// Confined to the transfer thread: it is not Sendable and never leaves that thread. libcurl's callbacks
+/// and `CURLINFO_PRIVATE` reach it through an unretained pointer to `self`, valid while the handle lives.
 final class CurlEasy {
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// Who gets the header lines and body bytes. Unowned and unchecked: the receiver owns this handle and
+    /// keeps itself alive until the handle has left the multi handle, so libcurl never calls back after it.
+    unowned(unsafe) var receiver: (any CurlReceiver)?
+
+    /// `CURL_WRITEFUNC_PAUSE`: the body callback's answer that pauses reading.
+    static let pauseReading = Int(CURL_WRITEFUNC_PAUSE)
 
     init() {
         precondition(CurlGlobal.initialized, "libcurl could not be initialised")
         guard let handle = curl_easy_init() else { fatalError("curl_easy_init returned NULL (out of memory)") }
         self.handle = handle
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
         curl_easy_cleanup(handle)
         if let headerList { curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
     }
 
-    func set(_ option: CURLoption, _ value: Int) throws(CurlError) {
+    /// Sets every option for `request`, and the callbacks that feed `receiver`.
+    func apply(_ request: CurlRequest) throws(CurlError) {
+        try set(CURLOPT_URL, request.url)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_MAXREDIRS, 10)
+        try set(CURLOPT_CONNECTTIMEOUT, request.connectTimeout)
+        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try set(CURLOPT_LOW_SPEED_TIME, request.stallTimeout)
+        try set(CURLOPT_BUFFERSIZE, request.readSize)
+        try set(CURLOPT_TCP_KEEPALIVE, 1)
+        // A proxy's answer to CONNECT is the proxy's, not the server's: only the server's heads are parsed.
+        try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        try set(CURLOPT_USERAGENT, request.userAgent)
+        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
+        if let ca = request.caCertificate { try set(CURLOPT_CAINFO, ca) }
+        if let range = request.range { try set(CURLOPT_RANGE, range) }
+        if request.http11Only { try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
+        if request.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
+        if !request.headers.isEmpty { try setHeaders(request.headers) }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try check(CCurl_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback))
+        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
+        try check(CCurl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, bodyCallback))
+        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
+        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_PRIVATE, context))
+    }
+
+    /// libcurl's own words for the last failure (more precise than the code's text), possibly empty.
+    var errorDetail: String { String(cString: errorBuffer) }
+
+    /// The URL after redirects.
+    var effectiveURL: String? { info(string: CURLINFO_EFFECTIVE_URL) }
+
+    /// How long the TCP handshake took, in microseconds; 0 on a reused connection.
+    var connectMicroseconds: Int64? { info(offset: CURLINFO_CONNECT_TIME_T) }
+
+    /// The status a proxy answered `CONNECT` with, 0 for none.
+    var proxyConnectStatus: Int { info(long: CURLINFO_HTTP_CONNECTCODE) ?? 0 }
+
+    /// Lets a paused transfer go on (`curl_easy_pause` with `CURLPAUSE_CONT`, which is 0).
+    func resume() {
+        _ = curl_easy_pause(handle, 0)
+    }
+
+    /// The easy handle behind a raw `CURL *` of this process, through `CURLINFO_PRIVATE`.
+    static func owner(of handle: UnsafeMutableRawPointer) -> CurlEasy? {
+        var value: UnsafeMutableRawPointer?
+        guard CCurl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &value) == CURLE_OK, let value else { return nil }
+        return Unmanaged<CurlEasy>.fromOpaque(value).takeUnretainedValue()
+    }
+
+    // MARK: - Options and infos
+
+    private func set(_ option: CURLoption, _ value: Int) throws(CurlError) {
         try check(CCurl_easy_setopt_long(handle, option, value))
     }
 
-    func set(_ option: CURLoption, _ value: Bool) throws(CurlError) {
-        try set(option, value ? 1 : 0)
-    }
-
-    /// For the `*_LARGE` options that take a `curl_off_t`.
-    func set(_ option: CURLoption, offset value: Int64) throws(CurlError) {
-        try check(CCurl_easy_setopt_offset(handle, option, curl_off_t(value)))
-    }
-
     /// libcurl copies string options, so the Swift string need not outlive the call.
-    func set(_ option: CURLoption, _ value: String) throws(CurlError) {
+    private func set(_ option: CURLoption, _ value: String) throws(CurlError) {
         try check(CCurl_easy_setopt_string(handle, option, value))
     }
 
-    func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws(CurlError) {
-        try check(CCurl_easy_setopt_pointer(handle, option, value))
-    }
-
-    func set(_ option: CURLoption, callback: curl_write_callback) throws(CurlError) {
-        try check(CCurl_easy_setopt_write_callback(handle, option, callback))
-    }
-
     /// Replaces the extra request headers (`CURLOPT_HTTPHEADER`); the list lives as long as the handle.
-    func setHeaders(_ lines: [String]) throws(CurlError) {
+    private func setHeaders(_ lines: [String]) throws(CurlError) {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines { list = curl_slist_append(list, line) }
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, list))
@@ -54,39 +103,37 @@ final class CurlEasy {
     }
 
     /// Copies the string at once: it belongs to the handle.
-    func info(string info: CURLINFO) -> String? {
+    private func info(string info: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
         guard CCurl_easy_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
         return String(cString: value)
     }
 
-    /// A `long`-valued info, such as `CURLINFO_HTTP_CONNECTCODE`.
-    func info(long info: CURLINFO) -> Int? {
+    private func info(long info: CURLINFO) -> Int? {
         var value = 0
         guard CCurl_easy_getinfo_long(handle, info, &value) == CURLE_OK else { return nil }
         return value
     }
 
-    /// An `curl_off_t`-valued info, such as `CURLINFO_CONNECT_TIME_T` (microseconds).
-    func info(offset info: CURLINFO) -> Int64? {
+    private func info(offset info: CURLINFO) -> Int64? {
         var value: curl_off_t = 0
         guard CCurl_easy_getinfo_offset(handle, info, &value) == CURLE_OK else { return nil }
         return Int64(value)
     }
 
-    /// Lets a paused transfer go on (`curl_easy_pause` with `CURLPAUSE_CONT`, which is 0).
-    func resume() {
-        _ = curl_easy_pause(handle, 0)
-    }
-
-    /// A pointer-valued info, such as `CURLINFO_PRIVATE`.
-    static func info(pointer info: CURLINFO, of handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        var value: UnsafeMutableRawPointer?
-        guard CCurl_easy_getinfo_pointer(handle, info, &value) == CURLE_OK else { return nil }
-        return value
-    }
-
     private func check(_ code: CURLcode) throws(CurlError) {
         if code != CURLE_OK { throw CurlError(code) }
     }
+}
+
+/// `CURLOPT_HEADERFUNCTION`: one header line of any response.
+private let headerCallback: curl_write_callback = { data, size, count, context in
+    let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
+    return easy.receiver?.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ?? 0
+}
+
+/// `CURLOPT_WRITEFUNCTION`: body bytes of the final response; returning less than given aborts the transfer.
+private let bodyCallback: curl_write_callback = { data, size, count, context in
+    let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
+    return easy.receiver?.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) ?? 0
 }

@@ -10,8 +10,9 @@ extension DownloadError {
     ///   - effectiveURL: the URL after redirects, when libcurl knows it.
     ///   - responseSeen: whether a response head arrived (a timeout after it means the transfer stalled).
     ///   - proxyStatus: the status a proxy answered `CONNECT` with (`CURLINFO_HTTP_CONNECTCODE`), 0 for none.
-    init(curlCode code: CURLcode, detail: String, url: String, effectiveURL: String?, host: String,
+    init(curl result: CurlResult, detail: String, url: String, effectiveURL: String?, host: String,
          responseSeen: Bool, stallTimeout: Int, proxyStatus: Int = 0) {
+        let code = result.code
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         if proxyStatus >= 300 {
             self = .proxyRefused(message: message)

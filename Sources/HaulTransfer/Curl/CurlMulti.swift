@@ -2,25 +2,29 @@ import CCurl
 
 /// Owns the libcurl multi handle (`CURLM *`): add, remove, perform, poll, read finished transfers.
 ///
-/// Confined to the transfer thread, except `wakeup`, which libcurl documents as callable from any thread
-/// (reached through `MultiWakeup`).
+/// Confined to the transfer thread, except `wakeup`, which libcurl documents as callable from any thread.
 final class CurlMulti {
-    let handle: UnsafeMutableRawPointer
+    private let handle: UnsafeMutableRawPointer
 
     init() {
         precondition(CurlGlobal.initialized, "libcurl could not be initialised")
         guard let handle = curl_multi_init() else { fatalError("curl_multi_init returned NULL (out of memory)") }
         self.handle = handle
-        try? set(CURLMOPT_MAX_TOTAL_CONNECTIONS, 64)
-        try? set(CURLMOPT_MAX_HOST_CONNECTIONS, 16)
-    }
-
-    func set(_ option: CURLMoption, _ value: Int) throws(CurlError) {
-        let code = CCurl_multi_setopt_long(handle, option, value)
-        if code != CURLM_OK { throw CurlError(multi: code) }
+        // Both are plain longs libcurl always accepts; a failure here would be a broken libcurl.
+        precondition(CCurl_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, 64) == CURLM_OK)
+        precondition(CCurl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, 16) == CURLM_OK)
     }
 
     deinit { curl_multi_cleanup(handle) }
+
+    /// Connections libcurl opens to one host at most; more transfers wait inside libcurl.
+    func setMaxHostConnections(_ count: Int) throws(CurlError) {
+        let code = CCurl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, count)
+        if code != CURLM_OK { throw CurlError(multi: code) }
+    }
+
+    /// The multi handle as other threads see it: it can only wake this one.
+    var wakeup: MultiWakeup { MultiWakeup(raw: handle) }
 
     func add(_ easy: CurlEasy) throws(CurlError) {
         let code = curl_multi_add_handle(handle, easy.handle)
@@ -43,12 +47,13 @@ final class CurlMulti {
         _ = curl_multi_poll(handle, nil, 0, timeoutMilliseconds, &ready)
     }
 
-    /// The next finished transfer: its easy handle pointer and result code.
-    func nextFinished() -> (easy: UnsafeMutableRawPointer, result: CURLcode)? {
+    /// The next finished transfer: its easy handle and how it ended.
+    func nextFinished() -> (easy: CurlEasy, result: CurlResult)? {
         var left: Int32 = 0
         while let message = curl_multi_info_read(handle, &left) {
-            if message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle {
-                return (easy, message.pointee.data.result)
+            if message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+               let easy = CurlEasy.owner(of: raw) {
+                return (easy, CurlResult(code: message.pointee.data.result))
             }
         }
         return nil

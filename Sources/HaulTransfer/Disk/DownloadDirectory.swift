@@ -57,7 +57,7 @@ final class DownloadDirectory: Sendable {
 
     deinit { close(fd) }
 
-    func fullPath(_ name: String) -> String { (path.hasSuffix("/") ? path : path + "/") + name }
+    func fullPath(_ name: String) -> String { PathJoin.join(path, name) }
 
     /// Opens the existing part file of a decided name (creating it when it vanished).
     func openPart(of fileName: String) throws(DownloadError) -> FileWriter {

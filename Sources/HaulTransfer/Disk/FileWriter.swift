@@ -62,6 +62,10 @@ struct FileWriter: Sendable {
 
     func close() { _ = Glibc.close(fd) }
 
+    /// The same file on a descriptor of its own, for work on another thread (the copy is closed there).
+    /// A failed `dup` gives a writer whose calls fail with the reason.
+    func duplicate() -> FileWriter { FileWriter(fd: dup(fd), path: path) }
+
     private func error(call: String) -> DownloadError {
         FileWriter.error(call: call, path: path, errno: errno)
     }

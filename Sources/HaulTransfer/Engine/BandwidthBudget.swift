@@ -1,4 +1,3 @@
-import CCurl
 import HaulCore
 
 /// The receive limits on the transfer thread: one budget for all tasks (`--max-overall-download-limit`)

@@ -5,7 +5,7 @@ import HaulCore
 /// check and publish it. Runs off the transfer thread on its own descriptor; a value, so it carries its
 /// ledger copy across.
 struct ClosingWork: Sendable {
-    let ending: ActiveTransfer.Ending
+    let ending: TransferEnding
     let writer: FileWriter?
     let position: Int64
     let durable: Int64

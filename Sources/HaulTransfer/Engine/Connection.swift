@@ -1,4 +1,3 @@
-import CCurl
 import HaulCore
 
 /// One HTTP connection of a download: its easy handle, the response head, and where its bytes go.
@@ -7,7 +6,7 @@ import HaulCore
 /// validators; a segmented download adds connections that each fetch one bounded range. Confined to the
 /// transfer thread; libcurl reaches it through an unretained pointer that its transfer keeps alive until
 /// the handle has left the multi handle.
-final class Connection {
+final class Connection: CurlReceiver {
     enum Role: Equatable {
         /// The task's first request: its answer decides name, total and validators.
         case first
@@ -31,7 +30,6 @@ final class Connection {
     let role: Role
     let easy = CurlEasy()
     unowned let transfer: ActiveTransfer
-    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var head = ResponseHead()
     var state = State.awaitingResponse
     /// The range this connection asks for; a `.first` connection asks for everything from its start.
@@ -57,15 +55,28 @@ final class Connection {
         cursor = requested.lowerBound
         self.lease = lease
         end = lease == nil ? nil : requested.upperBound
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
-    deinit { errorBuffer.deallocate() }
+    /// Sets the easy handle up for this connection's request; its callbacks come back here.
+    func configure() throws(CurlError) {
+        let validators = role == .first ? transfer.request.validators : transfer.validators
+        easy.receiver = self
+        try easy.apply(ConnectionRequest.make(
+            role: role, request: transfer.request, url: transfer.url(for: self), requested: requested,
+            validators: validators, fresh: fresh))
+    }
 
-    /// `CURL_WRITEFUNC_PAUSE`: the write callback's answer that pauses reading.
-    static let pauseReading = 0x1000_0001
+    /// How libcurl let go of it, with libcurl's error turned into the user's.
+    func exit(_ result: CurlResult) -> ConnectionExit {
+        guard !result.isOK else { return .completed }
+        return .failed(DownloadError(
+            curl: result, detail: easy.errorDetail, url: transfer.url(for: self), effectiveURL: easy.effectiveURL,
+            host: transfer.host, responseSeen: head.status != 0, stallTimeout: transfer.request.options.stallTimeout,
+            proxyStatus: easy.proxyConnectStatus))
+    }
 
-    var detail: String { String(cString: errorBuffer) }
+    /// The connection an easy handle belongs to.
+    static func owner(of easy: CurlEasy) -> Connection? { easy.receiver as? Connection }
 
     /// Folds the bytes of the last `seconds` into the smoothed speed.
     func tick(seconds: Double) {
@@ -82,20 +93,27 @@ final class Connection {
     /// Whether it still fetches (not ended by a decision of its own).
     var isOpen: Bool { state == .awaitingResponse || state == .receiving }
 
+    /// What it is doing, as the connection planner sees it.
+    var planning: ConnectionPlanner.Running {
+        ConnectionPlanner.Running(
+            lease: lease, isFirst: role == .first, isOpen: isOpen, speed: speed,
+            receivingSeconds: receivingSeconds, remaining: remaining)
+    }
+
     // MARK: - Callbacks (transfer thread, inside curl_multi_perform)
 
-    func onHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         if head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect {
             transfer.accept(head, on: self)
         }
         return bytes.count
     }
 
-    func onBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         switch state {
         case .receiving:
             // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.
-            guard transfer.budget.mayReceive(self) else { return Connection.pauseReading }
+            guard transfer.budget.mayReceive(self) else { return CurlEasy.pauseReading }
             let taken = transfer.write(bytes, from: self)
             transfer.budget.took(taken, for: self)
             return taken

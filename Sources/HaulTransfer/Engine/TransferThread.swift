@@ -1,5 +1,3 @@
-import CCurl
-import Dispatch
 import Foundation
 import HaulCore
 
@@ -7,21 +5,15 @@ import HaulCore
 ///
 /// Each pass: drain the inbox → `curl_multi_perform` → handle finished connections → coalesced progress,
 /// checkpoints and disk checks → `curl_multi_poll` (cut short by `curl_multi_wakeup`). Blocking disk work
-/// (fdatasync, digest, rename) runs on a serial worker queue and reports back through the inbox, so every
+/// (fdatasync, digest, rename) runs on the `DiskWorker` and reports back through the inbox, so every
 /// event leaves this thread in order.
 final class TransferThread {
     private let inbox: CommandInbox
     private let continuation: AsyncStream<TransferEvent>.Continuation
     private let multi = CurlMulti()
-    private let disk = DispatchQueue(label: "haul.disk")
+    private let disk: DiskWorker
     private var active: [TaskID: ActiveTransfer] = [:]
-    /// Transfers whose closing disk work is still running on the worker queue, with their part files.
-    private var concluding: [TaskID: String?] = [:]
-    /// Tasks whose part file is to be deleted once their closing disk work is done.
-    private var deleteWhenConcluded: Set<TaskID> = []
-    /// The part file each task's last transfer used, so a removal that arrives after the transfer ended
-    /// still deletes the file it really wrote (the controller may not have heard its name yet).
-    private var lastPart: [TaskID: String] = [:]
+    private var janitor = PartFileJanitor()
     private var attempts = 0
     private let partsInUse = PartRegistry()
     private var shuttingDown = false
@@ -31,25 +23,27 @@ final class TransferThread {
     private let hosts = HostConnections()
 
     static let progressInterval: Duration = .milliseconds(250)
-    static let diskCheckInterval: Duration = .seconds(1)
 
     init(inbox: CommandInbox, continuation: AsyncStream<TransferEvent>.Continuation) {
         self.inbox = inbox
         self.continuation = continuation
-        inbox.attach(MultiWakeup(raw: multi.handle))
+        disk = DiskWorker(inbox: inbox)
+        inbox.attach(multi.wakeup)
     }
 
     func run() {
         while true {
             for message in inbox.drain() { handle(message) }
             budget.refillAndResume(now: .now)
-            if shuttingDown, active.isEmpty, concluding.isEmpty { break }
+            if shuttingDown, active.isEmpty, !janitor.isClosingAny { break }
             multi.perform()
             while let (easy, result) = multi.nextFinished() { finished(easy: easy, result: result) }
             // A first answer that allows splitting made connections inside a callback: start them now, and
             // allocate the file beside them.
             for transfer in Array(active.values) {
-                if let length = transfer.takeAllocation(), let writer = transfer.writer { allocate(transfer, writer: writer, length: length) }
+                if let length = transfer.takeAllocation(), let writer = transfer.writer {
+                    disk.allocate(writer, length: length, for: transfer.request.id, attempt: transfer.attempt)
+                }
                 if transfer.hasNewConnections { addNewConnections(of: transfer) }
             }
             tick()
@@ -64,83 +58,70 @@ final class TransferThread {
 
     private func handle(_ message: EngineMessage) {
         switch message {
-        case let .command(.start(request)):
-            start(request)
-        case let .command(.pause(id)):
-            if let transfer = active[id] { conclude(transfer, .paused) }
-        case let .command(.setOverallLimit(rate)):
-            budget.setOverall(rate)
-        case let .command(.setTaskLimit(id, rate)):
-            if active[id] != nil { budget.setTask(id, rate) }
-        case let .command(.setTaskConnections(id, count)):
-            guard let transfer = active[id] else { return }
-            let (next, shed) = transfer.setTargetConnections(count)
-            for connection in shed {
-                multi.remove(connection.easy)
-                if case let .conclude(ending) = transfer.ended(connection, result: nil) { return conclude(transfer, ending) }
-            }
-            switch next {
-            case .keepGoing: addNewConnections(of: transfer)
-            case let .conclude(ending): conclude(transfer, ending)
-            }
-            shareRoom(on: transfer.host)
-        case let .command(.deletePart(id, directory, fileName)):
-            deletePart(of: id, directory: directory, fileName: fileName)
-        case .command(.shutdown):
-            shuttingDown = true
-            for transfer in active.values { conclude(transfer, .paused) }
+        case let .command(command):
+            handle(command)
         case let .synced(id, attempt, epoch, bytes, marks):
             guard let transfer = active[id], transfer.attempt == attempt else { return }
-            transfer.syncInFlight = false
-            guard transfer.epoch == epoch else { return }
-            if transfer.ledger != nil {
-                transfer.commit(marks)
-            } else if bytes > transfer.durable {
-                transfer.durable = bytes
-                continuation.yield(.checkpoint(id, durableBytes: bytes))
-            }
+            transfer.bookkeeping.syncInFlight = false
+            if transfer.epoch == epoch { transfer.synced(bytes: bytes, marks: marks) }
         case let .allocated(id, attempt, error):
             guard let transfer = active[id], transfer.attempt == attempt else { return }
             if let error { conclude(transfer, .failed(error)) } else { transfer.layoutAllocated() }
         case let .concluded(id, outcome, segments):
-            let path = concluding.removeValue(forKey: id) ?? nil
-            if let path {
-                if deleteWhenConcluded.remove(id) != nil, !outcome.isCompleted { unlink(path) }
-                partsInUse.paths.remove(path)
-                lastPart[id] = outcome.isCompleted ? nil : path
-            }
-            deleteWhenConcluded.remove(id)
+            let (released, delete) = janitor.closingEnded(id, completed: outcome.isCompleted)
+            if let delete { unlink(delete) }
+            if let released { partsInUse.paths.remove(released) }
             if let segments { continuation.yield(.segmentCheckpoint(id, segments, durableBytes: outcome.durableBytes)) }
             continuation.yield(.connections([id: 0]))
             continuation.yield(.finished(id, outcome))
         }
     }
 
-    /// Deletes a removed task's part file: after the closing work of a transfer that holds it, else at once.
-    private func deletePart(of id: TaskID, directory: String, fileName: String?) {
-        if let transfer = active[id] {
-            deleteWhenConcluded.insert(id)
-            conclude(transfer, .paused)
-        } else if concluding[id] != nil {
-            deleteWhenConcluded.insert(id)
-        } else if let path = lastPart.removeValue(forKey: id) {
-            unlink(path)
-        } else if let fileName {
-            let path = (directory.hasSuffix("/") ? directory : directory + "/") + PartialFilePath.partName(for: fileName)
+    private func handle(_ command: TransferCommand) {
+        switch command {
+        case let .start(request):
+            start(request)
+        case let .pause(id):
+            if let transfer = active[id] { conclude(transfer, .paused) }
+        case let .setOverallLimit(rate):
+            budget.setOverall(rate)
+        case let .setTaskLimit(id, rate):
+            if active[id] != nil { budget.setTask(id, rate) }
+        case let .setTaskConnections(id, count):
+            guard let transfer = active[id] else { return }
+            let (next, shed) = transfer.setTargetConnections(count)
+            guard stop(shed, of: transfer) else { return }
+            proceed(transfer, next)
+            shareRoom(on: transfer.host)
+        case let .deletePart(id, directory, fileName):
+            switch janitor.removal(of: id, transferRuns: active[id] != nil, directory: directory, fileName: fileName) {
+            case .stopTransferFirst: if let transfer = active[id] { conclude(transfer, .paused) }
+            case let .delete(path): unlink(path)
             // Never through a link: only a regular part file of that name is deleted.
-            if !partsInUse.paths.contains(path), DownloadDirectory.isRegularFile(path) { unlink(path) }
+            case let .deleteIfUnheld(path): if !partsInUse.paths.contains(path), DownloadDirectory.isRegularFile(path) { unlink(path) }
+            case .afterClosing, .nothing: break
+            }
+        case .shutdown:
+            shuttingDown = true
+            for transfer in active.values { conclude(transfer, .paused) }
         }
     }
 
     private func start(_ request: TransferRequest) {
-        guard !shuttingDown, active[request.id] == nil, concluding[request.id] == nil else { return }
+        guard !shuttingDown, active[request.id] == nil, !janitor.isClosing(request.id) else { return }
         attempts += 1
         if request.options.maxHostConnections != hostConnectionLimit {
-            hostConnectionLimit = request.options.maxHostConnections
-            hosts.limit = hostConnectionLimit
             // libcurl holds the cap: a first connection over it waits there until an extra one ends
             // (extras are not replaced while the host is full, so it never waits long).
-            try? multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, hostConnectionLimit)
+            do {
+                try multi.setMaxHostConnections(request.options.maxHostConnections)
+            } catch {
+                let failure = DownloadError(setup: error, host: URLValidation.host(of: request.url))
+                continuation.yield(.finished(request.id, .failed(failure, durableBytes: request.resumeFrom)))
+                return
+            }
+            hostConnectionLimit = request.options.maxHostConnections
+            hosts.limit = hostConnectionLimit
         }
         let transfer: ActiveTransfer
         do {
@@ -152,7 +133,7 @@ final class TransferThread {
             return
         }
         if transfer.phase == .publishedEarlier {
-            concluding[request.id] = .some(nil)
+            janitor.closingBegan(request.id, part: nil)
             inbox.post(.concluded(request.id, .completed(fileName: transfer.fileName ?? "", bytes: transfer.position), segments: nil))
             return
         }
@@ -172,10 +153,27 @@ final class TransferThread {
             guard let busiest = sameHost.max(by: { $0.connections.count < $1.connections.count }),
                   let connection = busiest.shedConnection() else { return }
             multi.remove(connection.easy)
-            switch busiest.ended(connection, result: nil) {
-            case .keepGoing: addNewConnections(of: busiest)
-            case let .conclude(ending): conclude(busiest, ending)
+            proceed(busiest, busiest.ended(connection, exit: .stopped))
+        }
+    }
+
+    /// Takes connections the transfer gave up off the network; false when that ended the transfer.
+    private func stop(_ connections: [Connection], of transfer: ActiveTransfer) -> Bool {
+        for connection in connections {
+            multi.remove(connection.easy)
+            if case let .conclude(ending) = transfer.ended(connection, exit: .stopped) {
+                conclude(transfer, ending)
+                return false
             }
+        }
+        return true
+    }
+
+    /// Goes on after a change: new connections start, or the transfer concludes.
+    private func proceed(_ transfer: ActiveTransfer, _ next: TransferNext) {
+        switch next {
+        case .keepGoing: addNewConnections(of: transfer)
+        case let .conclude(ending): conclude(transfer, ending)
         }
     }
 
@@ -188,67 +186,51 @@ final class TransferThread {
                 try connection.configure()
                 try multi.add(connection.easy)
             } catch {
-                connection.state = .failed(DownloadError(setup: error, host: transfer.host))
-                guard case let .conclude(ending) = transfer.ended(connection, result: nil) else {
+                let exit = ConnectionExit.failed(DownloadError(setup: error, host: transfer.host))
+                guard case let .conclude(ending) = transfer.ended(connection, exit: exit) else {
                     next += transfer.takeNewConnections()
                     continue
                 }
                 return conclude(transfer, ending)
             }
         }
-        reportConnections(of: transfer)
+        let count = transfer.connections.count
+        if count != transfer.bookkeeping.lastConnectionCount {
+            transfer.bookkeeping.lastConnectionCount = count
+            continuation.yield(.connections([transfer.request.id: count]))
+        }
     }
 
-    private func finished(easy: UnsafeMutableRawPointer, result: CURLcode) {
+    private func finished(easy: CurlEasy, result: CurlResult) {
         guard let connection = Connection.owner(of: easy) else { return }
         let transfer = connection.transfer
         guard active[transfer.request.id] === transfer else { return }
         multi.remove(connection.easy)
-        switch transfer.ended(connection, result: result) {
-        case .keepGoing: addNewConnections(of: transfer)
-        case let .conclude(ending): conclude(transfer, ending)
-        }
+        proceed(transfer, transfer.ended(connection, exit: connection.exit(result)))
         shareRoom(on: transfer.host)
     }
 
     /// The host has room again: segmented transfers there that run below `-s` take it, busiest last.
     private func shareRoom(on host: String) {
         let candidates = active.values.filter { $0.host == host }.sorted { $0.connections.count < $1.connections.count }
-        for transfer in candidates where hosts.room(for: host) > 0 {
-            switch transfer.grow() {
-            case .keepGoing: addNewConnections(of: transfer)
-            case let .conclude(ending): conclude(transfer, ending)
-            }
-        }
-    }
-
-    private func reportConnections(of transfer: ActiveTransfer) {
-        let count = transfer.connections.count
-        guard count != transfer.lastConnectionCount else { return }
-        transfer.lastConnectionCount = count
-        continuation.yield(.connections([transfer.request.id: count]))
+        for transfer in candidates where hosts.room(for: host) > 0 { proceed(transfer, transfer.grow()) }
     }
 
     // MARK: - Ending a transfer
 
-    /// Takes the transfer off the network at once, then syncs, verifies and renames on the worker queue.
-    private func conclude(_ transfer: ActiveTransfer, _ ending: ActiveTransfer.Ending) {
+    /// Takes the transfer off the network at once, then syncs, verifies and renames on the disk worker.
+    private func conclude(_ transfer: ActiveTransfer, _ ending: TransferEnding) {
         let id = transfer.request.id
         for connection in transfer.closeAll() { multi.remove(connection.easy) }
         budget.forget(id)
         active[id] = nil
-        concluding[id] = .some(transfer.writer?.path)
+        janitor.closingBegan(id, part: transfer.writer?.path)
         reportProgress(of: transfer)
         // The worker gets its own descriptor: the transfer (and its fd) is released here on this thread.
-        let work = ClosingWork(
-            ending: ending, writer: transfer.writer.map { FileWriter(fd: dup($0.fd), path: $0.path) },
-            position: transfer.position, durable: transfer.durable, fileName: transfer.fileName,
-            checksum: transfer.request.checksum, directory: transfer.directory, ledger: transfer.ledger,
-            marks: transfer.receivedMarks())
-        disk.async { [inbox] in
-            let (outcome, segments) = work.run()
-            inbox.post(.concluded(id, outcome, segments: segments))
-        }
+        disk.close(ClosingWork(
+            ending: ending, writer: transfer.writer?.duplicate(), position: transfer.position,
+            durable: transfer.durable, fileName: transfer.fileName, checksum: transfer.request.checksum,
+            directory: transfer.directory, ledger: transfer.ledger, marks: transfer.receivedMarks()), for: id)
     }
 
     // MARK: - Periodic work
@@ -256,112 +238,57 @@ final class TransferThread {
     private func tick() {
         let now = ContinuousClock.now
         if now - lastProgress >= Self.progressInterval {
-            let seconds = (now - lastProgress).inSeconds
+            reportProgress(seconds: (now - lastProgress).inSeconds)
             lastProgress = now
-            var batch: [TaskID: Int64] = [:]
-            var maps: [TaskID: SegmentMap] = [:]
-            for (id, transfer) in active {
-                for connection in transfer.connections { connection.tick(seconds: seconds) }
-                if let map = transfer.ledger?.map, map != transfer.lastMap {
-                    transfer.lastMap = map
-                    maps[id] = map
-                }
-                guard transfer.position != transfer.lastReported, transfer.writer != nil else { continue }
-                transfer.lastReported = transfer.position
-                batch[id] = transfer.position
-            }
-            if !maps.isEmpty { continuation.yield(.segmentMaps(maps)) }
-            if !batch.isEmpty { continuation.yield(.progress(batch)) }
             for transfer in Array(active.values) {
-                guard replaceSlowConnections(of: transfer) else { continue }
                 // Fresh connections for the slow ones, and extra ones once a refusal's wait is over.
-                switch transfer.endHold(now: now) {
-                case .keepGoing: addNewConnections(of: transfer)
-                case let .conclude(ending): conclude(transfer, ending)
-                }
+                guard stop(transfer.replaceSlowConnections(), of: transfer) else { continue }
+                proceed(transfer, transfer.endHold(now: now))
             }
         }
         for transfer in Array(active.values) {
-            if now - transfer.lastDiskCheck >= Self.diskCheckInterval {
-                transfer.lastDiskCheck = now
+            if now - transfer.bookkeeping.lastDiskCheck >= DiskGuard.interval {
+                transfer.bookkeeping.lastDiskCheck = now
                 do {
-                    try transfer.checkFreeSpace(needed: nil)
-                    try transfer.checkPartFileLinked()
+                    try transfer.checkDisk()
                 } catch {
                     conclude(transfer, .failed(error))
                     continue
                 }
             }
-            if !transfer.syncInFlight, transfer.position > transfer.durable, let writer = transfer.writer,
-               Self.checkpointIsDue(transfer, now: now) {
-                checkpoint(transfer, writer: writer, now: now)
+            let policy = CheckpointPolicy(seconds: transfer.request.options.checkpointInterval)
+            guard !transfer.bookkeeping.syncInFlight, let writer = transfer.writer,
+                  policy.isDue(sinceLast: now - transfer.bookkeeping.lastCheckpoint,
+                               undurable: transfer.position - transfer.durable, total: transfer.total)
+            else { continue }
+            transfer.bookkeeping.syncInFlight = true
+            transfer.bookkeeping.lastCheckpoint = now
+            disk.sync(writer, for: transfer.request.id, attempt: transfer.attempt, epoch: transfer.epoch,
+                      bytes: transfer.position, marks: transfer.receivedMarks())
+        }
+    }
+
+    /// Every transfer's new position and segment map, in one event each; folds connection speeds.
+    private func reportProgress(seconds: Double) {
+        var batch: [TaskID: Int64] = [:]
+        var maps: [TaskID: SegmentMap] = [:]
+        for (id, transfer) in active {
+            for connection in transfer.connections { connection.tick(seconds: seconds) }
+            if let map = transfer.ledger?.map, map != transfer.bookkeeping.lastMap {
+                transfer.bookkeeping.lastMap = map
+                maps[id] = map
             }
+            guard transfer.position != transfer.bookkeeping.lastReported, transfer.writer != nil else { continue }
+            transfer.bookkeeping.lastReported = transfer.position
+            batch[id] = transfer.position
         }
-    }
-
-    /// Closes the connections a transfer finds too slow (fresh ones take their ranges); false when that
-    /// ended the transfer.
-    private func replaceSlowConnections(of transfer: ActiveTransfer) -> Bool {
-        for connection in transfer.replaceSlowConnections() {
-            multi.remove(connection.easy)
-            if case let .conclude(ending) = transfer.ended(connection, result: nil) {
-                conclude(transfer, ending)
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Allocates the part file at full size on the worker queue (before any closing work of the transfer,
-    /// which the queue runs after it); a failure (a full disk) comes back as `.allocated` and ends it.
-    private func allocate(_ transfer: ActiveTransfer, writer: FileWriter, length: Int64) {
-        let id = transfer.request.id
-        let attempt = transfer.attempt
-        let copy = FileWriter(fd: dup(writer.fd), path: writer.path)
-        disk.async { [inbox] in
-            defer { copy.close() }
-            do throws(DownloadError) {
-                try copy.allocate(length)
-                inbox.post(.allocated(id, attempt: attempt, error: nil))
-            } catch {
-                inbox.post(.allocated(id, attempt: attempt, error: error))
-            }
-        }
-    }
-
-    /// A checkpoint is due once a second (`checkpointInterval`), and sooner, though at most ten times a
-    /// second, once the bytes not yet durable pass 1/128 of the file (at least 256 KiB): a kill -9 then loses
-    /// under 1 % of a fast download's file, not a whole second of it.
-    static func checkpointIsDue(_ transfer: ActiveTransfer, now: ContinuousClock.Instant) -> Bool {
-        let elapsed = now - transfer.lastCheckpoint
-        if elapsed >= .milliseconds(Int64(transfer.request.options.checkpointInterval * 1000)) { return true }
-        let threshold = max(256 << 10, (transfer.total ?? 0) / 128)
-        return elapsed >= checkpointSpacing && transfer.position - transfer.durable >= threshold
-    }
-
-    static let checkpointSpacing: Duration = .milliseconds(100)
-
-    /// Syncs on the worker queue; the result comes back as `.synced` and becomes a checkpoint event.
-    private func checkpoint(_ transfer: ActiveTransfer, writer: FileWriter, now: ContinuousClock.Instant) {
-        transfer.syncInFlight = true
-        transfer.lastCheckpoint = now
-        let id = transfer.request.id
-        let attempt = transfer.attempt
-        let epoch = transfer.epoch
-        let bytes = transfer.position
-        let marks = transfer.receivedMarks()
-        let copy = FileWriter(fd: dup(writer.fd), path: writer.path)
-        disk.async { [inbox] in
-            defer { copy.close() }
-            // A failed sync records nothing; the closing sync reports the error.
-            guard (try? copy.sync()) != nil else { return }
-            inbox.post(.synced(id, attempt: attempt, epoch: epoch, bytes: bytes, marks: marks))
-        }
+        if !maps.isEmpty { continuation.yield(.segmentMaps(maps)) }
+        if !batch.isEmpty { continuation.yield(.progress(batch)) }
     }
 
     private func reportProgress(of transfer: ActiveTransfer) {
-        guard transfer.position != transfer.lastReported, transfer.writer != nil else { return }
-        transfer.lastReported = transfer.position
+        guard transfer.position != transfer.bookkeeping.lastReported, transfer.writer != nil else { return }
+        transfer.bookkeeping.lastReported = transfer.position
         continuation.yield(.progress([transfer.request.id: transfer.position]))
     }
 }

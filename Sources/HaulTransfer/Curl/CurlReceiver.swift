@@ -1,0 +1,8 @@
+/// What libcurl hands a transfer from inside `curl_multi_perform`: header lines and body bytes.
+///
+/// The answers follow libcurl's write callbacks: the count taken (fewer aborts the transfer), or
+/// `CurlEasy.pauseReading` to keep the bytes and pause until `resume()`.
+protocol CurlReceiver: AnyObject {
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int
+}

@@ -1,0 +1,149 @@
+import HaulCore
+
+/// Response heads: the first answer decides the name, the total and the validators, and whether the file
+/// is split; a range answer must agree with them (`ResumeCheck`, `RangeCheck`).
+extension ActiveTransfer {
+    /// A connection's final response head arrived (transfer thread, inside curl_multi_perform).
+    func accept(_ head: ResponseHead, on connection: Connection) {
+        if effectiveURL == nil { effectiveURL = connection.easy.effectiveURL }
+        // 0 on a reused connection: the largest seen stands for the server's distance.
+        if let micros = connection.easy.connectMicroseconds, micros > 0 {
+            planner.sawConnect(seconds: Double(micros) / 1_000_000)
+        }
+        switch connection.role {
+        case .first: acceptFirst(head, on: connection)
+        case .range: acceptRange(head, on: connection)
+        }
+    }
+
+    private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
+        let verdict = ResumeCheck.verdict(
+            head: head, requestedOffset: requestedOffset, expectedTotal: request.expectedTotal,
+            storedValidators: request.validators, host: host)
+        var restartReason: String?
+        do throws(DownloadError) {
+            switch verdict {
+            case let .append(offset, total):
+                position = offset
+                self.total = total
+            case let .restart(total, reason):
+                try startOver(head)
+                self.total = total
+                restartReason = reason
+            case let .alreadyComplete(total):
+                self.total = total
+                phase = .alreadyComplete
+                connection.state = .reachedEnd
+                return
+            case let .reject(error):
+                return failFirst(connection, error)
+            case let .discardAndRetry(error):
+                if writer != nil { try startOver(head) }
+                return failFirst(connection, error)
+            }
+            if let total { try checkFreeSpace(needed: total - position) }
+        } catch {
+            return failFirst(connection, error)
+        }
+        phase = .receiving
+        connection.state = .receiving
+        connection.cursor = position
+        validators = RemoteValidators(etag: head["etag"], lastModified: head["last-modified"])
+        reportResponse(status: head.status, restartReason: restartReason)
+        if request.options.split > 1,
+           RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
+            split(from: connection)
+        }
+    }
+
+    private func failFirst(_ connection: Connection, _ error: DownloadError) {
+        connection.state = .failed(error)
+        phase = .failed(error)
+    }
+
+    private func acceptRange(_ head: ResponseHead, on connection: Connection) {
+        guard let total else { return connection.state = .failed(.serverLied("no total for a range request")) }
+        switch RangeCheck.verdict(head: head, requested: connection.requested, total: total, validators: validators, host: host) {
+        case let .accept(end):
+            connection.state = .receiving
+            connection.end = min(connection.end ?? end, end)
+            if !responded {
+                phase = .receiving
+                reportResponse(status: head.status, restartReason: nil)
+            }
+        case .ignoresRanges:
+            connection.state = .rangesIgnored
+        case let .changed(reason):
+            connection.state = .fileChanged(reason)
+        case let .reject(error):
+            connection.state = .failed(error)
+        }
+    }
+
+    private func reportResponse(status: Int, restartReason: String?) {
+        guard let fileName else { return }
+        responded = true
+        emit(.responded(request.id, ResponseSummary(
+            fileName: fileName, totalBytes: total, validators: validators, offset: ledger?.committedBytes ?? position,
+            restartReason: restartReason, httpStatus: status)))
+    }
+
+    /// Empties the part file (reserving one first when the name is not decided yet); records 0 durable bytes.
+    private func startOver(_ head: ResponseHead) throws(DownloadError) {
+        if let writer {
+            try writer.truncate(to: 0)
+        } else {
+            let name = FileNameChoice.choose(
+                requested: request.requestedName, contentDisposition: head["content-disposition"], url: request.url,
+                effectiveURL: { self.effectiveURL })
+            let (reserved, writer) = try directory.reservePart(
+                for: name, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere)
+            hold(writer, name: reserved)
+        }
+        epoch += 1
+        position = 0
+        // Recording 0 needs no sync: the database may never claim more than the file holds.
+        if durable != 0 || request.resumeFrom != 0 { emit(.checkpoint(request.id, durableBytes: 0)) }
+        durable = 0
+    }
+
+    // MARK: - Splitting (DESIGN §7)
+
+    /// The first answer allows several connections: have the file allocated, cut the rest into ranges, keep
+    /// the first connection on the first range and open one for each other.
+    private func split(from first: Connection) {
+        guard let total else { return }
+        let prefix = position
+        guard writer != nil, var ledger = SegmentLedger(
+            total: total, segments: prefix > 0 ? [SegmentRecord(start: 0, end: prefix, committed: prefix)] : [])
+        else { return }
+        // Off this thread: allocating takes a while where it really reserves blocks (0.3 s a GiB on tmpfs),
+        // and the connections need not wait for it.
+        pendingAllocation = total
+        // The first connection is counted already; the others only where the host has room.
+        let planned = ledger.plan(
+            connections: 1 + min(request.options.split - 1, hosts.room(for: host)), minSplit: request.options.minSplitSize)
+        guard let head = planned.first, head.range.lowerBound == prefix else { return }
+        self.ledger = ledger
+        first.lease = head.id
+        first.end = head.range.upperBound
+        track(head.id)
+        for lease in planned.dropFirst() {
+            add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id))
+        }
+        // The layout becomes the truth about the file once the file is allocated (`layoutAllocated`).
+    }
+
+    /// The file size to allocate, once, after the split.
+    func takeAllocation() -> Int64? {
+        defer { pendingAllocation = nil }
+        return pendingAllocation
+    }
+
+    /// The part file is allocated at full size: from now on the layout is the truth about the file, so it
+    /// is recorded (the prefix is durable already).
+    func layoutAllocated() {
+        guard let ledger else { return }
+        emit(.segmentCheckpoint(request.id, ledger.records, durableBytes: ledger.committedBytes))
+    }
+}

@@ -1,0 +1,48 @@
+import Dispatch
+import HaulCore
+
+/// The engine's blocking disk work (allocate, fdatasync, the closing work) on one serial queue, in the
+/// order it was asked for. Each job writes through its own duplicate of the part file's descriptor and
+/// reports back through the inbox, so every result reaches the transfer thread in order.
+final class DiskWorker: Sendable {
+    private let queue = DispatchQueue(label: "haul.disk")
+    private let inbox: CommandInbox
+
+    init(inbox: CommandInbox) {
+        self.inbox = inbox
+    }
+
+    /// Allocates the part file at full size (before any closing work of the transfer, which the queue runs
+    /// after it); a failure (a full disk) comes back as `.allocated` with the error.
+    func allocate(_ writer: FileWriter, length: Int64, for id: TaskID, attempt: Int) {
+        let copy = writer.duplicate()
+        queue.async { [inbox] in
+            defer { copy.close() }
+            do throws(DownloadError) {
+                try copy.allocate(length)
+                inbox.post(.allocated(id, attempt: attempt, error: nil))
+            } catch {
+                inbox.post(.allocated(id, attempt: attempt, error: error))
+            }
+        }
+    }
+
+    /// Syncs; the result comes back as `.synced` with what the sync covered. A failed sync records nothing
+    /// (the closing sync reports the error).
+    func sync(_ writer: FileWriter, for id: TaskID, attempt: Int, epoch: Int, bytes: Int64, marks: [SegmentLease.ID: Int64]) {
+        let copy = writer.duplicate()
+        queue.async { [inbox] in
+            defer { copy.close() }
+            guard (try? copy.sync()) != nil else { return }
+            inbox.post(.synced(id, attempt: attempt, epoch: epoch, bytes: bytes, marks: marks))
+        }
+    }
+
+    /// Runs a transfer's closing work (sync, verify, rename); its outcome comes back as `.concluded`.
+    func close(_ work: ClosingWork, for id: TaskID) {
+        queue.async { [inbox] in
+            let (outcome, segments) = work.run()
+            inbox.post(.concluded(id, outcome, segments: segments))
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import HaulCore
+
+/// Which connections a segmented download opens, cuts, replaces or sheds (DESIGN §7). A value: the
+/// transfer hands it the ledger and what its connections are doing, and applies the steps it returns.
+struct ConnectionPlanner {
+    /// What one open connection is doing, as the planner sees it.
+    struct Running: Equatable {
+        var lease: SegmentLease.ID?
+        var isFirst = false
+        var isOpen = true
+        /// Smoothed bytes per second.
+        var speed: Double = 0
+        var receivingSeconds: Double = 0
+        /// Bytes of its range still to fetch.
+        var remaining: Int64 = 0
+    }
+
+    enum Step: Equatable {
+        /// Open a connection for this lease.
+        case open(SegmentLease)
+        /// The connection on this lease must stop at `newEnd` (a new lease took the rest).
+        case cut(SegmentLease.ID, newEnd: Int64)
+        /// The first connection (its request runs to the end of the file) fetches on to `newEnd`.
+        case extend(SegmentLease.ID, newEnd: Int64)
+    }
+
+    /// Extra connections that may fail before no more are opened.
+    static let maxRangeFailures = 3
+
+    /// Connections the task may use now (`-s`, changed live).
+    private(set) var target: Int
+    private var rangeFailures = 0
+    private(set) var lastRangeError: DownloadError?
+    /// A refused range asked to come back later (`Retry-After`): no extra connection opens before then.
+    private(set) var heldUntil: ContinuousClock.Instant?
+    /// Waits after which extra connections start afresh; past them refusals count as failures for good.
+    private var holdsLeft = 3
+    /// Replacements of slow connections left: every connection may be replaced twice, never an endless
+    /// churn on a server whose every connection is slow.
+    private var replacementsLeft: Int
+    /// Fresh connections owed for slow ones closed.
+    private var freshOwed = 0
+    /// The longest TCP handshake of this attempt's connections, in seconds: about one round trip.
+    private(set) var connectSeconds = 0.0
+
+    init(split: Int) {
+        target = max(1, split)
+        replacementsLeft = 2 * max(1, split)
+    }
+
+    mutating func retarget(_ count: Int) { target = max(1, count) }
+
+    /// A handshake took this long (0 on a reused connection, which says nothing).
+    mutating func sawConnect(seconds: Double) { connectSeconds = max(connectSeconds, seconds) }
+
+    /// Whether the next range connection should ask for a new TCP connection (it replaces a slow one).
+    mutating func takeFresh() -> Bool {
+        guard freshOwed > 0 else { return false }
+        freshOwed -= 1
+        return true
+    }
+
+    /// A range connection failed with `error`; a `Retry-After` holds extra connections back.
+    mutating func rangeFailed(_ error: DownloadError, now: ContinuousClock.Instant) {
+        rangeFailures += 1
+        lastRangeError = error
+        if let seconds = error.retryAfter, seconds > 0 {
+            let until = now + .milliseconds(Int64(min(seconds, 3600) * 1000))
+            heldUntil = max(heldUntil ?? until, until)
+        }
+    }
+
+    /// After a connection ended or room opened: the conclusion when every byte arrived or the server keeps
+    /// refusing; else steps that open connections for free ranges or halves of the slowest ones, up to the
+    /// target. `thiefSpeed` is the speed of a connection that just finished its range (likely reused).
+    mutating func feed(
+        _ ledger: inout SegmentLedger, running: [Running], hostRoom: Int, thiefSpeed: Double? = nil
+    ) -> (steps: [Step], conclusion: TransferEnding?) {
+        if ledger.receivedBytes >= ledger.total, running.isEmpty { return ([], .complete) }
+        if rangeFailures >= 2 * Self.maxRangeFailures, running.isEmpty, let lastRangeError {
+            return ([], .failed(lastRangeError))
+        }
+        var steps: [Step] = []
+        var count = running.count
+        var room = hostRoom
+        let speeds = Self.speeds(of: running)
+        // The last connection is always replaced: the download goes on, and a refusal ends the attempt.
+        while count < target, rangeFailures < Self.maxRangeFailures || count == 0,
+              count == 0 || (room > 0 && heldUntil == nil) {
+            guard let grant = ledger.leaseNext(
+                minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed) else { break }
+            // The lease cut may be one this loop opened: the cut applies to whichever connection holds it.
+            if let shrunk = grant.shrunk { steps.append(.cut(shrunk.lease, newEnd: shrunk.newEnd)) }
+            steps.append(.open(grant.lease))
+            count += 1
+            room -= 1
+            if rangeFailures >= Self.maxRangeFailures { break }
+        }
+        // Free ranges no new connection takes now: the first connection's request runs to the end of the
+        // file, so it fetches on into the range after its own without asking again.
+        if let first = running.first(where: { $0.isFirst && $0.isOpen }), let lease = first.lease {
+            while let end = ledger.extend(lease) { steps.append(.extend(lease, newEnd: end)) }
+        }
+        if count > 0 { return (steps, nil) }
+        if ledger.receivedBytes >= ledger.total { return (steps, .complete) }
+        return (steps, .failed(lastRangeError ?? .serverLied("every connection ended before the file was complete")))
+    }
+
+    /// The wait a refused range asked for is over: extra connections may open again, with their failures
+    /// forgotten (the server said when to come back), a few times per attempt. True when it ended now.
+    mutating func endHold(now: ContinuousClock.Instant) -> Bool {
+        guard let until = heldUntil, until <= now else { return false }
+        heldUntil = nil
+        if holdsLeft > 0 {
+            holdsLeft -= 1
+            rangeFailures = 0
+        }
+        return true
+    }
+
+    /// Which receiving connections (indices into `receiving`) to close for staying far below the fast
+    /// ones (`SlowConnectionCheck`); fresh connections take their ranges. None under a bandwidth limit,
+    /// which paces the connections itself, nor while the server asked extra connections to wait.
+    mutating func slowConnections(among receiving: [Running], limited: Bool) -> [Int] {
+        guard replacementsLeft > 0, heldUntil == nil, !limited else { return [] }
+        let samples = receiving.enumerated().map { index, connection in
+            SlowConnectionCheck.Sample(
+                id: index, speed: connection.speed, receivingSeconds: connection.receivingSeconds,
+                remaining: connection.remaining)
+        }
+        // Ten round trips (a TCP handshake is one) let a new connection's slow start reach full speed.
+        let victims = SlowConnectionCheck.replacements(
+            among: samples, allowance: replacementsLeft, settling: 10 * connectSeconds)
+        replacementsLeft -= victims.count
+        freshOwed += victims.count
+        return victims
+    }
+
+    /// The connection (index into `running`) to give up so another task can have the host: the one with
+    /// the most left to fetch. Nil when only one runs.
+    static func shedding(among running: [Running]) -> Int? {
+        guard running.count > 1 else { return nil }
+        return running.indices.max { running[$0].remaining < running[$1].remaining }
+    }
+
+    /// The smallest piece worth taking from a running range: a quarter second of the typical connection
+    /// (at least 256 KiB). Taking a range from a connection costs the bytes it has in flight, so on a fast
+    /// server nothing is taken, and on servers that cap each connection the slow tail is cut finely.
+    static func stealingMinimum(speeds: [SegmentLease.ID: Double]) -> Int64 {
+        let known = speeds.values.filter { $0 > 0 }.sorted()
+        guard !known.isEmpty else { return 4 << 20 }
+        let typical = known[known.count / 2]
+        return max(256 << 10, Int64(min(typical * 0.25, Double(Int64.max / 4))))
+    }
+
+    /// Bytes per second of each running lease, for choosing which to halve. A connection that has not
+    /// received for half a second yet is left out (the ledger takes it to run at the median): its speed
+    /// says nothing yet, and taking it for one that never finishes would cut the range it just got.
+    static func speeds(of running: [Running]) -> [SegmentLease.ID: Double] {
+        var speeds: [SegmentLease.ID: Double] = [:]
+        for connection in running where connection.receivingSeconds >= 0.5 {
+            if let lease = connection.lease { speeds[lease] = connection.speed }
+        }
+        return speeds
+    }
+}

@@ -1,0 +1,24 @@
+import HaulCore
+
+/// The disk checks a running transfer passes about once a second: room left on the file system, and a
+/// part file that still has a name. Pure: the caller reads the figures.
+enum DiskGuard {
+    static let interval: Duration = .seconds(1)
+
+    /// `lowDiskSpace` when `free` is under the reserve plus what the rest of the file needs.
+    /// - Parameters:
+    ///   - free: bytes free for an unprivileged writer; nil when unknown (no check).
+    ///   - needed: bytes the rest of the file still needs, when known.
+    static func freeSpaceError(free: Int64?, reserve: Int64, needed: Int64?, directory: String) -> DownloadError? {
+        guard let free else { return nil }
+        let rest = max(0, needed ?? 0)
+        guard free < reserve + rest else { return nil }
+        return .lowDiskSpace(path: directory, freeBytes: free, neededBytes: rest, reserveBytes: reserve)
+    }
+
+    /// `partFileRemoved` when the part file lost its last link (deleted, or its folder removed): writing
+    /// on would fill a file nobody can reach.
+    static func partFileError(linkCount: Int?, path: String) -> DownloadError? {
+        linkCount == 0 ? .partFileRemoved(path: path) : nil
+    }
+}
