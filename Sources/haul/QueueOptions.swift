@@ -94,13 +94,18 @@ struct TransferFlags: ParsableArguments {
     @Option(name: .customLong("max-overall-download-limit"), help: "Cap on all downloads together, e.g. 10M (bytes/s; 0 for none).")
     var maxOverallDownloadLimit: String?
 
-    /// The overall cap asked for, in bytes per second.
-    func overallLimit() throws -> Int64? {
-        guard let maxOverallDownloadLimit else { return nil }
-        guard let rate = ByteSize.parse(maxOverallDownloadLimit) else {
-            throw ValidationError("--max-overall-download-limit '\(maxOverallDownloadLimit)' is not a rate like 500K, 10M or 0")
+    /// The overall cap asked for; nil for none.
+    func overallLimit() throws -> RateLimit? {
+        try maxOverallDownloadLimit.flatMap { try Self.rate($0, option: "--max-overall-download-limit") }
+    }
+
+    /// `text` as a rate; its error as a usage error.
+    static func rate(_ text: String, option: String?) throws -> RateLimit? {
+        do {
+            return try RateLimit.parse(text, option: option)
+        } catch {
+            throw ValidationError(error.description)
         }
-        return rate > 0 ? rate : nil
     }
 
     @Option(name: .customLong("max-host-connections"), parsing: .unconditional,
@@ -114,13 +119,7 @@ struct TransferFlags: ParsableArguments {
             throw ValidationError("-j/--max-concurrent must be between \(limits.lowerBound) and \(limits.upperBound), got \(maxConcurrent)")
         }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more, got \(retries)") }
-        var rate: Int64?
-        if let limitRate {
-            guard let parsed = ByteSize.parse(limitRate) else {
-                throw ValidationError("--limit-rate '\(limitRate)' is not a rate like 500K, 2M or 1048576 (0 for none)")
-            }
-            rate = parsed > 0 ? parsed : nil
-        }
+        let rate = try limitRate.flatMap { try Self.rate($0, option: "--limit-rate") }
         guard let reserve = ByteSize.parse(diskReserve) else {
             throw ValidationError("--disk-reserve '\(diskReserve)' is not a size like 64M, 1G or 0")
         }
@@ -137,7 +136,7 @@ struct TransferFlags: ParsableArguments {
             throw ValidationError("--min-split-size '\(minSplitSize)' is not a size of at least 1M, like 4M or 20M")
         }
         return TransferOptions(
-            rateLimit: rate, stallTimeout: timeout, caCertificate: caCertificate, diskReserve: reserve,
+            rateLimit: rate?.bytesPerSecond, stallTimeout: timeout, caCertificate: caCertificate, diskReserve: reserve,
             split: min(split, maxHostConnections), minSplitSize: minimum, maxHostConnections: maxHostConnections)
     }
 }
