@@ -24,7 +24,7 @@ enum Attachment {
         let signals = SignalTrap()
         signals.install {}
         let stop = signals.requested
-        let end = await runKeyLoop(
+        let end = await InteractiveSession.runOnKeyThread(
             snapshots: remote.snapshots, send: { remote.send($0) },
             options: TerminalOptions(theme: theme, downloadDirectory: downloadDirectory, attachedTo: pid),
             stopRequested: { stop() || lost.pid != nil || watch.ownerSuspended(remote.snapshots.read().ownerProcessID) })
@@ -56,33 +56,4 @@ enum Attachment {
             for task in reused { note("#\(task.id) \(task.displayName) is already in the queue (\(task.state.rawValue)): continuing it") }
         }
     }
-}
-
-/// Set once, from any thread, when the owner stops answering: the pid it last had.
-final class LostFlag: Sendable {
-    private let flag = PthreadMutex<Int32?>(nil)
-    func set(_ pid: Int32) { flag.withLock { $0 = $0 ?? pid } }
-    var pid: Int32? { flag.withLock { $0 } }
-}
-
-/// Notices, once a second at most, that the owner was stopped by a signal: it can then answer nothing, and the
-/// list would otherwise wait out several request timeouts before saying so.
-final class SuspensionWatch: Sendable {
-    private let state = PthreadMutex<(checked: ContinuousClock.Instant, suspended: Int32?)>((.now, nil))
-
-    /// Whether `pid` is stopped; reads `/proc` at most once a second and remembers a stopped pid.
-    func ownerSuspended(_ pid: Int32?) -> Bool {
-        guard let pid else { return false }
-        let due = state.withLock { state -> Bool in
-            guard state.suspended == nil, ContinuousClock.now - state.checked >= .seconds(1) else { return false }
-            state.checked = .now
-            return true
-        }
-        if due, case .suspended = OwnerLoss.judge(pid: pid, socketPath: "") {
-            state.withLock { $0.suspended = pid }
-        }
-        return suspendedPID != nil
-    }
-
-    var suspendedPID: Int32? { state.withLock { $0.suspended } }
 }

@@ -37,20 +37,3 @@ struct QueueSession {
         TransferLock.holder(at: directory.lockPath)
     }
 }
-
-/// A usage or configuration error: printed as `haul: MESSAGE`, exit status 2.
-struct UsageFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
-
-extension CommandResult {
-    /// The new and reused tasks of an `add`, or the reason it failed.
-    func addedTasks() throws -> (new: [DownloadTask], reused: [DownloadTask]) {
-        switch self {
-        case let .added(new, reused): return (new, reused)
-        case let .storeFailed(message): throw UsageFailure(message: message)
-        case .done, .unknownTask, .notAllowed: return ([], [])
-        }
-    }
-}
