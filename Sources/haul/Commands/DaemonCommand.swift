@@ -20,7 +20,7 @@ struct DaemonCommand: AsyncParsableCommand {
         _ = try transfer.transferOptions()
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         if let owner = session.owner, let pid = try? await owner.processID() {
-            if !newTasks.isEmpty { try Attachment.reportAdded(await owner.perform([.add(newTasks)])) }
+            if !newTasks.isEmpty { try Attachment.reportAdded(await QueueEndpoint.owner(owner, pid: pid).perform([.add(newTasks)])) }
             note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
             return
         }
@@ -34,9 +34,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let pid = try await BackgroundHaul.launch(
             arguments: Self.settingsArguments(Self.runArguments(), urls: add.urls), state: session.directory)
-        print("haul: background haul running (pid \(pid))")
-        print("  socket \(session.directory.socketPath)")
-        print("  log    \(session.directory.logPath)")
+        note("background haul running (pid \(pid))\n  socket \(session.directory.socketPath)\n  log    \(session.directory.logPath)")
     }
 
     /// This command's arguments for the background run: without the subcommand name and the flags the

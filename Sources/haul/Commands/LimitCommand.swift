@@ -29,18 +29,11 @@ struct LimitCommand: AsyncParsableCommand {
         let endpoint = try await QueueEndpoint.open(session)
         guard endpoint.ownerPID != nil else {
             await endpoint.close()
-            throw UsageFailure(message: "no haul is running; start one with --limit-rate or --max-overall-download-limit")
+            throw CommandFailure.usage("no haul is running; start one with --limit-rate or --max-overall-download-limit")
         }
         let command: QueueCommand = values.count == 2 ? .setTaskLimit(TaskID(Int64(values[0]) ?? 0), rate) : .setOverallLimit(rate)
         let result = try await endpoint.perform([command])[0]
-        switch result {
-        case .done:
-            let what = values.count == 2 ? "#\(values[0])" : "all downloads"
-            note("\(what): \(rate.rateText)")
-        case let .unknownTask(id): throw UsageFailure(message: "no task #\(id) in the queue (see `haul list`)")
-        case let .notAllowed(id, state): throw UsageFailure(message: "#\(id) is \(state.rawValue): nothing to limit")
-        case let .storeFailed(message): throw UsageFailure(message: message)
-        case .added: break
-        }
+        if let failure = result.failure(verb: "limit") { throw failure }
+        note("\(values.count == 2 ? "#\(values[0])" : "all downloads"): \(rate.rateText)")
     }
 }

@@ -30,9 +30,9 @@ struct StopCommand: AsyncParsableCommand {
         while session.runner != nil || FileManager.default.fileExists(atPath: session.directory.socketPath) {
             guard ContinuousClock.now < deadline else {
                 if let unanswered {
-                    throw UsageFailure(message: "cannot reach the running haul\(pid.map { " (pid \($0))" } ?? ""): \(unanswered)")
+                    throw CommandFailure.ownerUnreachable(pid: pid, context: "to the request to stop", reason: "\(unanswered)")
                 }
-                throw UsageFailure(message: "the running haul\(pid.map { " (pid \($0))" } ?? "") did not stop within 60 s")
+                throw CommandFailure.runtime("the running haul\(pid.map { " (pid \($0))" } ?? "") did not stop within 60 s")
             }
             try? await Task.sleep(for: .milliseconds(20))
         }

@@ -8,7 +8,7 @@ struct HeadlessOutput: Sendable {
 
     func emit(_ line: String) {
         // JSON is escaped already; human lines quote server text, which must not drive the terminal.
-        let text = (format == .json ? line : "haul: " + line.escapingControlCharacters) + "\n"
+        let text = (format == .json ? line : UserMessages.line(line)) + "\n"
         let fd = format == .json ? STDOUT_FILENO : STDERR_FILENO
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {

@@ -15,8 +15,10 @@ enum Attachment {
             pid = try await owner.processID()
             if !newTasks.isEmpty { try reportAdded(await owner.perform([.add(newTasks)])) }
             first = try await owner.snapshot()
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            throw UsageFailure(message: "cannot attach to the running haul: \(error)")
+            throw CommandFailure.ownerUnreachable(pid: nil, context: "to attach the live list", reason: "\(error)")
         }
         let lost = LostFlag()
         let watch = SuspensionWatch()
@@ -45,7 +47,7 @@ enum Attachment {
                 + " `haul list` prints it again, `haul stop` ends the downloads")
             return .success
         case let .failure(error):
-            throw UsageFailure(message: "\(error)")
+            throw CommandFailure.runtime("\(error)")
         }
     }
 

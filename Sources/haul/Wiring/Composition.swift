@@ -63,13 +63,9 @@ final class Composition {
             let summary = await run.value
             switch sessionEnd {
             case .detach: return .detach
-            case .stopRequested: return .status(.interrupted)
-            // As headless: a task that ended failed in this session makes the status 1, also after `q` (which
-            // stops the controller, not an interruption).
-            case .quit:
-                var ended = summary
-                ended.interrupted = false
-                return .status(ExitStatus(ended))
+            case .stopRequested: return .status(ExitStatus(summary, interrupted: true))
+            // As headless: a task that ended failed in this session makes the status 1, also after `q`.
+            case .quit: return .status(ExitStatus(summary, interrupted: false))
             }
         case let .failure(error):
             note("\(error)")

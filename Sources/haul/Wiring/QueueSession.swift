@@ -15,9 +15,9 @@ struct QueueSession {
             let database = try AppDatabase(path: directory.databasePath)
             return QueueSession(directory: directory, store: SQLiteTaskStore(database: database))
         } catch let error as StateDirectoryError {
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         } catch let error as StoreError {
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         }
     }
 

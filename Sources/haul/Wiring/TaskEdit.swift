@@ -1,7 +1,7 @@
 import HaulCore
 
 /// Applies an edit through the running haul when there is one, else to the queue database (the same
-/// rules either way). Unknown ids and tasks the edit does not apply to are errors (exit status 2).
+/// rules either way). Unknown ids and tasks the edit does not apply to are usage errors.
 func edit(_ selection: TaskSelection, state: StateOptions, action: EditAction) async throws {
     let session = try QueueSession.open(stateDirectory: state.stateDirectory)
     let endpoint = try await QueueEndpoint.open(session)
@@ -10,7 +10,7 @@ func edit(_ selection: TaskSelection, state: StateOptions, action: EditAction) a
     let targets: [TaskID] = selection.all ? known.map(\.id) : selection.ids.map(TaskID.init)
     if let missing = targets.first(where: { byID[$0] == nil }) {
         await endpoint.close()
-        throw UsageFailure(message: "no task #\(missing) in the queue (see `haul list`)")
+        throw CommandFailure.unknownTask(missing)
     }
     // With --all, only the tasks the edit applies to; named tasks go to the controller, which says no for itself.
     let chosen = selection.all ? targets.filter { byID[$0].map(action.applies) ?? false } : targets
@@ -22,24 +22,17 @@ func edit(_ selection: TaskSelection, state: StateOptions, action: EditAction) a
     let after = Dictionary(uniqueKeysWithValues: (now ?? known.compactMap(action.predicted)).map { ($0.id, $0) })
     await endpoint.close()
     var changed = 0
-    var refusals: [String] = []
+    var refusals: [CommandFailure] = []
     for (command, result) in zip(commands, results) {
         guard let id = command.taskID else { continue }
-        switch result {
-        case .done:
+        if let refusal = result.failure(verb: action.verb) {
+            refusals.append(refusal)
+        } else {
             changed += 1
             if !selection.all { print("#\(id) \(after[id]?.state.rawValue ?? "removed")") }
-        case let .storeFailed(message):
-            refusals.append(message)
-        case let .notAllowed(_, state):
-            refusals.append("#\(id) is \(state.rawValue): nothing to \(action.verb)")
-        case .unknownTask:
-            refusals.append("no task #\(id) in the queue (see `haul list`)")
-        case .added:
-            break
         }
     }
-    if !refusals.isEmpty { throw UsageFailure(message: refusals.joined(separator: "\nhaul: ")) }
+    if !refusals.isEmpty { throw CommandFailure.several(refusals) }
     if selection.all {
         note("\(changed) task(s) \(action == .pause ? "now paused" : action == .resume ? "now waiting" : "removed")")
     }
