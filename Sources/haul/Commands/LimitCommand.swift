@@ -20,7 +20,7 @@ struct LimitCommand: AsyncParsableCommand {
 
     /// The rate given (the last value); nil for none.
     private func rate() throws -> RateLimit? {
-        try TransferFlags.rate(values[values.count - 1], option: nil)
+        try RateLimit.parseArgument(values[values.count - 1])
     }
 
     func run() async throws {

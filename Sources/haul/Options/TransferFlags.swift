@@ -35,16 +35,7 @@ struct TransferFlags: ParsableArguments {
 
     /// The overall cap asked for; nil for none.
     func overallLimit() throws -> RateLimit? {
-        try maxOverallDownloadLimit.flatMap { try Self.rate($0, option: "--max-overall-download-limit") }
-    }
-
-    /// `text` as a rate; its error as a usage error.
-    static func rate(_ text: String, option: String?) throws -> RateLimit? {
-        do {
-            return try RateLimit.parse(text, option: option)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try maxOverallDownloadLimit.flatMap { try RateLimit.parseArgument($0, option: "--max-overall-download-limit") }
     }
 
     @Option(name: .customLong("max-host-connections"), parsing: .unconditional,
@@ -58,7 +49,7 @@ struct TransferFlags: ParsableArguments {
             throw ValidationError("-j/--max-concurrent must be between \(limits.lowerBound) and \(limits.upperBound), got \(maxConcurrent)")
         }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more, got \(retries)") }
-        let rate = try limitRate.flatMap { try Self.rate($0, option: "--limit-rate") }
+        let rate = try limitRate.flatMap { try RateLimit.parseArgument($0, option: "--limit-rate") }
         guard let reserve = ByteSize.parse(diskReserve) else {
             throw ValidationError("--disk-reserve '\(diskReserve)' is not a size like 64M, 1G or 0")
         }
