@@ -1,5 +1,4 @@
 import Foundation
-import HaulCore
 import HaulReport
 
 /// Writes headless lines: human text on stderr, JSON Lines on stdout; one write per line.
