@@ -12,7 +12,7 @@ import HaulCore
     }
 
     func snapshot(_ rows: [QueueSnapshot.Row], sequence: UInt64, limit: Int64? = nil) -> QueueSnapshot {
-        QueueSnapshot(rows: rows, maxConcurrent: 3, totalSpeed: nil, sequence: sequence, overallLimit: limit)
+        QueueSnapshot(rows: rows, maxConcurrent: 3, totalSpeed: nil, sequence: sequence, overallLimit: limit.flatMap(RateLimit.init(bytesPerSecond:)))
     }
 
     @Test func onlyChangedRowsTravelWhenTheOrderStays() throws {

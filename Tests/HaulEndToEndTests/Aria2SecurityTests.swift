@@ -39,8 +39,8 @@ extension Aria2Conformance {
                 "--state-dir", run.state, "-d", run.downloads,
             ])
             let started = try await daemon.waitForExit(timeout: .seconds(30))
-            let out = daemon.stdoutText()
-            #expect(started == 0, "\(out) \(daemon.stderrText())")
+            let out = daemon.stderrText()
+            #expect(started == 0, "\(out) \(daemon.stdoutText())")
             let pid = try #require(Self.pid(in: out), "haul daemon printed: \(out)")
             defer {
                 if kill(pid, 0) == 0 { kill(pid, SIGKILL) }

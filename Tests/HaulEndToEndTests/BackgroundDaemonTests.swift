@@ -25,7 +25,7 @@ import Glibc
         // "At once": the command only waits for the socket to answer, never for the download (16 s here).
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(daemon.socket == run.state + "/haul.sock")
-        #expect(daemon.stdout.contains("log    \(run.state)/haul.log"))
+        #expect(daemon.messages.contains("log    \(run.state)/haul.log"))
         #expect(daemon.isAlive)
 
         // No terminal: a session of its own and no controlling tty.
@@ -92,7 +92,7 @@ import Glibc
         let second = try await BackgroundDaemon(run)
         defer { second.kill() }
         #expect(second.pid != first.pid)
-        #expect(!second.stdout.localizedCaseInsensitiveContains("in use"))
+        #expect(!second.messages.localizedCaseInsensitiveContains("in use"))
         let (status, out, err) = try await run.run(["list"])
         #expect(status == 0, "\(err)")
         #expect(out.contains("slow.bin"))

@@ -11,17 +11,18 @@ import Glibc
 final class BackgroundDaemon: Sendable {
     let pid: Int32
     let socket: String
-    let stdout: String
+    /// What `haul daemon` printed on stderr: the pid, the socket and the log.
+    let messages: String
 
     /// Runs `haul daemon ARGS --state-dir S -d D` to its end (bounded) and reads the pid and socket it printed.
     init(_ run: HaulRun, _ arguments: [String] = [], timeout: Duration = .seconds(20)) async throws {
         let command = try run.start(["daemon"] + arguments)
         let status = try await command.waitForExit(timeout: timeout)
-        stdout = command.stdoutText()
-        guard status == 0, let pid = Self.pid(in: stdout),
-              let socket = stdout.split(separator: "\n").first(where: { $0.contains("socket ") })
+        messages = command.stderrText()
+        guard status == 0, let pid = Self.pid(in: messages),
+              let socket = messages.split(separator: "\n").first(where: { $0.contains("socket ") })
         else {
-            throw DaemonFailure(status: status, stdout: stdout, stderr: command.stderrText())
+            throw DaemonFailure(status: status, stdout: command.stdoutText(), stderr: messages)
         }
         self.pid = pid
         self.socket = String(socket.split(separator: " ", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces)

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Parses sizes and rates from the command line: bytes with an optional K/M/G suffix (binary units); 0 allowed.
+/// Parses sizes from the command line (and, through `RateLimit.parse`, rates): bytes with an optional K/M/G
+/// suffix (binary units); 0 allowed.
 public enum ByteSize {
     public static func parse(_ text: String) -> Int64? {
         var number = text.trimmingCharacters(in: .whitespaces)

@@ -107,4 +107,10 @@ public struct TransferOptions: Sendable, Equatable {
         self.minSplitSize = minSplitSize
         self.maxHostConnections = maxHostConnections
     }
+
+    /// `rateLimit` as a `RateLimit` (the engine reads the plain number).
+    public var rate: RateLimit? {
+        get { rateLimit.flatMap(RateLimit.init(bytesPerSecond:)) }
+        set { rateLimit = newValue?.bytesPerSecond }
+    }
 }

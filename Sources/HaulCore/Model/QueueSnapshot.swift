@@ -19,8 +19,8 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         public var connections = 0
         /// A running download over several connections, byte by byte: done, in flight, waiting.
         public var segmentMap: SegmentMap?
-        /// A limit set for this task while the queue runs (bytes per second).
-        public var rateLimit: Int64?
+        /// A limit set for this task while the queue runs.
+        public var rateLimit: RateLimit?
         /// Connections this task may use (`-s`, or as set while the queue runs).
         public var split = 1
 
@@ -55,15 +55,15 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     /// The latest warning from the store (for example a write that failed), shown as a one-line banner;
     /// nil when there is none.
     public var warning: String?
-    /// The cap on the sum of all downloads, bytes per second; nil for none.
-    public var overallLimit: Int64?
+    /// The cap on the sum of all downloads; nil for none.
+    public var overallLimit: RateLimit?
     /// The process that owns the queue, as an attached list last reached it (it changes when the background haul
     /// is restarted); nil in the owner's own snapshots.
     public var ownerProcessID: Int32?
 
     public init(
         rows: [Row] = [], maxConcurrent: Int = 3, totalSpeed: Double? = nil, sequence: UInt64 = 0, warning: String? = nil,
-        overallLimit: Int64? = nil
+        overallLimit: RateLimit? = nil
     ) {
         storedRows = rows
         tally = Tally(rows)

@@ -10,7 +10,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
     public var maxConcurrent: Int
     public var totalSpeed: Double?
     public var warning: String?
-    public var overallLimit: Int64?
+    public var overallLimit: RateLimit?
     /// Every row's task, in order, when rows came, went or moved; nil when the order is the base's.
     public var order: [TaskID]?
     /// The rows that are new or differ from the base's.

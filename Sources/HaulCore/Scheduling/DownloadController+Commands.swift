@@ -53,15 +53,14 @@ extension DownloadController {
             }
             return .done
         case let .setOverallLimit(limit):
-            configuration.overallLimit = limit.flatMap { $0 > 0 ? $0 : nil }
-            driver.send(.setOverallLimit(configuration.overallLimit))
+            configuration.overallLimit = limit
+            driver.send(.setOverallLimit(limit?.bytesPerSecond))
             return .done
         case let .setTaskLimit(id, limit):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
-            let rate = limit.flatMap { $0 > 0 ? $0 : nil }
-            runtime[id].rateLimit = rate ?? 0
-            if runtime.isInFlight(id) { driver.send(.setTaskLimit(id, rate)) }
+            runtime[id].rate = RateOverride(setting: limit)
+            if runtime.isInFlight(id) { driver.send(.setTaskLimit(id, limit?.bytesPerSecond)) }
             return .done
         case let .setTaskConnections(id, count):
             guard let task = tasks[id] else { return .unknownTask(id) }

@@ -13,12 +13,12 @@ public actor DownloadController {
         public var transferOptions: TransferOptions
         /// Stop the engine and return from `run()` once nothing is waiting or running (headless mode).
         public var exitWhenIdle: Bool
-        /// The cap on the sum of all downloads, bytes per second (`--max-overall-download-limit`).
-        public var overallLimit: Int64?
+        /// The cap on the sum of all downloads (`--max-overall-download-limit`); nil for none.
+        public var overallLimit: RateLimit?
 
         public init(maxConcurrent: Int = 3, retryPolicy: RetryPolicy = RetryPolicy(),
                     transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false,
-                    overallLimit: Int64? = nil) {
+                    overallLimit: RateLimit? = nil) {
             self.overallLimit = overallLimit
             self.maxConcurrent = maxConcurrent
             self.retryPolicy = retryPolicy
@@ -108,7 +108,7 @@ public actor DownloadController {
         loadIfNeeded()
         recoverInterruptedTasks()
         isRunning = true
-        if let limit = configuration.overallLimit { driver.send(.setOverallLimit(limit)) }
+        if let limit = configuration.overallLimit { driver.send(.setOverallLimit(limit.bytesPerSecond)) }
         externalToken = attempt { try store.externalChangeToken() }
         fillSlots()
         publish()
@@ -202,7 +202,7 @@ public actor DownloadController {
             var request = TransferRequest(task: running, options: configuration.transferOptions)
             if let split = runtime[id].split { request.options.split = split }
             if runtime[id].singleConnection { request.options.split = 1 }
-            if let limit = runtime[id].rateLimit { request.options.rateLimit = limit > 0 ? limit : nil }
+            request.options.rate = runtime[id].rate.resolved(inheriting: request.options.rate)
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))
             announce(.started(running))

@@ -12,10 +12,10 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     /// Move an unfinished task up (`by` < 0) or down (`by` > 0) in the queue.
     case move(TaskID, by: Int)
     case setMaxConcurrent(Int)
-    /// Cap the sum of all downloads (bytes per second; nil for none), live.
-    case setOverallLimit(Int64?)
-    /// Cap one download over all its connections (bytes per second; nil for none), live.
-    case setTaskLimit(TaskID, Int64?)
+    /// Cap the sum of all downloads (nil for none), live.
+    case setOverallLimit(RateLimit?)
+    /// Cap one download over all its connections (nil for none), live.
+    case setTaskLimit(TaskID, RateLimit?)
     /// Let one download use up to this many connections (1...16), live.
     case setTaskConnections(TaskID, Int)
 }

@@ -6,7 +6,7 @@ enum SnapshotBuilder {
     /// Unfinished tasks in queue order, then completed ones newest first; running rows carry live bytes,
     /// speed and ETA, waiting rows their retry time.
     static func build(
-        tasks: TaskTable, runtime: RuntimeTable, maxConcurrent: Int, overallLimit: Int64?, defaultSplit: Int,
+        tasks: TaskTable, runtime: RuntimeTable, maxConcurrent: Int, overallLimit: RateLimit?, defaultSplit: Int,
         sequence: UInt64, warning: String?,
         now: ContinuousClock.Instant, wallNow: Date
     ) -> QueueSnapshot {
@@ -72,7 +72,7 @@ enum SnapshotBuilder {
             row.speed = attempt.meter.bytesPerSecond(at: now)
             row.eta = EtaEstimate.seconds(done: attempt.position, total: task.totalBytes, bytesPerSecond: row.speed)
         }
-        if let limit = record.rateLimit { row.rateLimit = limit > 0 ? limit : nil }
+        row.rateLimit = record.rate.setLimit
         row.split = record.split ?? defaultSplit
         if task.state == .waiting, let retry = record.backoff, retry.date > wallNow { row.retryAt = retry.date }
         return row

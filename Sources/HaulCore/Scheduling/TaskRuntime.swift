@@ -43,14 +43,14 @@ struct TaskRuntime: Sendable {
     var removal: Removal?
     /// The server answered an extra connection's range with the whole file: one connection from now on.
     var singleConnection = false
-    /// A limit set for this task while the queue runs (0: none), over `--limit-rate`.
-    var rateLimit: Int64?
+    /// The bandwidth cap set for this task while the queue runs, over `--limit-rate`.
+    var rate = RateOverride.inherit
     /// Connections set for this task while the queue runs, over `-s`.
     var split: Int?
 
     var isEmpty: Bool {
         attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
-            && !singleConnection && rateLimit == nil && split == nil
+            && !singleConnection && rate == .inherit && split == nil
     }
 }
 

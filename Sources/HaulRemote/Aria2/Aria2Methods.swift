@@ -229,7 +229,7 @@ struct Aria2Methods: Sendable {
         if let name = task.requestedName ?? task.fileName { options["out"] = .string(name) }
         if !task.headers.isEmpty { options["header"] = .array(task.headers.map(JSONValue.string)) }
         if let checksum = task.checksum { options["checksum"] = .string(checksum.description) }
-        options["max-download-limit"] = .string(String(row.rateLimit ?? 0))
+        options["max-download-limit"] = Self.rateValue(row.rateLimit)
         return .object(options)
     }
 
@@ -243,12 +243,19 @@ struct Aria2Methods: Sendable {
         return "OK"
     }
 
-    /// A rate as aria2 takes it: bytes per second with an optional K or M suffix; 0 for none.
-    static func rate(_ value: JSONValue, option: String) throws(RPCError) -> Int64? {
-        guard let text = value.stringValue ?? value.integerValue.map(String.init), let bytes = ByteSize.parse(text) else {
-            throw .failed("\(option) must be a rate like 500K, 2M or 0.")
+    /// A rate as aria2 takes it (a string or a number): bytes per second with an optional K, M or G suffix; 0 for none.
+    static func rate(_ value: JSONValue, option: String) throws(RPCError) -> RateLimit? {
+        do {
+            // Neither a string nor a number: parsed as nothing, which no rate is.
+            return try RateLimit.parse(value.stringValue ?? value.integerValue.map(String.init) ?? "", option: option)
+        } catch {
+            throw .failed(error.description)
         }
-        return bytes > 0 ? bytes : nil
+    }
+
+    /// A rate as aria2 reports it: the bytes per second as a string, "0" for none.
+    static func rateValue(_ limit: RateLimit?) -> JSONValue {
+        .string(String(limit?.bytesPerSecond ?? 0))
     }
 
     func getGlobalOption() async -> JSONValue {
@@ -256,7 +263,7 @@ struct Aria2Methods: Sendable {
         return [
             "dir": .string(intake.defaultDirectory),
             "max-concurrent-downloads": .string(String(snapshot.maxConcurrent)),
-            "max-overall-download-limit": .string(String(snapshot.overallLimit ?? 0)),
+            "max-overall-download-limit": Self.rateValue(snapshot.overallLimit),
         ]
     }
 

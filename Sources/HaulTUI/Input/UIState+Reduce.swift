@@ -83,7 +83,7 @@ extension UIState {
         case .lowerOverallLimit, .raiseOverallLimit:
             let limit = RateSteps.step(from: context.overallLimit, down: action == .lowerOverallLimit)
             if limit != context.overallLimit { command = .setOverallLimit(limit) }
-            state.message = Message("all downloads: \(limit.map { "up to " + ByteCountFormat.rate(Double($0)) } ?? "no bandwidth cap")")
+            state.message = Message("all downloads: \(limit.map { "up to \($0)" } ?? "no bandwidth cap")")
         case .showDetails:
             if selected != nil { state.mode = .details }
         case .switchList: state.list = state.list == .downloading ? .completed : .downloading

@@ -143,7 +143,7 @@ public struct UIContext: Sendable, Equatable {
     public var visibleRows: Int
     public var maxConcurrent: Int
     /// The cap on all downloads together, bytes per second; nil for none.
-    public var overallLimit: Int64?
+    public var overallLimit: RateLimit?
     /// Where added URLs are downloaded.
     public var downloadDirectory: String
     /// How far the open help or details box scrolls, as last rendered (`ListRenderer.overlayScroll`);

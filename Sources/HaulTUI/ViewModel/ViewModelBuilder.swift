@@ -78,7 +78,7 @@ public struct ViewModelBuilder: Sendable {
         return ListViewModel.Header(
             counts: counts,
             speed: ByteCountFormat.rate(snapshot.totalSpeed)
-                + (snapshot.overallLimit.map { " (cap \(ByteCountFormat.rate(Double($0))))" } ?? ""),
+                + (snapshot.overallLimit.map { " (cap \($0))" } ?? ""),
             freeDisk: freeDiskBytes.map { ByteCountFormat.size(max(0, $0)) },
             freeDiskCompact: freeDiskBytes.map { ByteCountFormat.compact(max(0, $0)) })
     }

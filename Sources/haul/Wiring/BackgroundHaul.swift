@@ -38,19 +38,19 @@ enum BackgroundHaul {
         defer { for pointer in cArguments { free(pointer) } }
         let code = posix_spawn(&pid, executable, &actions, &attributes, cArguments, environ)
         guard code == 0 else {
-            throw UsageFailure(message: "cannot start a background haul: \(String(cString: strerror(code)))")
+            throw CommandFailure.runtime("cannot start a background haul: \(String(cString: strerror(code)))")
         }
         let client = OwnerClient(socketPath: state.socketPath, timeout: .seconds(1))
         let deadline = ContinuousClock.now + wait
         while ContinuousClock.now < deadline {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
-                throw UsageFailure(message: "the background haul stopped at once:\n" + logTail(state.logPath))
+                throw CommandFailure.runtime("the background haul stopped at once:\n" + logTail(state.logPath))
             }
             if let served = try? await client.processID(), served == pid { return pid }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        throw UsageFailure(message: "the background haul (pid \(pid)) did not answer on \(state.socketPath) within \(wait); see \(state.logPath)")
+        throw CommandFailure.runtime("the background haul (pid \(pid)) did not answer on \(state.socketPath) within \(wait); see \(state.logPath)")
     }
 
     /// This process's open descriptors above stderr (`/proc/self/fd`).

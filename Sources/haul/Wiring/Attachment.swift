@@ -15,8 +15,10 @@ enum Attachment {
             pid = try await owner.processID()
             if !newTasks.isEmpty { try reportAdded(await owner.perform([.add(newTasks)])) }
             first = try await owner.snapshot()
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            throw UsageFailure(message: "cannot attach to the running haul: \(error)")
+            throw CommandFailure.ownerUnreachable(pid: nil, context: "to attach the live list", reason: "\(error)")
         }
         let lost = LostFlag()
         let watch = SuspensionWatch()
@@ -24,7 +26,7 @@ enum Attachment {
         let signals = SignalTrap()
         signals.install {}
         let stop = signals.requested
-        let end = await runKeyLoop(
+        let end = await InteractiveSession.runOnKeyThread(
             snapshots: remote.snapshots, send: { remote.send($0) },
             options: TerminalOptions(theme: theme, downloadDirectory: downloadDirectory, attachedTo: pid),
             stopRequested: { stop() || lost.pid != nil || watch.ownerSuspended(remote.snapshots.read().ownerProcessID) })
@@ -45,7 +47,7 @@ enum Attachment {
                 + " `haul list` prints it again, `haul stop` ends the downloads")
             return .success
         case let .failure(error):
-            throw UsageFailure(message: "\(error)")
+            throw CommandFailure.runtime("\(error)")
         }
     }
 
@@ -56,33 +58,4 @@ enum Attachment {
             for task in reused { note("#\(task.id) \(task.displayName) is already in the queue (\(task.state.rawValue)): continuing it") }
         }
     }
-}
-
-/// Set once, from any thread, when the owner stops answering: the pid it last had.
-final class LostFlag: Sendable {
-    private let flag = PthreadMutex<Int32?>(nil)
-    func set(_ pid: Int32) { flag.withLock { $0 = $0 ?? pid } }
-    var pid: Int32? { flag.withLock { $0 } }
-}
-
-/// Notices, once a second at most, that the owner was stopped by a signal: it can then answer nothing, and the
-/// list would otherwise wait out several request timeouts before saying so.
-final class SuspensionWatch: Sendable {
-    private let state = PthreadMutex<(checked: ContinuousClock.Instant, suspended: Int32?)>((.now, nil))
-
-    /// Whether `pid` is stopped; reads `/proc` at most once a second and remembers a stopped pid.
-    func ownerSuspended(_ pid: Int32?) -> Bool {
-        guard let pid else { return false }
-        let due = state.withLock { state -> Bool in
-            guard state.suspended == nil, ContinuousClock.now - state.checked >= .seconds(1) else { return false }
-            state.checked = .now
-            return true
-        }
-        if due, case .suspended = OwnerLoss.judge(pid: pid, socketPath: "") {
-            state.withLock { $0.suspended = pid }
-        }
-        return suspendedPID != nil
-    }
-
-    var suspendedPID: Int32? { state.withLock { $0.suspended } }
 }

@@ -21,7 +21,8 @@ struct Haul: AsyncParsableCommand {
 
             The queue lives in $XDG_STATE_HOME/haul (default ~/.local/state/haul).
             Exit status: 0 all completed, 1 some task failed, 2 usage error,
-            130 interrupted (state saved).
+            3 the command could not be carried out (e.g. the running haul did
+            not answer), 130 interrupted (state saved).
             """,
         version: "0.1.0",
         subcommands: [RunCommand.self, AddCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self,
@@ -30,7 +31,7 @@ struct Haul: AsyncParsableCommand {
 }
 
 extension Haul {
-    /// Parses, runs, and maps every error to DESIGN §2's exit statuses (usage and configuration errors → 2).
+    /// Parses and runs; `FailureReport` turns any error into its message and exit status (DESIGN §2).
     static func main() async {
         // A closed stdout (`haul list | head -1`) must end a write with EPIPE, not kill the process; and a
         // parent that started us with signals blocked must not make SIGINT/SIGTERM/SIGHUP go unnoticed.
@@ -45,18 +46,8 @@ extension Haul {
             } else {
                 try command.run()
             }
-        } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
-        } catch let failure as UsageFailure {
-            FileHandle.standardError.write(Data("haul: \(failure.message.escapingControlCharacters)\n".utf8))
-            Foundation.exit(ExitStatus.usage.rawValue)
         } catch {
-            if exitCode(for: error) == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            FileHandle.standardError.write(Data("haul: \(message(for: error).escapingControlCharacters)\n(see `haul --help`)\n".utf8))
-            Foundation.exit(ExitStatus.usage.rawValue)
+            FailureReport(error).exit()
         }
     }
 }

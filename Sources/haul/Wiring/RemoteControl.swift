@@ -39,7 +39,7 @@ final class RemoteControl {
         do {
             try await server.start()
         } catch {
-            if listener != nil { throw UsageFailure(message: "cannot serve RPC: \(error)") }
+            if listener != nil { throw CommandFailure.runtime("cannot serve RPC: \(error)") }
             note("cannot open the control socket \(state.socketPath): \(error) — other shells cannot reach this haul")
             return RemoteControl(server: server, hooks: hookTask)
         }
@@ -68,9 +68,9 @@ final class RemoteControl {
             note("RPC secret \(created ? "created in" : "read from") \(state.rpcSecretPath)")
             return secret
         } catch let error as RPCSecretTooShort {
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         } catch let error as RPCSecretFile.Failure {
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         }
     }
 

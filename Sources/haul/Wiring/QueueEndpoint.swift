@@ -23,8 +23,9 @@ enum QueueEndpoint {
                 try? await Task.sleep(for: .milliseconds(50))
             }
         } while ContinuousClock.now < deadline
-        let pid = session.runner?.pid.map { " (pid \($0))" } ?? ""
-        throw UsageFailure(message: "a haul\(pid) holds the queue but does not answer on \(owner.socketPath): \(lastError.map { "\($0)" } ?? "no answer")")
+        throw CommandFailure.ownerUnreachable(
+            pid: session.runner?.pid, context: "on \(owner.socketPath) although it holds the queue",
+            reason: lastError.map { "\($0)" } ?? "no answer")
     }
 
     func perform(_ commands: [QueueCommand]) async throws -> [CommandResult] {
@@ -33,7 +34,7 @@ enum QueueEndpoint {
             do {
                 return try await client.perform(commands)
             } catch {
-                throw UsageFailure(message: "the running haul (pid \(pid)) did not take the command: \(error)")
+                throw CommandFailure.ownerUnreachable(pid: pid, context: "to the command", reason: "\(error)")
             }
         case let .local(controller, _):
             return await controller.perform(commands)
@@ -43,11 +44,21 @@ enum QueueEndpoint {
     /// Every task as it stands now (live byte counts from a running haul).
     func tasks() async throws -> [DownloadTask] {
         switch self {
-        case let .owner(client, _):
-            return QueueListing.tasks(try await client.snapshot())
+        case let .owner(client, pid):
+            do {
+                return QueueListing.tasks(try await client.snapshot())
+            } catch {
+                throw CommandFailure.ownerUnreachable(pid: pid, context: "with the queue", reason: "\(error)")
+            }
         case let .local(_, session):
+            let stored: [DownloadTask]
+            do {
+                stored = try session.store.loadAll()
+            } catch {
+                throw CommandFailure.runtime("cannot read the queue: \(error)")
+            }
             // Without a transferring process, a task recorded as running is only waiting for the next run.
-            return try session.store.loadAll().map { task in
+            return stored.map { task in
                 var task = task
                 if task.state == .running { task.state = .waiting }
                 return task

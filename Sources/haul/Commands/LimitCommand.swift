@@ -14,30 +14,26 @@ struct LimitCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...2).contains(values.count) else { throw ValidationError("give RATE, or ID and RATE") }
-        guard ByteSize.parse(values[values.count - 1]) != nil else {
-            throw ValidationError("'\(values[values.count - 1])' is not a rate like 500K, 2M or 0")
-        }
+        _ = try rate()
         if values.count == 2, Int64(values[0]) == nil { throw ValidationError("'\(values[0])' is not a task id") }
     }
 
+    /// The rate given (the last value); nil for none.
+    private func rate() throws -> RateLimit? {
+        try RateLimit.parseArgument(values[values.count - 1])
+    }
+
     func run() async throws {
-        let rate = ByteSize.parse(values[values.count - 1]).flatMap { $0 > 0 ? $0 : nil }
+        let rate = try rate()
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
         guard endpoint.ownerPID != nil else {
             await endpoint.close()
-            throw UsageFailure(message: "no haul is running; start one with --limit-rate or --max-overall-download-limit")
+            throw CommandFailure.usage("no haul is running; start one with --limit-rate or --max-overall-download-limit")
         }
         let command: QueueCommand = values.count == 2 ? .setTaskLimit(TaskID(Int64(values[0]) ?? 0), rate) : .setOverallLimit(rate)
         let result = try await endpoint.perform([command])[0]
-        switch result {
-        case .done:
-            let what = values.count == 2 ? "#\(values[0])" : "all downloads"
-            note("\(what): \(rate.map { ByteCountFormat.rate(Double($0)) } ?? "no limit")")
-        case let .unknownTask(id): throw UsageFailure(message: "no task #\(id) in the queue (see `haul list`)")
-        case let .notAllowed(id, state): throw UsageFailure(message: "#\(id) is \(state.rawValue): nothing to limit")
-        case let .storeFailed(message): throw UsageFailure(message: message)
-        case .added: break
-        }
+        if let failure = result.failure(verb: "limit") { throw failure }
+        note("\(values.count == 2 ? "#\(values[0])" : "all downloads"): \(rate.rateText)")
     }
 }

@@ -15,9 +15,9 @@ struct QueueSession {
             let database = try AppDatabase(path: directory.databasePath)
             return QueueSession(directory: directory, store: SQLiteTaskStore(database: database))
         } catch let error as StateDirectoryError {
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         } catch let error as StoreError {
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         }
     }
 
@@ -35,22 +35,5 @@ struct QueueSession {
     /// The process transferring for this state dir, if any (its pid may not be written yet).
     var runner: TransferLockHolder? {
         TransferLock.holder(at: directory.lockPath)
-    }
-}
-
-/// A usage or configuration error: printed as `haul: MESSAGE`, exit status 2.
-struct UsageFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
-
-extension CommandResult {
-    /// The new and reused tasks of an `add`, or the reason it failed.
-    func addedTasks() throws -> (new: [DownloadTask], reused: [DownloadTask]) {
-        switch self {
-        case let .added(new, reused): return (new, reused)
-        case let .storeFailed(message): throw UsageFailure(message: message)
-        case .done, .unknownTask, .notAllowed: return ([], [])
-        }
     }
 }

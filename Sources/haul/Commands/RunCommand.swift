@@ -51,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
                     owner: owner, newTasks: newTasks, theme: theme, downloadDirectory: downloadDirectory)
                 throw ExitCode(status.rawValue)
             }
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         }
         defer { lock.release() }
         let store = session.store
@@ -113,7 +113,7 @@ struct RunCommand: AsyncParsableCommand {
             for warning in warnings { note("theme: \(warning)") }
             return loaded
         } catch {
-            throw UsageFailure(message: error.description)
+            throw CommandFailure.usage(error.description)
         }
     }
 }

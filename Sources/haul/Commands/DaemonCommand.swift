@@ -20,7 +20,7 @@ struct DaemonCommand: AsyncParsableCommand {
         _ = try transfer.transferOptions()
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         if let owner = session.owner, let pid = try? await owner.processID() {
-            if !newTasks.isEmpty { try Attachment.reportAdded(await owner.perform([.add(newTasks)])) }
+            if !newTasks.isEmpty { try Attachment.reportAdded(await QueueEndpoint.owner(owner, pid: pid).perform([.add(newTasks)])) }
             note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
             return
         }
@@ -34,9 +34,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let pid = try await BackgroundHaul.launch(
             arguments: Self.settingsArguments(Self.runArguments(), urls: add.urls), state: session.directory)
-        print("haul: background haul running (pid \(pid))")
-        print("  socket \(session.directory.socketPath)")
-        print("  log    \(session.directory.logPath)")
+        note("background haul running (pid \(pid))\n  socket \(session.directory.socketPath)\n  log    \(session.directory.logPath)")
     }
 
     /// This command's arguments for the background run: without the subcommand name and the flags the
@@ -68,42 +66,5 @@ struct DaemonCommand: AsyncParsableCommand {
             index += 1
         }
         return settings
-    }
-}
-
-/// `haul stop`: the background haul saves its state and exits.
-struct StopCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "stop", abstract: "Stop the background haul (state saved; tasks resume on its next start).")
-
-    @OptionGroup var state: StateOptions
-
-    func run() async throws {
-        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
-        guard let owner = session.owner else {
-            note("no haul is running for \(session.directory.path)")
-            return
-        }
-        let pid = try? await owner.processID()
-        // The answer to the shutdown can be lost when the owner closes its socket first: then the owner
-        // going away within a few seconds is the answer.
-        var unanswered: (any Error)?
-        do {
-            try await owner.shutdown()
-        } catch {
-            unanswered = error
-        }
-        // Done once the owner let go of the queue (its lock) and its socket.
-        let deadline = ContinuousClock.now + (unanswered == nil ? .seconds(60) : .seconds(5))
-        while session.runner != nil || FileManager.default.fileExists(atPath: session.directory.socketPath) {
-            guard ContinuousClock.now < deadline else {
-                if let unanswered {
-                    throw UsageFailure(message: "cannot reach the running haul\(pid.map { " (pid \($0))" } ?? ""): \(unanswered)")
-                }
-                throw UsageFailure(message: "the running haul\(pid.map { " (pid \($0))" } ?? "") did not stop within 60 s")
-            }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        note("stopped\(pid.map { " haul (pid \($0))" } ?? ""); every task's bytes are saved")
     }
 }

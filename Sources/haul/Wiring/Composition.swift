@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HaulCore
 import HaulStore
@@ -28,7 +27,7 @@ final class Composition {
     func runHeadless(format: PlainReporter.Format, announceFallback: Bool) async -> ExitStatus {
         if announceFallback { note("no usable terminal: running headless") }
         installStopSignals()
-        let reporting = startReporting(format: format)
+        let reporting = startReporting(format)
         let summary = await controller.run()
         await reporting.finish()
         return ExitStatus(summary)
@@ -52,7 +51,7 @@ final class Composition {
         }
         await controller.publishInitialSnapshot()
         let run = Task { await controller.run() }
-        let end = await runKeyLoop(
+        let end = await InteractiveSession.runOnKeyThread(
             snapshots: snapshots, send: { sink.yield($0) }, options: options, stopRequested: signals.requested)
         sink.finish()
         await forwarding.value
@@ -64,17 +63,13 @@ final class Composition {
             let summary = await run.value
             switch sessionEnd {
             case .detach: return .detach
-            case .stopRequested: return .status(.interrupted)
-            // As headless: a task that ended failed in this session makes the status 1, also after `q` (which
-            // stops the controller, not an interruption).
-            case .quit:
-                var ended = summary
-                ended.interrupted = false
-                return .status(ExitStatus(ended))
+            case .stopRequested: return .status(ExitStatus(summary, interrupted: true))
+            // As headless: a task that ended failed in this session makes the status 1, also after `q`.
+            case .quit: return .status(ExitStatus(summary, interrupted: false))
             }
         case let .failure(error):
             note("\(error)")
-            let reporting = startReporting(format: .human)
+            let reporting = startReporting(.human)
             await controller.finishWhenIdle()
             let summary = await run.value
             await reporting.finish()
@@ -89,65 +84,8 @@ final class Composition {
         }
     }
 
-    /// Prints controller events as they happen and a progress summary periodically.
-    private func startReporting(format: PlainReporter.Format) -> Reporting {
-        let reporter = PlainReporter(format: format)
-        let output = HeadlessOutput(format: format)
-        let stream = headlessEvents ?? controller.events()
-        let events = Task {
-            for await event in stream { output.emit(reporter.line(for: event)) }
-        }
-        let interval: Duration = format == .json || isatty(STDERR_FILENO) == 1 ? .seconds(1) : .seconds(10)
-        let snapshots = snapshots
-        let progress = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                if Task.isCancelled { break }
-                for line in reporter.progressLines(for: snapshots.read()) { output.emit(line) }
-            }
-        }
-        return Reporting(events: events, progress: progress)
-    }
-}
-
-/// The tasks that print a headless run.
-struct Reporting {
-    let events: Task<Void, Never>
-    let progress: Task<Void, Never>
-
-    /// Stops the periodic summary and waits until every event line is out (the event stream ends with the run).
-    func finish() async {
-        progress.cancel()
-        await events.value
-    }
-}
-
-extension ExitStatus {
-    init(_ summary: DownloadController.RunSummary) {
-        if summary.interrupted {
-            self = .interrupted
-        } else if summary.hasFailures {
-            self = .taskFailed
-        } else {
-            self = .success
-        }
-    }
-}
-
-/// Writes headless lines: human text on stderr, JSON Lines on stdout; one write per line.
-struct HeadlessOutput: Sendable {
-    let format: PlainReporter.Format
-
-    func emit(_ line: String) {
-        // JSON is escaped already; human lines quote server text, which must not drive the terminal.
-        let text = (format == .json ? line : "haul: " + line.escapingControlCharacters) + "\n"
-        let fd = format == .json ? STDOUT_FILENO : STDERR_FILENO
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }  // a closed pipe: nothing more to say
-            bytes = bytes.dropFirst(written)
-        }
+    /// Prints the run as log lines (or JSON Lines), from the events subscribed at the start when headless.
+    private func startReporting(_ format: PlainReporter.Format) -> Reporting {
+        Reporting.start(format: format, events: headlessEvents ?? controller.events(), snapshots: snapshots)
     }
 }

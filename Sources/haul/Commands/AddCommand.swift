@@ -1,0 +1,27 @@
+import ArgumentParser
+import HaulCore
+
+/// `haul add URL ...`: queue without running; a running haul picks the tasks up within a second or two.
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Queue URLs without running them.")
+
+    @OptionGroup var add: AddOptions
+    @OptionGroup var state: StateOptions
+
+    func run() async throws {
+        let tasks = try add.newTasks()
+        guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
+        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        let endpoint = try await QueueEndpoint.open(session)
+        let results = try await endpoint.perform([.add(tasks)])
+        await endpoint.close()
+        let (added, reused) = try results[0].addedTasks()
+        for task in added { print("#\(task.id) \(task.displayName)") }
+        for task in reused { print("#\(task.id) \(task.displayName) (already queued: \(task.state.rawValue))") }
+        if let pid = endpoint.ownerPID {
+            note("queued \(added.count) task(s) for the running haul (pid \(pid))")
+        } else {
+            note("queued \(added.count) task(s); run `haul` (or `haul --headless`) to download")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import HaulCore
+
+/// `haul pause|resume|remove`, carried out.
+enum TaskEdit {
+    /// Applies an edit through the running haul when there is one, else to the queue database (the same
+    /// rules either way). Unknown ids and tasks the edit does not apply to are usage errors.
+    static func apply(_ action: EditAction, to selection: TaskSelection, state: StateOptions) async throws {
+        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        let endpoint = try await QueueEndpoint.open(session)
+        let known = try await endpoint.tasks()
+        let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
+        let targets: [TaskID] = selection.all ? known.map(\.id) : selection.ids.map(TaskID.init)
+        if let missing = targets.first(where: { byID[$0] == nil }) {
+            await endpoint.close()
+            throw CommandFailure.unknownTask(missing)
+        }
+        // With --all, only the tasks the edit applies to; named tasks go to the controller, which says no for itself.
+        let chosen = selection.all ? targets.filter { byID[$0].map(action.applies) ?? false } : targets
+        let commands = chosen.map(action.command)
+        let results = try await endpoint.perform(commands)
+        // The owner may be gone by now although it carried the commands out: a headless run ends once nothing is
+        // left (after this remove or pause). The new states then follow from the lifecycle's rules.
+        let now = try? await endpoint.tasks()
+        let after = Dictionary(uniqueKeysWithValues: (now ?? known.compactMap(action.predicted)).map { ($0.id, $0) })
+        await endpoint.close()
+        var changed = 0
+        var refusals: [CommandFailure] = []
+        for (command, result) in zip(commands, results) {
+            guard let id = command.taskID else { continue }
+            if let refusal = result.failure(verb: action.verb) {
+                refusals.append(refusal)
+            } else {
+                changed += 1
+                if !selection.all { print("#\(id) \(after[id]?.state.rawValue ?? "removed")") }
+            }
+        }
+        if !refusals.isEmpty { throw CommandFailure.several(refusals) }
+        if selection.all {
+            note("\(changed) task(s) \(action == .pause ? "now paused" : action == .resume ? "now waiting" : "removed")")
+        }
+    }
+}
