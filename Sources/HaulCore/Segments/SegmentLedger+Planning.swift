@@ -65,10 +65,14 @@ extension SegmentLedger {
     /// - **Limits:** the cut falls on a multiple of `alignment` after the running lease's received bytes,
     ///   and only where the new lease and the running lease's whole range both stay at least `minSplit`.
     ///
+    /// - **Bytes on their way:** a running lease's connection may have asked for bytes past what it received
+    ///   (its current request runs to `floors[lease]`); the cut never falls before that offset, so the server
+    ///   never sends a byte twice. A lease whose request covers its whole rest is not cut.
+    ///
     /// The grant then names the running lease's new end, where its connection must stop.
     public mutating func leaseNext(
         minSplit: Int64, alignment: Int64 = SegmentLedger.defaultAlignment,
-        speeds: [SegmentLease.ID: Double] = [:], newSpeed: Double? = nil
+        speeds: [SegmentLease.ID: Double] = [:], newSpeed: Double? = nil, floors: [SegmentLease.ID: Int64] = [:]
     ) -> SegmentGrant? {
         if let index = segments.firstIndex(where: { $0.holder == .free }) {
             let id = makeLeaseID()
@@ -76,12 +80,14 @@ extension SegmentLedger {
             setHolder(.leased(Segment.Lease(id: id)), at: index)
             return SegmentGrant(lease: SegmentLease(id: id, range: segment.start..<segment.end))
         }
-        return halve(minSplit: max(1, minSplit), alignment: max(1, alignment), speeds: speeds, newSpeed: newSpeed)
+        return halve(
+            minSplit: max(1, minSplit), alignment: max(1, alignment), speeds: speeds, newSpeed: newSpeed, floors: floors)
     }
 
     /// Dynamic halving: splits the running lease that would finish last (see `leaseNext`).
     private mutating func halve(
-        minSplit: Int64, alignment: Int64, speeds: [SegmentLease.ID: Double], newSpeed: Double?
+        minSplit: Int64, alignment: Int64, speeds: [SegmentLease.ID: Double], newSpeed: Double?,
+        floors: [SegmentLease.ID: Int64]
     ) -> SegmentGrant? {
         let median = Self.median(Array(speeds.values.filter { $0 > 0 }))
         let thiefSpeed = newSpeed ?? median
@@ -91,10 +97,13 @@ extension SegmentLedger {
             let cursor = segment.start + lease.received
             let remaining = segment.end - cursor
             let speed = speeds.isEmpty ? nil : max(0, speeds[lease.id] ?? median ?? 0)
-            guard let cut = Self.cut(
-                cursor: cursor, remaining: remaining, speed: speed, thiefSpeed: thiefSpeed, alignment: alignment),
-                segment.end - cut >= minSplit, cut - segment.start >= minSplit
+            guard let ideal = Self.cut(
+                cursor: cursor, remaining: remaining, speed: speed, thiefSpeed: thiefSpeed, alignment: alignment)
             else { continue }
+            // Bytes already asked for are the victim's: the cut never falls before them.
+            let floor = floors[lease.id] ?? cursor
+            let cut = ideal >= floor ? ideal : Self.alignDown(floor + alignment - 1, alignment)
+            guard segment.end - cut >= minSplit, cut - segment.start >= minSplit else { continue }
             let finish = speed.map { $0 > 0 ? Double(remaining) / $0 : .infinity } ?? Double(remaining)
             if best == nil || (finish, remaining) > (best!.finish, best!.remaining) {
                 best = (index, cut, finish, remaining)

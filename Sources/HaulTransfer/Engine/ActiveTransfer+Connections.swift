@@ -7,15 +7,19 @@ extension ActiveTransfer {
     func feed(thiefSpeed: Double? = nil) -> TransferNext {
         guard var ledger else { return .keepGoing }
         let (steps, conclusion) = planner.feed(
-            &ledger, running: connections.map(\.planning), hostRoom: hosts.room(for: host), thiefSpeed: thiefSpeed)
+            &ledger, running: connections.map(planning), hostRoom: hosts.room(for: host), thiefSpeed: thiefSpeed)
         self.ledger = ledger
-        for step in steps {
-            switch step {
-            case let .open(lease):
-                add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id))
-            case let .cut(lease, newEnd), let .extend(lease, newEnd):
-                connections.first { $0.lease == lease }?.end = newEnd
+        for case let .cut(lease, newEnd) in steps {
+            // Past its current request (the ledger cuts there at the earliest): its next one stops here.
+            if let victim = connections.first(where: { $0.lease == lease }), let end = victim.end {
+                victim.end = min(end, newEnd)
             }
+        }
+        // After the cuts: a lease opened in this round may have been cut in it too, and its first request
+        // must fit what is left of it.
+        for case let .open(lease) in steps {
+            let range = ledger.status(of: lease.id)?.range ?? lease.range
+            openRange(lease.id, from: range.lowerBound, to: range.upperBound)
         }
         return conclusion.map { .conclude($0) } ?? .keepGoing
     }
@@ -36,7 +40,7 @@ extension ActiveTransfer {
     func replaceSlowConnections() -> [Connection] {
         guard ledger != nil, case .receiving = phase else { return [] }
         let receiving = connections.filter { $0.state == .receiving && $0.lease != nil }
-        let victims = planner.slowConnections(among: receiving.map(\.planning), limited: budget.limits(request.id))
+        let victims = planner.slowConnections(among: receiving.map(planning), limited: budget.limits(request.id))
             .map { receiving[$0] }
         // Ended on purpose, like a range that reached its end: not a failure of the server.
         for victim in victims { victim.state = .reachedEnd }
@@ -60,10 +64,19 @@ extension ActiveTransfer {
     func shedConnection(excluding skipped: [Connection] = []) -> Connection? {
         guard ledger != nil else { return nil }
         let candidates = connections.filter { connection in !skipped.contains { $0 === connection } }
-        guard let index = ConnectionPlanner.shedding(among: candidates.map(\.planning)) else { return nil }
+        guard let index = ConnectionPlanner.shedding(among: candidates.map(planning)) else { return nil }
         let victim = candidates[index]
         // Ended on purpose, like a range that reached its end: not a failure of the server.
         victim.state = .reachedEnd
         return victim
+    }
+
+    /// What `connection` is doing, as the planner sees it: its lease's bytes left, not only its request's.
+    func planning(_ connection: Connection) -> ConnectionPlanner.Running {
+        let status = connection.lease.flatMap { ledger?.status(of: $0) }
+        let remaining = status.map { $0.range.upperBound - $0.range.lowerBound - $0.received } ?? connection.remaining
+        return ConnectionPlanner.Running(
+            lease: connection.lease, isOpen: connection.isOpen, speed: connection.speed,
+            receivingSeconds: connection.receivingSeconds, remaining: max(0, remaining), requestEnd: connection.end)
     }
 }

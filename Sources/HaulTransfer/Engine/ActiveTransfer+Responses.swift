@@ -109,8 +109,8 @@ extension ActiveTransfer {
 
     // MARK: - Splitting (DESIGN §7)
 
-    /// The first answer allows several connections: have the file allocated, cut the rest into ranges, keep
-    /// the first connection on the first range and open one for each other.
+    /// The first answer allows several connections: have the file allocated, cut the rest into ranges, stop
+    /// the first connection and open one for each other range (the first range's opens when it has closed).
     private func split(from first: Connection) {
         guard let total else { return }
         let prefix = position
@@ -124,13 +124,14 @@ extension ActiveTransfer {
         let planned = ledger.plan(
             connections: 1 + min(request.options.split - 1, hosts.room(for: host)), minSplit: request.options.minSplitSize)
         guard let head = planned.first, head.range.lowerBound == prefix else { return }
+        // The first request runs to the end of the file and cannot be cut short without the server sending
+        // on past the cut: it stops now, before its body, and bounded requests fetch every range. Its own
+        // range waits until it has closed (`ended`), so the host never sees one connection more than planned.
+        first.end = prefix
+        first.state = .reachedEnd
+        ledger.release(head.id)
         self.ledger = ledger
-        first.lease = head.id
-        first.end = head.range.upperBound
-        track(head.id)
-        for lease in planned.dropFirst() {
-            add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id))
-        }
+        for lease in planned.dropFirst() { openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound) }
         // The layout becomes the truth about the file once the file is allocated (`layoutAllocated`).
     }
 

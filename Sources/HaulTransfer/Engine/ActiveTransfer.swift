@@ -136,7 +136,7 @@ final class ActiveTransfer {
         let leases = ledger.plan(
             connections: max(1, min(request.options.split, hosts.room(for: host))), minSplit: request.options.minSplitSize)
         self.ledger = ledger
-        for lease in leases { add(Connection(role: .range, transfer: self, requested: lease.range, lease: lease.id)) }
+        for lease in leases { openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound) }
         if connections.isEmpty { phase = .failed(.serverLied("nothing left to fetch but the file is not complete")) }
     }
 
@@ -148,8 +148,19 @@ final class ActiveTransfer {
 
     var hasNewConnections: Bool { !pending.isEmpty }
 
-    func add(_ connection: Connection) {
-        if connection.role == .range, planner.takeFresh() { connection.fresh = true }
+    /// A range connection for `lease`, asking for its first window (`RequestWindow`). After `previous`,
+    /// the lease's earlier request, it goes on where that one stopped, with its speed, on its kept-alive
+    /// connection.
+    func openRange(_ lease: SegmentLease.ID, from cursor: Int64, to leaseEnd: Int64, after previous: Connection? = nil) {
+        let end = RequestWindow.end(
+            cursor: cursor, leaseEnd: leaseEnd, speed: previous?.speed ?? 0, roundTrip: planner.connectSeconds)
+        let connection = Connection(role: .range, transfer: self, requested: cursor..<end, lease: lease)
+        if let previous { connection.carry(from: previous) }
+        add(connection, continuing: previous != nil)
+    }
+
+    func add(_ connection: Connection, continuing: Bool = false) {
+        if connection.role == .range, !continuing, planner.takeFresh() { connection.fresh = true }
         hosts.opened(host)
         if let lease = connection.lease { track(lease) }
         connections.append(connection)
@@ -216,15 +227,24 @@ final class ActiveTransfer {
             return .conclude(EndingCheck.singleStream(
                 phase: phase, state: connection.state, exit: exit, position: position, total: total))
         }
-        let verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
+        var verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
         if case let .conclude(ending) = verdict { return .conclude(ending) }
-        if let lease = connection.lease { ledger?.release(lease) }
+        if verdict == .finishedRange, exit != .stopped, let lease = connection.lease,
+           let status = ledger?.status(of: lease), status.range.lowerBound + status.received < status.range.upperBound {
+            // Its request is done and its lease is not: the next request goes on the same connection.
+            openRange(lease, from: status.range.lowerBound + status.received, to: status.range.upperBound, after: connection)
+            verdict = .requestDone
+        } else if let lease = connection.lease {
+            ledger?.release(lease)
+        }
         switch verdict {
         case let .conclude(ending):
             return .conclude(ending)
         case .finishedRange:
             // A connection that finished its range is likely reused (keep-alive): its speed is the thief's.
             return feed(thiefSpeed: connection.speed > 0 ? connection.speed : nil)
+        case .requestDone:
+            return .keepGoing
         case let .failedRange(error):
             planner.rangeFailed(error, now: .now)
             return feed()

@@ -93,11 +93,11 @@ final class Connection: CurlReceiver {
     /// Whether it still fetches (not ended by a decision of its own).
     var isOpen: Bool { state == .awaitingResponse || state == .receiving }
 
-    /// What it is doing, as the connection planner sees it.
-    var planning: ConnectionPlanner.Running {
-        ConnectionPlanner.Running(
-            lease: lease, isFirst: role == .first, isOpen: isOpen, speed: speed,
-            receivingSeconds: receivingSeconds, remaining: remaining)
+    /// Takes over the figures of the earlier request of the same lease, which it continues.
+    func carry(from previous: Connection) {
+        speed = previous.speed
+        receivingSeconds = previous.receivingSeconds
+        bytesSinceTick = previous.bytesSinceTick
     }
 
     // MARK: - Callbacks (transfer thread, inside curl_multi_perform)

@@ -6,13 +6,14 @@ struct ConnectionPlanner {
     /// What one open connection is doing, as the planner sees it.
     struct Running: Equatable {
         var lease: SegmentLease.ID?
-        var isFirst = false
         var isOpen = true
         /// Smoothed bytes per second.
         var speed: Double = 0
         var receivingSeconds: Double = 0
         /// Bytes of its range still to fetch.
         var remaining: Int64 = 0
+        /// Where its current request ends: the bytes before it are on their way and are not cut.
+        var requestEnd: Int64?
     }
 
     enum Step: Equatable {
@@ -20,8 +21,6 @@ struct ConnectionPlanner {
         case open(SegmentLease)
         /// The connection on this lease must stop at `newEnd` (a new lease took the rest).
         case cut(SegmentLease.ID, newEnd: Int64)
-        /// The first connection (its request runs to the end of the file) fetches on to `newEnd`.
-        case extend(SegmentLease.ID, newEnd: Int64)
     }
 
     /// Extra connections that may fail before no more are opened.
@@ -84,22 +83,22 @@ struct ConnectionPlanner {
         var count = running.count
         var room = hostRoom
         let speeds = Self.speeds(of: running)
+        var floors: [SegmentLease.ID: Int64] = [:]
+        for connection in running {
+            if let lease = connection.lease, let end = connection.requestEnd { floors[lease] = end }
+        }
         // The last connection is always replaced: the download goes on, and a refusal ends the attempt.
         while count < target, rangeFailures < Self.maxRangeFailures || count == 0,
               count == 0 || (room > 0 && heldUntil == nil) {
             guard let grant = ledger.leaseNext(
-                minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed) else { break }
+                minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed, floors: floors)
+            else { break }
             // The lease cut may be one this loop opened: the cut applies to whichever connection holds it.
             if let shrunk = grant.shrunk { steps.append(.cut(shrunk.lease, newEnd: shrunk.newEnd)) }
             steps.append(.open(grant.lease))
             count += 1
             room -= 1
             if rangeFailures >= Self.maxRangeFailures { break }
-        }
-        // Free ranges no new connection takes now: the first connection's request runs to the end of the
-        // file, so it fetches on into the range after its own without asking again.
-        if let first = running.first(where: { $0.isFirst && $0.isOpen }), let lease = first.lease {
-            while let end = ledger.extend(lease) { steps.append(.extend(lease, newEnd: end)) }
         }
         if count > 0 { return (steps, nil) }
         if ledger.receivedBytes >= ledger.total { return (steps, .complete) }

@@ -101,14 +101,23 @@ struct ConnectionPlannerTests {
         #expect(ConnectionPlanner.shedding(among: [long]) == nil)
     }
 
-    @Test func theFirstConnectionFetchesOnIntoFreeRanges() {
-        var planner = ConnectionPlanner(split: 1)
+    @Test func aRunningRequestIsNeverCutBeforeItsEnd() {
+        var planner = ConnectionPlanner(split: 2)
         var ledger = SegmentLedger(total: 64 * mib)
-        let leases = ledger.plan(connections: 2, minSplit: 4 * mib)
-        ledger.release(leases[1].id)
-        let first = ConnectionPlanner.Running(lease: leases[0].id, isFirst: true, remaining: 32 * mib)
-        let (steps, _) = planner.feed(&ledger, running: [first], hostRoom: 8)
-        #expect(steps == [.extend(leases[0].id, newEnd: 64 * mib)])
+        let lease = ledger.plan(connections: 1, minSplit: 4 * mib)[0]
+        // It asked for the first 40 MiB: the server sends them whatever happens; the cut comes after.
+        let running = ConnectionPlanner.Running(lease: lease.id, remaining: 64 * mib, requestEnd: 40 * mib)
+        let (steps, _) = planner.feed(&ledger, running: [running], hostRoom: 8)
+        #expect(steps.contains(.cut(lease.id, newEnd: 40 * mib)))
+    }
+
+    @Test func aRequestThatCoversTheRestIsNotCut() {
+        var planner = ConnectionPlanner(split: 2)
+        var ledger = SegmentLedger(total: 64 * mib)
+        let lease = ledger.plan(connections: 1, minSplit: 4 * mib)[0]
+        let running = ConnectionPlanner.Running(lease: lease.id, remaining: 64 * mib, requestEnd: 62 * mib)
+        let (steps, _) = planner.feed(&ledger, running: [running], hostRoom: 8)
+        #expect(steps.isEmpty)
     }
 }
 
@@ -126,7 +135,6 @@ extension ConnectionPlannerTests {
             switch step {
             case let .open(lease): opened.insert(lease.id)
             case let .cut(lease, _): if opened.contains(lease) { cutAfterOpening = true }
-            case .extend: break
             }
         }
         #expect(cutAfterOpening)
@@ -136,7 +144,6 @@ extension ConnectionPlannerTests {
             switch step {
             case let .open(lease): ends[lease.id] = lease.range
             case let .cut(lease, newEnd): if let range = ends[lease] { ends[lease] = range.lowerBound..<newEnd }
-            case .extend: break
             }
         }
         let covered = ends.values.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
