@@ -307,26 +307,6 @@ import Testing
         #expect(map.spans == [.init(range: 0..<30, cell: .done), .init(range: 30..<60, cell: .inFlight), .init(range: 60..<100, cell: .waiting)])
     }
 
-    @Test func aLeaseExtendsOverTheFreeRangeAfterItOnly() throws {
-        var ledger = SegmentLedger(total: 12 * mib)
-        let leases = ledger.plan(connections: 3, minSplit: mib)
-        ledger.received(leases[0].id, bytes: mib)
-        // Nothing free after the first lease yet.
-        #expect(ledger.extend(leases[0].id) == nil)
-        ledger.release(leases[1].id)
-        #expect(ledger.extend(leases[0].id) == 8 * mib)
-        #expect(ledger.status(of: leases[0].id)?.range == 0..<(8 * mib))
-        #expect(ledger.status(of: leases[0].id)?.received == mib)
-        // The third lease is running: not free, not taken.
-        #expect(ledger.extend(leases[0].id) == nil)
-        #expect(ledger.status(of: leases[2].id)?.range == (8 * mib)..<(12 * mib))
-        // A released lease does not grow.
-        ledger.release(leases[2].id)
-        ledger.release(leases[0].id)
-        #expect(ledger.extend(leases[0].id) == nil)
-        #expect(ledger.map.cells(width: 12) == [.done] + Array(repeating: .waiting, count: 11))
-    }
-
     @Test func aCellIsDoneWhenAtLeastHalfOfItArrived() {
         let map = SegmentMap(total: 100, spans: [
             .init(range: 0..<15, cell: .done), .init(range: 15..<60, cell: .waiting), .init(range: 60..<64, cell: .done),

@@ -28,20 +28,6 @@ extension SegmentLedger {
         setHolder(.leased(lease), at: index)
     }
 
-    /// Lease `id` takes the free range that starts where it ends, for a connection whose request runs on
-    /// past its lease (the first one asks for the whole rest of the file): it fetches those bytes anyway,
-    /// without a new request. Returns the lease's new end; nil when nothing free follows it.
-    public mutating func extend(_ id: SegmentLease.ID) -> Int64? {
-        guard let index = index(of: id), case .leased(let lease) = segments[index].holder, lease.isConnected,
-              index + 1 < segments.count, segments[index + 1].holder == .free
-        else { return nil }
-        let end = segments[index + 1].end
-        replace(at: index + 1, with: [])
-        guard let moved = self.index(of: id) else { return nil }
-        setEnd(end, at: moved)
-        return end
-    }
-
     /// The connection of lease `id` ended: the bytes it did not receive become free.
     ///
     /// Its received but uncommitted bytes stay with the lease until `commit` covers them (then the range is
