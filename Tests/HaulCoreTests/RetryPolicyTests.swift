@@ -48,7 +48,8 @@ import Testing
     @Test(arguments: [
         (DownloadError.network(code: 7, message: "refused", host: "h"), RetryPolicy.Decision.retry(after: 1)),
         (.stalled(seconds: 30, host: "h"), .retry(after: 1)),
-        (.serverLied("Content-Range starts at 0"), .retry(after: 1)),
+        (.badContentRange("asked for bytes from 5, got a range starting at 0"), .retry(after: 1)),
+        (.remoteFileChanged("the ETag changed since the download began"), .retry(after: 1)),
         (.sizeMismatch(expected: 10, actual: 9), .retry(after: 1)),
         (RetryPolicyTests.status(500), .retry(after: 1)),
         (RetryPolicyTests.status(502), .retry(after: 1)),

@@ -120,7 +120,7 @@ import Testing
             1, url: server.url("/liar.bin"), directory: dir.path, fileName: "liar.bin", resumeFrom: 100_000,
             expectedTotal: 500_000))
         guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
-        guard case .serverLied = error else {
+        guard case .badContentRange = error else {
             Issue.record("a wrong Content-Range was accepted")
             return
         }

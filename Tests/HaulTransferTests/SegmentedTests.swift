@@ -236,7 +236,7 @@ import Testing
             return
         }
         guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
-        guard case let .serverLied(detail) = error else {
+        guard case let .badContentRange(detail) = error else {
             Issue.record("a wrong Content-Range ended as \(error)")
             return
         }
@@ -484,7 +484,7 @@ import Testing
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         guard let (error, durable) = try await engine.failure(of: TaskID(1), sourceLocation: sourceLocation) else { return }
-        #expect(error == .serverLied("\(reason): remote file changed, starting over"), sourceLocation: sourceLocation)
+        #expect(error == .remoteFileChanged(reason), sourceLocation: sourceLocation)
         #expect(error.isTransient, sourceLocation: sourceLocation)
         #expect(durable == 0, sourceLocation: sourceLocation)
         #expect(engine.layouts(of: TaskID(1)).last?.records == [], sourceLocation: sourceLocation)

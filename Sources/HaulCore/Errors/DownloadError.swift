@@ -28,8 +28,18 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server answered a range request of an extra connection with the whole file: it does not
     /// serve ranges to several connections, so the download goes on over one.
     case rangesIgnored(host: String)
-    /// The server's answer contradicts itself or what it said before.
-    case serverLied(String)
+    /// The file on the server is not the one the kept bytes came from (its length or a validator changed, or a
+    /// range inside it is gone): the kept bytes are dropped and the download starts over.
+    case remoteFileChanged(String)
+    /// The body ran past the length the server announced.
+    case bodyPastLength(announced: Int64)
+    /// A 206 whose `Content-Range` is missing, unreadable or not the range that was asked for.
+    case badContentRange(String)
+    /// The answer is not usable HTTP, or contradicts itself (the connection ended without a head, a body came
+    /// before it, a full answer under the same strong ETag has another length).
+    case invalidResponse(host: String, detail: String)
+    /// The transfer's own bookkeeping disagrees with itself: a defect in haul, retried like a network error.
+    case inconsistentTransfer(String)
     /// The finished file does not have the announced size.
     case sizeMismatch(expected: Int64, actual: Int64)
     /// The finished file's digest is not the one the user gave.
@@ -38,7 +48,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether trying again later can help (and so counts against `--retries`).
     public var isTransient: Bool {
         switch self {
-        case .network, .stalled, .serverLied, .rangesIgnored: return true
+        case .network, .stalled, .rangesIgnored, .remoteFileChanged, .bodyPastLength, .badContentRange, .invalidResponse,
+             .inconsistentTransfer:
+            return true
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
@@ -98,8 +110,16 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(call) failed on \(path): \(message) (errno \(errno))"
         case let .rangesIgnored(host):
             return "\(host) ignores range requests on extra connections — continuing on one connection"
-        case let .serverLied(detail):
-            return "the server's reply does not add up: \(detail)"
+        case let .remoteFileChanged(detail):
+            return "the remote file changed (\(detail)) — starting over"
+        case let .bodyPastLength(announced):
+            return "the server sent more than the \(announced) bytes it announced"
+        case let .badContentRange(detail):
+            return "the server's partial answer does not match the request: \(detail)"
+        case let .invalidResponse(host, detail):
+            return "the answer from \(host) is not usable: \(detail)"
+        case let .inconsistentTransfer(detail):
+            return "the transfer lost track of its bytes (\(detail)) — it will be retried; please report this"
         case let .sizeMismatch(expected, actual):
             return "size mismatch: expected \(expected) bytes, got \(actual)"
         case let .checksumMismatch(expected, actual):

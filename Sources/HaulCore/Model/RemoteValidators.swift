@@ -18,4 +18,18 @@ public struct RemoteValidators: Sendable, Equatable, Codable {
     }
 
     public var isEmpty: Bool { etag == nil && lastModified == nil }
+
+    /// Which of these validators a later answer's contradicts, if any: "the ETag" or "Last-Modified".
+    /// A validator the later answer lacks contradicts nothing.
+    public func contradicted(by later: RemoteValidators) -> String? {
+        if let etag, let now = later.etag, now != etag { return "the ETag" }
+        if let lastModified, let now = later.lastModified, now != lastModified { return "Last-Modified" }
+        return nil
+    }
+
+    /// Whether `later` carries the same strong ETag, which promises the same bytes (and so the same length).
+    public func sharesStrongETag(with later: RemoteValidators) -> Bool {
+        guard let etag, !etag.hasPrefix("W/") else { return false }
+        return later.etag == etag
+    }
 }

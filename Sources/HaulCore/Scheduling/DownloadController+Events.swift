@@ -86,7 +86,7 @@ extension DownloadController {
             break
         case let .retry(after, error):
             if case .rangesIgnored = error { runtime[task.id].singleConnection = true }
-            let instant = ContinuousClock.now + .milliseconds(Int64(after * 1000))
+            let instant = ContinuousClock.now + .seconds(within: 86_400, after)
             runtime[task.id].backoff = TaskRuntime.Backoff(instant: instant, date: Date().addingTimeInterval(after))
             announce(.retrying(updated, after: after, error: error))
         case let .pausedByError(error):

@@ -24,7 +24,7 @@ extension DownloadError {
             let scheme = URLComponents(string: effective)?.scheme?.lowercased() ?? effective
             // On an http(s) URL this means the answer was not HTTP at all (a garbage status line).
             guard scheme == "http" || scheme == "https" else { self = .unsupportedScheme(scheme); return }
-            self = .serverLied("the answer from \(host) is not valid HTTP (\(message))")
+            self = .invalidResponse(host: host, detail: "not valid HTTP (\(message))")
         case CURLE_URL_MALFORMAT:
             self = .invalidURL(url)
         case CURLE_PROXY:

@@ -48,7 +48,7 @@ extension ActiveTransfer {
         phase = .receiving
         connection.state = .receiving
         connection.cursor = position
-        validators = RemoteValidators(etag: head["etag"], lastModified: head["last-modified"])
+        validators = head.validators
         reportResponse(status: head.status, restartReason: restartReason)
         if request.options.split > 1,
            RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
@@ -62,7 +62,7 @@ extension ActiveTransfer {
     }
 
     private func acceptRange(_ head: ResponseHead, on connection: Connection) {
-        guard let total else { return connection.state = .failed(.serverLied("no total for a range request")) }
+        guard let total else { return connection.state = .failed(.inconsistentTransfer("no total for a range request")) }
         switch RangeCheck.verdict(head: head, requested: connection.requested, total: total, validators: validators, host: host) {
         case let .accept(end):
             connection.state = .receiving

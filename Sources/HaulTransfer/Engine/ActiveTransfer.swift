@@ -137,7 +137,7 @@ final class ActiveTransfer {
             connections: max(1, min(request.options.split, hosts.room(for: host))), minSplit: request.options.minSplitSize)
         self.ledger = ledger
         for lease in leases { openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound) }
-        if connections.isEmpty { phase = .failed(.serverLied("nothing left to fetch but the file is not complete")) }
+        if connections.isEmpty { phase = .failed(.inconsistentTransfer("nothing left to fetch but the file is not complete")) }
     }
 
     /// Connections made since the last call, for the engine to set up and add to the multi handle.
@@ -189,7 +189,7 @@ final class ActiveTransfer {
         if let end = connection.end {
             count = Int(min(Int64(count), max(0, end - connection.cursor)))
         } else if let total, connection.cursor + Int64(count) > total {
-            let error = DownloadError.serverLied("sent more than the \(total) bytes it announced")
+            let error = DownloadError.bodyPastLength(announced: total)
             connection.state = .failed(error)
             phase = .failed(error)
             return 0
@@ -225,7 +225,7 @@ final class ActiveTransfer {
         budget.drop(connection)
         guard ledger != nil else {
             return .conclude(EndingCheck.singleStream(
-                phase: phase, state: connection.state, exit: exit, position: position, total: total))
+                phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host))
         }
         var verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
         if case let .conclude(ending) = verdict { return .conclude(ending) }

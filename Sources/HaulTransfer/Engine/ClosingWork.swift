@@ -49,12 +49,12 @@ struct ClosingWork: Sendable {
         case let .fileChanged(reason):
             // Two versions are never spliced: the part file is emptied and the download starts over.
             try? writer?.truncate(to: 0)
-            return (.failed(.serverLied("\(reason): remote file changed, starting over"), durableBytes: 0),
+            return (.failed(.remoteFileChanged(reason), durableBytes: 0),
                     segments == nil ? nil : [])
         case .complete:
             if let syncError { return (.failed(syncError, durableBytes: synced), segments) }
             guard let fileName, let writer else {
-                return (.failed(.serverLied("completed without a file"), durableBytes: 0), segments)
+                return (.failed(.inconsistentTransfer("completed without a file"), durableBytes: 0), segments)
             }
             if let checksum {
                 do {

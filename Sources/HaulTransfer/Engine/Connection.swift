@@ -118,7 +118,7 @@ final class Connection: CurlReceiver {
             transfer.budget.took(taken, for: self)
             return taken
         case .awaitingResponse:
-            state = .failed(.serverLied("body data arrived before a complete response head"))
+            state = .failed(.invalidResponse(host: transfer.host, detail: "body data arrived before a complete response head"))
             return 0
         case .reachedEnd, .failed, .fileChanged, .rangesIgnored:
             // A 416's small body, or the rest of a range this connection no longer fetches.

@@ -21,16 +21,16 @@ enum RangeCheck {
     ) -> Verdict {
         switch head.status {
         case 206:
-            guard let text = head["content-range"], let range = ContentRange(parsing: text), let first = range.first,
-                  let last = range.last else {
-                return .reject(.serverLied("206 without a usable Content-Range (\(head["content-range"] ?? "none"))"))
+            guard let range = head.contentRange, let first = range.first, let last = range.last else {
+                return .reject(head.unusableContentRange)
             }
             if let changed = changedValidator(head: head, stored: validators) { return .changed(changed) }
             if let whole = range.total, whole != total {
                 return .changed("the file is now \(whole) bytes, was \(total)")
             }
             guard first == requested.lowerBound, last >= first, last < requested.upperBound else {
-                return .reject(.serverLied("asked for bytes \(requested.lowerBound)-\(requested.upperBound - 1), got \(first)-\(last)"))
+                return .reject(.badContentRange(
+                    "asked for bytes \(requested.lowerBound)-\(requested.upperBound - 1), got \(first)-\(last)"))
             }
             return .accept(end: last + 1)
         case 200:
@@ -40,14 +40,13 @@ enum RangeCheck {
         case 416:
             return .changed("a range inside the file is not satisfiable any more")
         default:
-            let retryAfter = head["retry-after"].flatMap { RetryAfter.seconds(from: $0, now: .now) }
-            return .reject(.httpStatus(code: head.status, reason: head.reason, host: host, retryAfter: retryAfter))
+            return .reject(head.statusError(host: host))
         }
     }
 
     /// Which validator of a response contradicts the recorded one, if any.
     static func changedValidator(head: ResponseHead, stored: RemoteValidators) -> String? {
-        ResumeCheck.changedValidator(head: head, stored: stored).map { "\($0) changed since the download began" }
+        stored.contradicted(by: head.validators).map { "\($0) changed since the download began" }
     }
 
     /// Whether a first answer allows splitting the rest of the file over several connections: a known

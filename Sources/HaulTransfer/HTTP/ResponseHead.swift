@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 /// Status and headers of one HTTP response, collected line by line by the header callback.
@@ -67,6 +68,27 @@ struct ResponseHead {
     var isFollowedRedirect: Bool { (300..<400).contains(status) && status != 304 && fields["location"] != nil }
 
     var contentLength: Int64? { fields["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } }
+
+    /// The file's validators as this answer states them.
+    var validators: RemoteValidators { RemoteValidators(etag: fields["etag"], lastModified: fields["last-modified"]) }
+
+    /// The failure an error status stands for, with the wait its `Retry-After` asks for.
+    func statusError(host: String, now: Date = .now) -> DownloadError {
+        let retryAfter = fields["retry-after"].flatMap { RetryAfter.seconds(from: $0, now: now) }
+        return .httpStatus(code: status, reason: reason, host: host, retryAfter: retryAfter)
+    }
+
+    /// The `Content-Range` of a 206, when it names a first and last byte.
+    var contentRange: ContentRange? {
+        guard let text = fields["content-range"], let range = ContentRange(parsing: text), range.first != nil,
+              range.last != nil else { return nil }
+        return range
+    }
+
+    /// Why a 206 is unusable when it has no readable `Content-Range`.
+    var unusableContentRange: DownloadError {
+        .badContentRange("206 without a usable Content-Range (\(fields["content-range"] ?? "none"))")
+    }
 
     var isChunked: Bool { fields["transfer-encoding"]?.lowercased().contains("chunked") ?? false }
 }

@@ -27,32 +27,26 @@ enum ResumeCheck {
     ) -> Verdict {
         switch head.status {
         case 206:
-            guard let rangeText = head["content-range"], let range = ContentRange(parsing: rangeText),
-                  let first = range.first
-            else {
-                return .reject(.serverLied("206 without a usable Content-Range (\(head["content-range"] ?? "none"))"))
-            }
+            guard let range = head.contentRange, let first = range.first else { return .reject(head.unusableContentRange) }
             guard first == requestedOffset else {
-                return .reject(.serverLied("asked for bytes from \(requestedOffset), got a range starting at \(first)"))
+                return .reject(.badContentRange("asked for bytes from \(requestedOffset), got a range starting at \(first)"))
             }
             if let expectedTotal, let total = range.total, total != expectedTotal {
-                return .discardAndRetry(
-                    .serverLied("the file is now \(total) bytes, was \(expectedTotal): remote file changed, starting over"))
+                return .discardAndRetry(.remoteFileChanged("the file is now \(total) bytes, was \(expectedTotal)"))
             }
             // A server may ignore If-Range (or we had only a weak ETag to send): the 206 must still be the same file.
-            if let changed = changedValidator(head: head, stored: storedValidators) {
-                return .discardAndRetry(.serverLied("\(changed) changed since the download began: remote file changed, starting over"))
+            if let changed = storedValidators.contradicted(by: head.validators) {
+                return .discardAndRetry(.remoteFileChanged("\(changed) changed since the download began"))
             }
             return .append(offset: requestedOffset, total: range.total ?? expectedTotal)
         case 200...299:
             let total = head.isChunked ? nil : head.contentLength
             guard requestedOffset > 0 else { return .restart(total: total, reason: nil) }
-            let newValidators = RemoteValidators(etag: head["etag"], lastModified: head["last-modified"])
-            let changed = changedValidator(head: head, stored: storedValidators) != nil
+            let changed = storedValidators.contradicted(by: head.validators) != nil
             // The same strong ETag promises the same bytes: a full answer of another length is a lie, not a new file.
-            if let etag = storedValidators.etag, !etag.hasPrefix("W/"), newValidators.etag == etag,
-               let expectedTotal, let total, total != expectedTotal {
-                return .reject(.serverLied("a full answer of \(total) bytes under the same ETag as the \(expectedTotal)-byte file"))
+            if storedValidators.sharesStrongETag(with: head.validators), let expectedTotal, let total, total != expectedTotal {
+                return .reject(.invalidResponse(
+                    host: host, detail: "a full answer of \(total) bytes under the same ETag as the \(expectedTotal)-byte file"))
             }
             return .restart(total: total, reason: changed ? "remote file changed" : "server ignores ranges")
         case 416:
@@ -65,17 +59,9 @@ enum ResumeCheck {
                let total = range.total, total == requestedOffset {
                 return .alreadyComplete(total: total)
             }
-            return .discardAndRetry(.serverLied("range from byte \(requestedOffset) not satisfiable: starting over"))
+            return .discardAndRetry(.remoteFileChanged("the range from byte \(requestedOffset) is not satisfiable any more"))
         default:
-            let retryAfter = head["retry-after"].flatMap { RetryAfter.seconds(from: $0, now: .now) }
-            return .reject(.httpStatus(code: head.status, reason: head.reason, host: host, retryAfter: retryAfter))
+            return .reject(head.statusError(host: host))
         }
-    }
-
-    /// Which validator of a response contradicts the one recorded when the download began, if any.
-    static func changedValidator(head: ResponseHead, stored: RemoteValidators) -> String? {
-        if let etag = stored.etag, let now = head["etag"], now != etag { return "the ETag" }
-        if let date = stored.lastModified, let now = head["last-modified"], now != date { return "Last-Modified" }
-        return nil
     }
 }

@@ -1,3 +1,5 @@
+import HaulCore
+
 /// When the engine makes a transfer's received bytes durable (DESIGN §5).
 ///
 /// Once a second (`interval`), and sooner, though at most ten times a second, once the bytes not yet
@@ -8,7 +10,7 @@ struct CheckpointPolicy: Equatable {
     static let spacing: Duration = .milliseconds(100)
 
     init(seconds: Double) {
-        interval = .milliseconds(Int64(max(0, seconds) * 1000))
+        interval = .seconds(within: 86_400, seconds)
     }
 
     /// - Parameters:

@@ -64,7 +64,7 @@ struct ConnectionPlanner {
         rangeFailures += 1
         lastRangeError = error
         if let seconds = error.retryAfter, seconds > 0 {
-            let until = now + .milliseconds(Int64(min(seconds, 3600) * 1000))
+            let until = now + .seconds(within: 3600, seconds)
             heldUntil = max(heldUntil ?? until, until)
         }
     }
@@ -102,7 +102,7 @@ struct ConnectionPlanner {
         }
         if count > 0 { return (steps, nil) }
         if ledger.receivedBytes >= ledger.total { return (steps, .complete) }
-        return (steps, .failed(lastRangeError ?? .serverLied("every connection ended before the file was complete")))
+        return (steps, .failed(lastRangeError ?? .inconsistentTransfer("every connection ended before the file was complete")))
     }
 
     /// The wait a refused range asked for is over: extra connections may open again, with their failures

@@ -17,7 +17,8 @@ enum EndingCheck {
 
     /// How a single stream (the task's only connection) ended.
     static func singleStream(
-        phase: TransferPhase, state: Connection.State, exit: ConnectionExit, position: Int64, total: Int64?
+        phase: TransferPhase, state: Connection.State, exit: ConnectionExit, position: Int64, total: Int64?,
+        host: String
     ) -> TransferEnding {
         if case let .failed(error) = phase { return .failed(error) }
         if case let .failed(error) = state { return .failed(error) }
@@ -31,7 +32,7 @@ enum EndingCheck {
             case .alreadyComplete, .publishedEarlier:
                 return .complete
             case .awaitingResponse, .failed:
-                return .failed(.serverLied("the connection ended without a usable response"))
+                return .failed(.invalidResponse(host: host, detail: "the connection ended without a response"))
             case .receiving:
                 if let total, position != total { return .failed(.sizeMismatch(expected: total, actual: position)) }
                 return .complete
@@ -55,7 +56,7 @@ enum EndingCheck {
             return .failedRange(error)
         case .awaitingResponse, .receiving:
             if case let .failed(error) = exit { return .failedRange(error) }
-            return .failedRange(.serverLied("the connection ended without a usable response"))
+            return .failedRange(.invalidResponse(host: host, detail: "the connection ended without a response"))
         }
     }
 }
