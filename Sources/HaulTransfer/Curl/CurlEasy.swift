@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 
 /// Owns one libcurl easy handle (`CURL *`); cleaned up in `deinit`.
 ///
@@ -11,6 +12,9 @@ final class CurlEasy {
     /// Who gets the header lines and body bytes. Unowned and unchecked: the receiver owns this handle and
     /// keeps itself alive until the handle has left the multi handle, so libcurl never calls back after it.
     unowned(unsafe) var receiver: (any CurlReceiver)?
+
+    /// The receive buffer a new socket of this handle gets before it connects (`CurlRequest.receiveBuffer`).
+    fileprivate var newSocketReceiveBuffer: Int?
 
     /// `CURL_WRITEFUNC_PAUSE`: the body callback's answer that pauses reading.
     static let pauseReading = Int(CURL_WRITEFUNC_PAUSE)
@@ -51,6 +55,11 @@ final class CurlEasy {
         if request.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
         if !request.headers.isEmpty { try setHeaders(request.headers) }
         let context = Unmanaged.passUnretained(self).toOpaque()
+        newSocketReceiveBuffer = request.receiveBuffer
+        if request.receiveBuffer != nil {
+            try check(CCurl_easy_setopt_sockopt_callback(handle, socketCallback))
+            try check(CCurl_easy_setopt_pointer(handle, CURLOPT_SOCKOPTDATA, context))
+        }
         try check(CCurl_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback))
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
         try check(CCurl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, bodyCallback))
@@ -69,6 +78,22 @@ final class CurlEasy {
 
     /// The status a proxy answered `CONNECT` with, 0 for none.
     var proxyConnectStatus: Int { info(long: CURLINFO_HTTP_CONNECTCODE) ?? 0 }
+
+    /// Bounds what the kernel takes in for this connection while it is not read (`SO_RCVBUF` on its socket,
+    /// which also stops the kernel from growing the buffer on its own). False when there is no socket yet
+    /// or the kernel refused.
+    @discardableResult
+    func limitReceiveBuffer(to bytes: Int) -> Bool {
+        var socket = CURL_SOCKET_BAD
+        guard CCurl_easy_getinfo_socket(handle, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket != CURL_SOCKET_BAD
+        else { return false }
+        return Self.setReceiveBuffer(of: socket, to: bytes)
+    }
+
+    fileprivate static func setReceiveBuffer(of socket: curl_socket_t, to bytes: Int) -> Bool {
+        var size = Int32(clamping: bytes)
+        return setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) == 0
+    }
 
     /// Lets a paused transfer go on (`curl_easy_pause` with `CURLPAUSE_CONT`, which is 0).
     func resume() {
@@ -136,4 +161,12 @@ private let headerCallback: curl_write_callback = { data, size, count, context i
 private let bodyCallback: curl_write_callback = { data, size, count, context in
     let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
     return easy.receiver?.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) ?? 0
+}
+
+/// `CURLOPT_SOCKOPTFUNCTION`: a new socket, before it connects, gets the receive buffer its request asked for.
+/// Before the handshake, so the window the server sees never grows past it. A refusal leaves the kernel's own.
+private let socketCallback: curl_sockopt_callback = { context, socket, _ in
+    let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
+    if let bytes = easy.newSocketReceiveBuffer { _ = CurlEasy.setReceiveBuffer(of: socket, to: bytes) }
+    return Int32(CURL_SOCKOPT_OK)
 }

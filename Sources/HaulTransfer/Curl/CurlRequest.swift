@@ -16,6 +16,8 @@ struct CurlRequest: Equatable {
     var http11Only = false
     /// Opens a new TCP connection instead of an idle kept-alive one.
     var freshConnection = false
+    /// The receive buffer of a new socket (`SO_RCVBUF`, set before it connects), nil for the kernel's own.
+    var receiveBuffer: Int?
     /// A CA bundle to trust instead of the system's.
     var caCertificate: String?
     var userAgent = "haul/0.1"

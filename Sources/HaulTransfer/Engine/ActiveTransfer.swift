@@ -148,6 +148,9 @@ final class ActiveTransfer {
 
     var hasNewConnections: Bool { !pending.isEmpty }
 
+    /// How many connections it has or may soon open (`-s`), for its share of a rate limit.
+    var expectedConnections: Int { max(connections.count, request.options.split, 1) }
+
     /// A range connection for `lease`, asking for its first window (`RequestWindow`). After `previous`,
     /// the lease's earlier request, it goes on where that one stopped, with its speed, on its kept-alive
     /// connection.
@@ -155,7 +158,11 @@ final class ActiveTransfer {
         let end = RequestWindow.end(
             cursor: cursor, leaseEnd: leaseEnd, speed: previous?.speed ?? 0, roundTrip: planner.connectSeconds)
         let connection = Connection(role: .range, transfer: self, requested: cursor..<end, lease: lease)
-        if let previous { connection.carry(from: previous) }
+        if let previous {
+            connection.carry(from: previous)
+            // A socket a lifted limit left narrow is not kept: the next request gets a new one.
+            connection.fresh = previous.receiveBuffer != nil && !budget.limits(request.id)
+        }
         add(connection, continuing: previous != nil)
     }
 

@@ -4,13 +4,17 @@ import HaulCore
 /// and one per limited task (`--limit-rate`, over all its connections).
 ///
 /// A connection whose budgets are spent is paused from its write callback (libcurl keeps the bytes) and
-/// resumed once they refill, in turn, so no connection of a task starves. Owned by the transfer thread.
+/// resumed once they refill, in turn, so no connection of a task starves. A limited connection's socket
+/// takes in only its share of a quarter second (`ReceiveWindow`), so the cap holds as the network sees it.
+/// Owned by the transfer thread.
 final class BandwidthBudget {
     private(set) var overall: TokenBucket?
     private var tasks: [TaskID: TokenBucket] = [:]
     /// Paused connections, oldest first: the first to resume.
     private var throttled: [Connection] = []
     private var lastRefill = ContinuousClock.now
+    /// The connections of every running task, open or about to open, for the overall budget's shares.
+    var expectedConnections = 1
 
     var hasThrottled: Bool { !throttled.isEmpty }
 
@@ -34,7 +38,11 @@ final class BandwidthBudget {
     /// Whether `connection` may take bytes now; if not it is queued to resume.
     func mayReceive(_ connection: Connection) -> Bool {
         // The write callback asks for every chunk: with no limit at all, no lookups.
-        guard overall != nil || !tasks.isEmpty else { return true }
+        guard overall != nil || !tasks.isEmpty else {
+            if connection.receiveBuffer != nil { widen(connection) }
+            return true
+        }
+        narrow(connection)
         guard hasBudget(for: connection) else {
             if !throttled.contains(where: { $0 === connection }) { throttled.append(connection) }
             return false
@@ -52,6 +60,33 @@ final class BandwidthBudget {
         guard overall != nil || !tasks.isEmpty else { return }
         overall?.take(bytes)
         tasks[connection.transfer.request.id]?.take(bytes)
+    }
+
+    /// The receive buffer for `connection`'s share of the budgets that pace it; nil when none does.
+    func receiveBuffer(for connection: Connection) -> Int? {
+        let id = connection.transfer.request.id
+        var size: Int?
+        if let overall { size = ReceiveWindow.bytes(rate: overall.rate, connections: expectedConnections) }
+        if let task = tasks[id] {
+            let share = ReceiveWindow.bytes(rate: task.rate, connections: connection.transfer.expectedConnections)
+            size = min(size ?? share, share)
+        }
+        return size
+    }
+
+    /// Sizes `connection`'s receive buffer to its share of the budgets that pace it.
+    private func narrow(_ connection: Connection) {
+        guard let size = receiveBuffer(for: connection) else { return widen(connection) }
+        guard connection.receiveBuffer != size else { return }
+        // Recorded even when the socket is not there yet or refuses: the next chunk does not ask again.
+        connection.receiveBuffer = size
+        connection.easy.limitReceiveBuffer(to: size)
+    }
+
+    /// A limit was lifted: the buffer may hold as much as the kernel allows a socket that sets its own.
+    private func widen(_ connection: Connection) {
+        connection.receiveBuffer = nil
+        connection.easy.limitReceiveBuffer(to: ReceiveWindow.largest)
     }
 
     /// Refills by the time passed and resumes paused connections whose budgets allow, oldest first.

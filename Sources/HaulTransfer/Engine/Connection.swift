@@ -47,6 +47,8 @@ final class Connection: CurlReceiver {
     var receivingSeconds: Double = 0
     /// Asks for a new TCP connection instead of an idle one: it replaces a slow one (`SlowConnectionCheck`).
     var fresh = false
+    /// The receive buffer a rate limit gave its socket (`BandwidthBudget`), nil while none did.
+    var receiveBuffer: Int?
 
     init(role: Role, transfer: ActiveTransfer, requested: Range<Int64>, lease: SegmentLease.ID?) {
         self.role = role
@@ -61,9 +63,13 @@ final class Connection: CurlReceiver {
     func configure() throws(CurlError) {
         let validators = role == .first ? transfer.request.validators : transfer.validators
         easy.receiver = self
-        try easy.apply(ConnectionRequest.make(
+        var request = ConnectionRequest.make(
             role: role, request: transfer.request, url: transfer.url(for: self), requested: requested,
-            validators: validators, fresh: fresh))
+            validators: validators, fresh: fresh)
+        // Under a limit a new socket starts with a small buffer: the server never sees a wide window.
+        request.receiveBuffer = transfer.budget.receiveBuffer(for: self)
+        receiveBuffer = request.receiveBuffer
+        try easy.apply(request)
     }
 
     /// How libcurl let go of it, with libcurl's error turned into the user's.

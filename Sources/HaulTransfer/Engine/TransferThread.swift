@@ -34,6 +34,7 @@ final class TransferThread {
     func run() {
         while true {
             for message in inbox.drain() { handle(message) }
+            countConnections()
             budget.refillAndResume(now: .now)
             if shuttingDown, active.isEmpty, !janitor.isClosingAny { break }
             multi.perform()
@@ -177,8 +178,14 @@ final class TransferThread {
         }
     }
 
+    /// Tells the budget how many connections share the overall limit: before new ones get their buffers.
+    private func countConnections() {
+        budget.expectedConnections = max(1, active.values.reduce(0) { $0 + $1.expectedConnections })
+    }
+
     /// Sets up and adds the connections a transfer made; one that cannot start ends like a failed one.
     private func addNewConnections(of transfer: ActiveTransfer) {
+        countConnections()
         var next = transfer.takeNewConnections()
         while let connection = next.first {
             next.removeFirst()
