@@ -209,9 +209,8 @@ import Testing
         var result: CurlResult?
         let elapsed = try await clock.measure { result = try await curl.fetch(server.url("/t.bin")) }
         #expect(result?.body == plan.body.bytes())
+        // What a throttle does: no faster than its rate (a machine can only make it slower).
         #expect(elapsed >= .milliseconds(200), "64 KiB at 256 KiB/s took \(elapsed)")
-        // Far above the 0.25 s it takes: the bound only catches a throttle gone wrong, not a busy machine.
-        #expect(elapsed < .seconds(15))
     }
 
     @Test func headerDelayHoldsTheStatusLine() async throws {

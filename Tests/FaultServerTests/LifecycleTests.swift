@@ -53,10 +53,9 @@ import Testing
         server.route("/stall", plan)
         async let fetched = curl.fetch(server.url("/stall"))
         try await eventually("the stall to begin", timeout: .seconds(5)) { server.stats("/stall").bodyBytesSent == 1_000 }
-        let clock = ContinuousClock()
-        let stopping = clock.measure { server.stop() }
+        server.stop()
         let result = try await fetched
-        #expect(stopping < .seconds(1))
+        // 18 (a body cut short), not 28 (curl's own timeout): stop cut the stalled connection.
         #expect(result.exitCode == 18)
         #expect(server.isStopped)
         #expect(!LoopbackPort.isAccepting(server.port))

@@ -16,12 +16,18 @@ import Testing
     }
 
     @Test func eventuallyGivesUpAtItsDeadline() async throws {
-        let started = ContinuousClock.now
-        await #expect(throws: TimedOut.self) {
-            try await eventually("never", timeout: .milliseconds(100)) { false }
+        // It asks more than once before it gives up, and says what it waited for, how long and where.
+        var asked = 0
+        let error = await #expect(throws: TimedOut.self) {
+            try await eventually("the never condition", timeout: .milliseconds(100), poll: .milliseconds(5)) {
+                asked += 1
+                return false
+            }
         }
-        // Generous bounds: the suite runs in parallel on a 2-thread pool, so a poll can wait its turn.
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(asked >= 2)
+        #expect(error?.description.contains("the never condition") == true, "\(String(describing: error))")
+        #expect(error?.timeout == .milliseconds(100))
+        #expect(error?.location.hasPrefix("FaultServerTests/TestSupportTests.swift:") == true, "\(String(describing: error))")
         var calls = 0
         try await eventually(timeout: .seconds(10), poll: .milliseconds(1)) {
             calls += 1
@@ -29,6 +35,27 @@ import Testing
         }
         let value = try await eventuallyValue(timeout: .seconds(10)) { () async -> Int? in 7 }
         #expect(value == 7)
+    }
+
+    @Test func eventuallySteadyReturnsAValueThatStoppedMovingAndGivesUpOnOneThatDoesNot() async throws {
+        // Moves for its first five observations, then stays: the value it settled on comes back.
+        var observed = 0
+        let settled = try await eventuallySteady("the counter settled", quiet: .milliseconds(50), timeout: .seconds(10), poll: .milliseconds(5)) {
+            observed += 1
+            return min(observed, 5)
+        }
+        #expect(settled == 5)
+        #expect(observed > 5)
+        // Never the same twice: times out, naming what it waited for and the last value it saw.
+        var moving = 0
+        let error = await #expect(throws: TimedOut.self) {
+            _ = try await eventuallySteady("the moving counter", quiet: .milliseconds(50), timeout: .milliseconds(200), poll: .milliseconds(5)) {
+                moving += 1
+                return moving
+            }
+        }
+        #expect(moving >= 2)
+        #expect(error?.description.contains("the moving counter (last seen: \(moving))") == true, "\(String(describing: error))")
     }
 
     @Test func haulProcessCapturesOutputAndStatus() async throws {

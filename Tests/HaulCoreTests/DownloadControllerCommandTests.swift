@@ -15,28 +15,21 @@ import HaulTestSupport
             configuration: .init(maxConcurrent: max, retryPolicy: RetryPolicy(maxRetries: 5, baseDelay: 0.05)))
     }
 
-    func waitFor(_ what: String, _ condition: @escaping () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 
     @Test func aResumedTaskTakesItsPlaceBackFromALaterOne() async throws {
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(2)))
         let run = Task { await controller.run() }
-        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        try await eventually("first started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
         await controller.perform(.pause(TaskID(1)))
-        try await waitFor("second took the slot") { driver.started == [TaskID(1), TaskID(2)] }
+        try await eventually("second took the slot", timeout: .seconds(20)) { driver.started == [TaskID(1), TaskID(2)] }
         driver.emit(.finished(TaskID(1), .paused(durableBytes: 5)))
-        try await waitFor("engine let go of the first") { store.task(1)?.bytesDone == 5 }
+        try await eventually("engine let go of the first", timeout: .seconds(20)) { store.task(1)?.bytesDone == 5 }
         await controller.perform(.resume(TaskID(1)))
         // Queue order decides: task 2 gives the slot back and resumes later from its bytes.
         #expect(driver.commands.contains(.pause(TaskID(2))))
         #expect(store.task(2)?.state == .waiting)
-        try await waitFor("first runs again") { driver.started == [TaskID(1), TaskID(2), TaskID(1)] }
+        try await eventually("first runs again", timeout: .seconds(20)) { driver.started == [TaskID(1), TaskID(2), TaskID(1)] }
         await controller.stop()
         _ = await run.value
     }
@@ -45,11 +38,11 @@ import HaulTestSupport
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(4)))
         let run = Task { await controller.run() }
-        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        try await eventually("first started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
         // One batch (as `haul remove 2 3` sends it): slots are filled once, after every command.
         await controller.perform([.remove(TaskID(2), deleteFile: false), .remove(TaskID(3), deleteFile: false), .pause(TaskID(1))])
         driver.emit(.finished(TaskID(1), .paused(durableBytes: 0)))
-        try await waitFor("task 4 started") { driver.started.last == TaskID(4) }
+        try await eventually("task 4 started", timeout: .seconds(20)) { driver.started.last == TaskID(4) }
         #expect(driver.started == [TaskID(1), TaskID(4)])
         await controller.stop()
         _ = await run.value

@@ -16,22 +16,15 @@ import HaulTestSupport
                                  exitWhenIdle: headless))
     }
 
-    func waitFor(_ what: String, _ condition: @escaping () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 
     @Test func startsAtMostNInQueueOrderAndFillsFreedSlots() async throws {
         let controller = controller(max: 2)
         await controller.perform(.add(newTasks(4)))
         let run = Task { await controller.run() }
-        try await waitFor("two started") { driver.started.count == 2 }
+        try await eventually("two started", timeout: .seconds(20)) { driver.started.count == 2 }
         #expect(driver.started == [TaskID(1), TaskID(2)])
         driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 10)))
-        try await waitFor("third started") { driver.started.count == 3 }
+        try await eventually("third started", timeout: .seconds(20)) { driver.started.count == 3 }
         #expect(driver.started.last == TaskID(3))
         #expect(box.read().count(of: .running) == 2)
         await controller.stop()
@@ -46,19 +39,19 @@ import HaulTestSupport
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(2)))
         let run = Task { await controller.run() }
-        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        try await eventually("first started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
         await controller.perform(.pause(TaskID(1)))
         #expect(driver.commands.contains(.pause(TaskID(1))))
         #expect(box.read().rows.first?.task.state == .paused)
         driver.emit(.finished(TaskID(1), .paused(durableBytes: 4096)))
         // The slot is free as soon as the task is paused; the next one does not wait for the engine.
-        try await waitFor("second started") { driver.started == [TaskID(1), TaskID(2)] }
-        try await waitFor("durable bytes recorded") { store.task(1)?.bytesDone == 4096 }
+        try await eventually("second started", timeout: .seconds(20)) { driver.started == [TaskID(1), TaskID(2)] }
+        try await eventually("durable bytes recorded", timeout: .seconds(20)) { store.task(1)?.bytesDone == 4096 }
         #expect(store.task(1)?.state == .paused)
         // Resume: it waits for the slot, then starts from its durable byte.
         await controller.perform(.resume(TaskID(1)))
         driver.emit(.finished(TaskID(2), .completed(fileName: "f2.bin", bytes: 1)))
-        try await waitFor("first restarted") { driver.started.count == 3 }
+        try await eventually("first restarted", timeout: .seconds(20)) { driver.started.count == 3 }
         guard case let .start(request) = driver.commands.last(where: { if case .start = $0 { true } else { false } }) else {
             Issue.record("no start")
             return
@@ -75,7 +68,7 @@ import HaulTestSupport
         let run = Task { await controller.run() }
         let error = DownloadError.network(code: 7, message: "refused", host: "h")
         for attempt in 1...3 {
-            try await waitFor("attempt \(attempt)") { driver.started.count == attempt }
+            try await eventually("attempt \(attempt)", timeout: .seconds(20)) { driver.started.count == attempt }
             driver.emit(.finished(TaskID(1), .failed(error, durableBytes: 0)))
         }
         let summary = await run.value
@@ -89,7 +82,7 @@ import HaulTestSupport
         let controller = controller(max: 3, headless: true)
         await controller.perform(.add(newTasks(2)))
         let run = Task { await controller.run() }
-        try await waitFor("both started") { driver.started.count == 2 }
+        try await eventually("both started", timeout: .seconds(20)) { driver.started.count == 2 }
         driver.emit(.finished(TaskID(1), .failed(.httpStatus(code: 404, reason: nil, host: "h", retryAfter: nil), durableBytes: 0)))
         driver.emit(.finished(TaskID(2), .completed(fileName: "f2.bin", bytes: 5)))
         let summary = await run.value
@@ -102,12 +95,12 @@ import HaulTestSupport
         let controller = controller(max: 2, headless: true)
         await controller.perform(.add(newTasks(2)))
         let run = Task { await controller.run() }
-        try await waitFor("started") { driver.started.count == 2 }
+        try await eventually("started", timeout: .seconds(20)) { driver.started.count == 2 }
         let full = DownloadError.lowDiskSpace(path: "/d", freeBytes: 1, neededBytes: 10, reserveBytes: 64)
         driver.emit(.finished(TaskID(1), .failed(full, durableBytes: 0)))
-        try await waitFor("paused for disk space") { store.task(1)?.state == .paused }
+        try await eventually("paused for disk space", timeout: .seconds(20)) { store.task(1)?.state == .paused }
         await controller.perform(.resume(TaskID(1)))
-        try await waitFor("started again") { driver.started.count == 3 }
+        try await eventually("started again", timeout: .seconds(20)) { driver.started.count == 3 }
         driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 5)))
         driver.emit(.finished(TaskID(2), .completed(fileName: "f2.bin", bytes: 5)))
         let summary = await run.value
@@ -119,17 +112,17 @@ import HaulTestSupport
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(1)))
         let run = Task { await controller.run() }
-        try await waitFor("started") { driver.started.count == 1 }
+        try await eventually("started", timeout: .seconds(20)) { driver.started.count == 1 }
         driver.emit(.responded(TaskID(1), ResponseSummary(
             fileName: "f1.bin", totalBytes: 1000, validators: RemoteValidators(etag: "\"e\""), offset: 0,
             restartReason: nil, httpStatus: 200)))
         driver.emit(.progress([TaskID(1): 900]))
         driver.emit(.checkpoint(TaskID(1), durableBytes: 600))
-        try await waitFor("recorded") { store.task(1)?.bytesDone == 600 }
+        try await eventually("recorded", timeout: .seconds(20)) { store.task(1)?.bytesDone == 600 }
         #expect(store.task(1)?.fileName == "f1.bin")
         #expect(store.task(1)?.validators.etag == "\"e\"")
         // The live position shows, the durable one is stored.
-        try await waitFor("live row") { box.read().rows.first?.bytesReceived == 900 }
+        try await eventually("live row", timeout: .seconds(20)) { box.read().rows.first?.bytesReceived == 900 }
         await controller.stop()
         _ = await run.value
     }
@@ -138,9 +131,9 @@ import HaulTestSupport
         let controller = controller(max: 1)
         let run = Task { await controller.run() }
         try store.externalAdd(NewTask(url: "http://127.0.0.1/x.bin", directory: "/tmp"))
-        try await waitFor("external task started") { driver.started == [TaskID(1)] }
+        try await eventually("external task started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
         await controller.perform(.pause(TaskID(1)))
-        try await waitFor("paused") { driver.commands.contains(.pause(TaskID(1))) }
+        try await eventually("paused", timeout: .seconds(20)) { driver.commands.contains(.pause(TaskID(1))) }
         #expect(store.task(1)?.state == .paused)
         await controller.stop()
         _ = await run.value
@@ -152,7 +145,7 @@ import HaulTestSupport
         await controller.perform(.add(newTasks(count)))
         let events = controller.events()
         let run = Task { await controller.run() }
-        try await waitFor("all started") { driver.started.count == count }
+        try await eventually("all started", timeout: .seconds(20)) { driver.started.count == count }
         let before = box.read().sequence
         let started = ContinuousClock.now
         for id in 1...count { driver.emit(.finished(TaskID(Int64(id)), .completed(fileName: "f\(id).bin", bytes: 10))) }
@@ -177,7 +170,7 @@ import HaulTestSupport
     @Test func aCommandAboutATaskAnotherProcessJustAddedFindsIt() async throws {
         let controller = controller(max: 1)
         let run = Task { await controller.run() }
-        try await waitFor("running") { box.read().sequence > 0 }
+        try await eventually("running", timeout: .seconds(20)) { box.read().sequence > 0 }
         // Added by a shell that found no socket yet; the pause comes before the next look at the database.
         try store.externalAdd(NewTask(url: "http://127.0.0.1/x.bin", directory: "/tmp"))
         #expect(await controller.perform(.pause(TaskID(1))) == .done)
@@ -190,13 +183,13 @@ import HaulTestSupport
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(2)))
         let run = Task { await controller.run() }
-        try await waitFor("started") { driver.started.count == 1 }
+        try await eventually("started", timeout: .seconds(20)) { driver.started.count == 1 }
         await controller.perform(.remove(TaskID(1), deleteFile: true))
         // The engine owns the part file: it stops the transfer and deletes the file it really wrote.
         #expect(driver.commands.contains(.deletePart(TaskID(1), directory: "/tmp/haul-tests", fileName: nil)))
         #expect(store.task(1) == nil)
         driver.emit(.finished(TaskID(1), .paused(durableBytes: 10)))
-        try await waitFor("next started") { driver.started.count == 2 }
+        try await eventually("next started", timeout: .seconds(20)) { driver.started.count == 2 }
         #expect(!box.read().rows.contains { $0.id == TaskID(1) })
         await controller.stop()
         _ = await run.value
@@ -206,7 +199,7 @@ import HaulTestSupport
         let controller = controller(max: 3)
         await controller.perform(.add(newTasks(3)))
         let run = Task { await controller.run() }
-        try await waitFor("three started") { driver.started.count == 3 }
+        try await eventually("three started", timeout: .seconds(20)) { driver.started.count == 3 }
         await controller.perform(.setMaxConcurrent(1))
         #expect(driver.commands.contains(.pause(TaskID(3))))
         #expect(driver.commands.contains(.pause(TaskID(2))))
@@ -221,11 +214,11 @@ import HaulTestSupport
         let controller = controller(max: 1, headless: true)
         await controller.perform(.add(newTasks(1)))
         let run = Task { await controller.run() }
-        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        try await eventually("first started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
         // Another shell adds a task; the last one finishes before the next tick could notice.
         try store.externalAdd(NewTask(url: "http://127.0.0.1/late.bin", directory: "/tmp"))
         driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 1)))
-        try await waitFor("late task started") { driver.started == [TaskID(1), TaskID(2)] }
+        try await eventually("late task started", timeout: .seconds(20)) { driver.started == [TaskID(1), TaskID(2)] }
         #expect(!driver.commands.contains(.shutdown))
         driver.emit(.finished(TaskID(2), .completed(fileName: "late.bin", bytes: 1)))
         let summary = await run.value
@@ -236,7 +229,7 @@ import HaulTestSupport
         let controller = controller(max: 2)
         await controller.perform(.add(newTasks(5)))
         let run = Task { await controller.run() }
-        try await waitFor("two started") { driver.started.count == 2 }
+        try await eventually("two started", timeout: .seconds(20)) { driver.started.count == 2 }
         await controller.perform(.pauseAll)
         #expect(driver.started.count == 2)
         #expect(box.read().count(of: .paused) == 5)
@@ -248,13 +241,13 @@ import HaulTestSupport
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(2)))
         let run = Task { await controller.run() }
-        try await waitFor("first started") { driver.started == [TaskID(1)] }
+        try await eventually("first started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
         driver.emit(.responded(TaskID(1), ResponseSummary(
             fileName: "same.bin", totalBytes: 10, validators: RemoteValidators(), offset: 0, restartReason: nil, httpStatus: 200)))
-        try await waitFor("name recorded") { store.task(1)?.fileName == "same.bin" }
+        try await eventually("name recorded", timeout: .seconds(20)) { store.task(1)?.fileName == "same.bin" }
         await controller.perform(.pause(TaskID(1)))
         driver.emit(.finished(TaskID(1), .paused(durableBytes: 0)))
-        try await waitFor("second started") { driver.started.count == 2 }
+        try await eventually("second started", timeout: .seconds(20)) { driver.started.count == 2 }
         let second = driver.commands.compactMap { command -> TransferRequest? in
             if case let .start(request) = command, request.id == TaskID(2) { return request } else { return nil }
         }.first

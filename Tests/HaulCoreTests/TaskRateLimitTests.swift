@@ -18,11 +18,7 @@ import HaulTestSupport
         let results = await controller.perform([.setTaskLimit(TaskID(2), nil), .setTaskLimit(TaskID(3), taskLimit)])
         #expect(results == [.done, .done])
         let run = Task { await controller.run() }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while driver.started.count < 3 {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await eventually("three started", timeout: .seconds(20)) { driver.started.count == 3 }
         var limits: [TaskID: Int64?] = [:]
         for case let .start(request) in driver.commands { limits[request.id] = request.options.rateLimit }
         #expect(limits == [TaskID(1): runLimit.bytesPerSecond, TaskID(2): nil, TaskID(3): taskLimit.bytesPerSecond])

@@ -102,55 +102,9 @@ extension HaulRun {
     }
 }
 
-extension TmuxDriver {
-    /// Sends `key`, then polls the screen (of `watcher`, else this one) every `poll` (each poll a `capture-pane`) until `condition` holds;
-    /// returns the screen and the time from the return of `send-keys` (the tmux server has then written the
-    /// key to the program's terminal) to the end of the capture that showed it: an upper bound.
-    ///
-    /// Runs on a thread of its own: the test's cooperative pool is two threads that other tests keep busy
-    /// (blocking spawns), and its scheduling delays are no part of what is measured.
-    func sendAndMeasure(
-        _ key: String, _ what: String, timeout: Duration = .seconds(5), poll: Duration = .milliseconds(10),
-        seenIn watcher: TmuxDriver? = nil, fileID: String = #fileID, line: Int = #line,
-        until condition: @escaping @Sendable (String) -> Bool
-    ) async throws -> (screen: String, elapsed: Duration) {
-        let watcher = watcher ?? self
-        return try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    try self.send(key)
-                    let start = ContinuousClock.now
-                    while true {
-                        let screen = watcher.screen()
-                        let now = ContinuousClock.now
-                        if condition(screen) { return continuation.resume(returning: (screen, now - start)) }
-                        guard now - start < timeout else {
-                            return continuation.resume(throwing: TimedOut(what: what, timeout: timeout, location: "\(fileID):\(line)"))
-                        }
-                        Thread.sleep(forTimeInterval: Double(milliseconds(poll)) / 1000)
-                    }
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.start()
-        }
-    }
-}
-
 /// The first screen line that contains `name`.
 func row(_ name: String, in screen: String) -> Substring? {
     screen.split(separator: "\n").first { $0.contains(name) }
-}
-
-/// The median of some durations, in whole milliseconds.
-func medianMilliseconds(_ samples: [Duration]) -> Int {
-    let sorted = samples.map(milliseconds).sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-}
-
-func milliseconds(_ duration: Duration) -> Int {
-    Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
 }
 
 /// Writes an executable script through a close-on-exec descriptor. A process the test runner spawns on another

@@ -85,7 +85,6 @@ struct TCPListenerTests {
             #expect(slow.status == 400)
             #expect(slow.body == String(decoding: EchoService.unauthorizedBody, as: UTF8.self))
             #expect(slow.transferTime >= .milliseconds(900))
-            #expect(slow.transferTime < .seconds(10))
         }
     }
 

@@ -46,12 +46,10 @@ struct UnixSocketTests {
         let stale = directory.file("stale.sock")
         try makeStaleSocket(at: stale)
         for path in [stale, directory.file("missing.sock")] {
-            let started = ContinuousClock.now
+            // noOwner, not timedOut: the answer comes from the refused connect, not from waiting out the 30 s.
             await #expect(throws: RemoteClientError.noOwner(path: path)) {
                 _ = try await RemoteClient(socketPath: path, timeout: .seconds(30)).post(Array("{}".utf8))
             }
-            // Far below the timeout: the answer comes from the refused connect, not from waiting.
-            #expect(ContinuousClock.now - started < .seconds(15), "well under the 30 s timeout")
         }
     }
 

@@ -40,30 +40,17 @@ struct ProgressTests {
     @Test("10,000 tasks enqueue in one call, then a 1,000-row progress batch and a full load")
     func largeBatches() throws {
         let store = try makeStore()
-        let clock = ContinuousClock()
-        var added: [DownloadTask] = []
-        let enqueueTime = try clock.measure {
-            added = try store.enqueue((1...10_000).map { newTask($0) })
-        }
+        let added = try store.enqueue((1...10_000).map { newTask($0) })
         #expect(added.count == 10_000)
         #expect(added.map(\.position) == Array(1...10_000))
         #expect(zip(added, added.dropFirst()).allSatisfy { $0.id < $1.id })
 
         let batch = Dictionary(uniqueKeysWithValues: added.prefix(1000).map { ($0.id, Int64($0.id.rawValue) * 1024) })
-        var changed = 0
-        let progressTime = try clock.measure { changed = try store.writeProgress(batch) }
-        #expect(changed == 1000)
+        #expect(try store.writeProgress(batch) == 1000)
         #expect(try store.writeProgress(batch) == 0)
 
-        var loaded: [DownloadTask] = []
-        let loadTime = try clock.measure { loaded = try store.loadAll() }
+        let loaded = try store.loadAll()
         #expect(loaded.count == 10_000)
         #expect(loaded.prefix(1000).allSatisfy { $0.bytesDone == $0.id.rawValue * 1024 })
-
-        // Generous bounds for a loaded debug build; typical figures are a small fraction of these.
-        #expect(enqueueTime < .seconds(3), "enqueue of 10,000 took \(enqueueTime)")
-        #expect(progressTime < .seconds(1), "1,000-row progress batch took \(progressTime)")
-        #expect(loadTime < .seconds(5), "loading 10,000 took \(loadTime)")
-        print("timing: enqueue 10,000 \(enqueueTime); progress 1,000 \(progressTime); loadAll 10,000 \(loadTime)")
     }
 }

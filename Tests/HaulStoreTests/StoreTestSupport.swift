@@ -26,13 +26,3 @@ func makeStore() throws -> SQLiteTaskStore {
 func newTask(_ n: Int, directory: String = "/downloads") -> NewTask {
     NewTask(url: "https://example.org/file-\(n).bin", directory: directory)
 }
-
-/// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}

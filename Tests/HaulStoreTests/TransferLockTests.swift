@@ -54,16 +54,23 @@ struct TransferLockTests {
         let path = scratch.file("haul.lock")
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The shell opens the file, locks it through flock(1) on that descriptor, writes its pid,
-        // then becomes `sleep` with the descriptor (and so the lock) still open.
-        child.arguments = ["-c", #"exec 9>>"$0"; flock -x 9; echo $$ > "$0"; exec sleep 30"#, path]
+        // The shell opens the file, locks it through flock(1) on that descriptor (giving up after 10 s),
+        // writes its pid, says "locked" on its stdout, then becomes `sleep` with the descriptor (and so
+        // the lock) still open.
+        child.arguments = ["-c", #"exec 9>>"$0"; flock -x -w 10 9 || exit 1; echo $$ > "$0"; echo locked; exec sleep 30"#, path]
+        let output = Pipe()
+        child.standardOutput = output
         try child.run()
         defer {
             if child.isRunning { child.terminate() }
             child.waitUntilExit()
         }
         let pid = child.processIdentifier
-        #expect(eventually { TransferLock.holder(at: path) == TransferLockHolder(pid: pid) })
+        // Its word that the lock is held: a read that returns with the line, or at the shell's end (bounded by
+        // flock's 10 s and sleep's 30 s).
+        let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(said == "locked\n")
+        #expect(TransferLock.holder(at: path) == TransferLockHolder(pid: pid))
         #expect(throws: TransferLockError.heldBy(pid: pid, stateDirectory: scratch.path)) {
             _ = try TransferLock.acquire(at: path)
         }

@@ -61,3 +61,31 @@ public func eventuallyValue<Value>(
         try await Task.sleep(for: poll)
     }
 }
+
+/// Polls `observe` every `poll` until it has returned the same value at every poll across `quiet`; returns that
+/// value. Throws `TimedOut` after `timeout` if the value kept changing.
+///
+/// For "it has stopped": a counter of bytes, rows or events that no longer moves. `quiet` must span several
+/// of the producer's own steps (a throttled FaultServer body goes out in slices every 50 ms), so one step
+/// in flight cannot pass for a stop.
+public func eventuallySteady<Value: Equatable>(
+    _ what: String = "value steady", quiet: Duration, timeout: Duration, poll: Duration = .milliseconds(20),
+    fileID: String = #fileID, line: Int = #line, _ observe: () async throws -> Value
+) async throws -> Value {
+    let deadline = ContinuousClock.now + timeout
+    var value = try await observe()
+    var since = ContinuousClock.now
+    while true {
+        let now = ContinuousClock.now
+        if now - since >= quiet { return value }
+        guard now < deadline else {
+            throw TimedOut(what: "\(what) (last seen: \(value))", timeout: timeout, location: "\(fileID):\(line)")
+        }
+        try await Task.sleep(for: poll)
+        let next = try await observe()
+        if next != value {
+            value = next
+            since = ContinuousClock.now
+        }
+    }
+}

@@ -293,18 +293,19 @@ import Testing
         server.route("/r.bin", plan)
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
-        let started = ContinuousClock.now
         engine.start(request(1, url: server.url("/r.bin"), directory: dir.path, options: Self.options()))
         #expect(try await engine.outcome(of: TaskID(1), timeout: .seconds(40)) == .completed(fileName: "r.bin", bytes: 16 << 20))
-        let elapsed = ContinuousClock.now - started
         expectSameBytes(contents(dir.path + "/r.bin"), plan.body.bytes())
         #expect(server.stats("/r.bin").statuses.filter { $0 == 503 }.count == 3)
         let counts = engine.connectionCounts(of: TaskID(1))
         // Four at the split, one while the refusals wait, four again after.
         let dip = try #require(counts.indices.first { counts[$0] == 1 && counts[..<$0].contains(4) }, "\(counts)")
         #expect(counts[dip...].contains(4), "the extra connections came back: \(counts)")
-        // Four connections for most of the file: about 5 s, well under the 16 s of one.
-        #expect(elapsed < .seconds(12), "took \(elapsed)")
+        // And they share the rest: after the wait, most of the file comes in while four connections run.
+        let spells = engine.spells(of: TaskID(1))
+        let waited = try #require(spells.firstIndex { $0.connections == 1 }, "\(spells)")
+        let sharedAfter = spells[waited...].filter { $0.connections == 4 }.map(\.bytes).reduce(0, +)
+        #expect(sharedAfter > 8 << 20, "\(spells)")
     }
 
     @Test func unavailableOnEveryRangeEndsTheAttemptWithRetryAfterAndTheNextContinuesTheLayout() async throws {
@@ -368,13 +369,12 @@ import Testing
         server.route("/st.bin", plan)
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
-        let started = ContinuousClock.now
         engine.start(request(1, url: server.url("/st.bin"), directory: dir.path, options: Self.options(stallTimeout: 2)))
+        // The stalled request never ends by itself (the server keeps its socket open and silent) and no range
+        // is cut before a running request's end: the file completes only because the stall was given up.
         #expect(try await engine.outcome(of: TaskID(1), timeout: .seconds(30)) == .completed(fileName: "st.bin", bytes: 16 << 20))
-        let elapsed = ContinuousClock.now - started
         expectSameBytes(contents(dir.path + "/st.bin"), plan.body.bytes())
-        // 16 MiB at 8 MiB/s per connection is about a second; the stall costs at most its 2 s timeout on top.
-        #expect(elapsed < .seconds(20), "took \(elapsed)")
+        #expect(server.stats("/st.bin").connections >= 5, "the stalled connection was replaced: \(server.stats("/st.bin"))")
     }
 
     // MARK: - A connection far slower than the others
@@ -389,15 +389,12 @@ import Testing
         server.route("/slow.bin", plan)
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
-        let started = ContinuousClock.now
         engine.start(request(1, url: server.url("/slow.bin"), directory: dir.path, options: Self.options()))
         #expect(try await engine.outcome(of: TaskID(1), timeout: .seconds(40)) == .completed(fileName: "slow.bin", bytes: 24 << 20))
-        let elapsed = ContinuousClock.now - started
         expectSameBytes(contents(dir.path + "/slow.bin"), plan.body.bytes())
-        // Four fast connections need 3 s. Left on its slow connection, the fourth range loses its tail to the
-        // others but keeps at least 256 KiB past what it had when they came (the smallest steal): 16 s at
-        // 16 KiB/s. Replaced after its first second, it is fast.
-        #expect(elapsed < .seconds(10), "took \(elapsed)")
+        // The fourth range left its slow connection for a fresh one, the fifth. (What the replacement saves
+        // in time, connections of unequal speeds against aria2c and axel, is the "unequal" case of
+        // bench/segmented.sh.)
         #expect(server.stats("/slow.bin").connections >= 5)
     }
 
@@ -572,6 +569,31 @@ extension EngineHarness {
             if case let .connections(counts) = event { return counts[id] }
             return nil
         }
+    }
+
+    /// The bytes the task received under each connection count, as spells in order: every rise of its live
+    /// position counts for the connection count last reported before it.
+    func spells(of id: TaskID) -> [(connections: Int, bytes: Int64)] {
+        var spells: [(connections: Int, bytes: Int64)] = []
+        var connections = 0
+        var position: Int64 = 0
+        for event in events {
+            switch event {
+            case let .connections(counts):
+                if let count = counts[id] { connections = count }
+            case let .progress(batch):
+                guard let now = batch[id], now > position else { continue }
+                if spells.last?.connections == connections {
+                    spells[spells.count - 1].bytes += now - position
+                } else {
+                    spells.append((connections, now - position))
+                }
+                position = now
+            default:
+                continue
+            }
+        }
+        return spells
     }
 
     /// The live segment maps reported for the task, in order.
