@@ -5,11 +5,13 @@ import HaulCore
 /// A request cannot be cut short without the server sending on past the cut (its socket buffers are
 /// full of bytes nobody will use). So a range is fetched in requests on the same kept-alive connection,
 /// and work is taken from a connection only after the end of its current request: no byte is sent twice.
-/// Early requests are long (a third of what is left), late ones short, so the tail of a download can
-/// still be shared finely; no request is shorter than a quarter second of the connection (at least
-/// 256 KiB), or ten round trips where the server is far, so the pause between requests stays small.
+/// A request lasts about a second of the connection's speed, so a slow connection never holds more than
+/// a second's worth that no other may take; twenty round trips where the server is far, so the round
+/// trip that passes idle between two requests costs at most a twentieth. A connection whose speed is not
+/// known yet asks for 1 MiB first.
 enum RequestWindow {
     static let smallest: Int64 = 256 << 10
+    static let firstRequest: Int64 = 1 << 20
 
     /// The end (exclusive) of the next request of a connection at `cursor` whose lease ends at `leaseEnd`.
     /// - Parameters:
@@ -21,11 +23,10 @@ enum RequestWindow {
     ) -> Int64 {
         let remaining = leaseEnd - cursor
         guard remaining > 0 else { return leaseEnd }
-        let seconds = max(0.25, 10 * roundTrip)
-        let shortest = max(smallest, Int64(min(speed * seconds, Double(Int64.max / 4))))
-        let size = max(shortest, remaining / 3)
-        // A last piece under half the shortest request goes with this one.
-        guard remaining - size >= shortest / 2 else { return leaseEnd }
+        let seconds = max(1, 20 * roundTrip)
+        let size = speed > 0 ? max(smallest, Int64(min(speed * seconds, Double(Int64.max / 4)))) : firstRequest
+        // A last piece under half a request goes with this one.
+        guard remaining - size >= size / 2 else { return leaseEnd }
         let end = cursor + size
         let aligned = end - end % alignment + (end % alignment == 0 ? 0 : alignment)
         return min(leaseEnd, aligned)
