@@ -125,7 +125,7 @@ for size in sizes:
         for tool, (wall, requests, conns, served, open_ms) in walls.items():
             e = total / (wall * caps[case])
             print(f"{size:>5} {case:8} {tool:7} {wall:8.2f} {ideal:8.2f} {e:6.2f} {requests:9.0f} {conns:6.0f} {served:7.3f} "
-                  f"{open_ms}  {wall / best_ref:10.2f}×")
+                  f"{open_ms}  " + (f"{wall / best_ref:10.2f}×" if refs else f"{'—':>11}"))
     print(f"      caps: equal {n} × {cap / mib:g} MiB/s = {caps['equal'] / mib:g} MiB/s; "
           f"unequal {n // 2 + n % 2} × {cap / mib:g} + {n // 2} × {slow / mib:g} MiB/s = {caps['unequal'] / mib:g} MiB/s")
 PY
