@@ -88,6 +88,7 @@ for earlier, sample in zip(samples, samples[1:]):   # after the exit, the last c
     if sample[2] is None:
         sample[2] = earlier[2]
 print(json.dumps({"tool": tool, "start": start, "wall": wall, "status": 124 if interrupted else status, "samples": samples}))
+sys.exit(124 if interrupted else status)
 PY
 }
 
@@ -102,7 +103,7 @@ for tool in "${tools[@]}"; do
             watch aria2c aria2c --no-conf -q --max-overall-download-limit="$rate_text" -x4 -s4 -j3 \
               --file-allocation=none --allow-overwrite=true -d "$root/out" -i "$root/list.txt" ;;
     *) echo "unknown tool $tool" >&2; exit 2 ;;
-  esac
+  esac || { echo "$tool failed or timed out:"; tail -5 "$root/logs/$tool.log"; exit 1; }
   for i in 1 2 3; do
     cmp -s "$root/out/$tool-$i.bin" "$root/ref.bin" || { echo "$tool: $tool-$i.bin differs"; tail -5 "$root/logs/$tool.log"; exit 1; }
   done

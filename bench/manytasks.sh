@@ -92,10 +92,13 @@ for tool in "${tools[@]}"; do
       "$bin/haul" daemon --state-dir "$state" -d "$root/dl" >/dev/null 2>&1
       pid=$(head -1 "$state/haul.lock")
       # Bounded: 60 s for the daemon to answer with every task (haul list talks to it).
+      held=0
       for _ in $(seq 1 600); do
-        [ "$("$bin/haul" list --json --state-dir "$state" 2>/dev/null | grep -c '"state":"paused"')" -ge "$tasks" ] && break
+        held=$("$bin/haul" list --json --state-dir "$state" 2>/dev/null | grep -c '"state":"paused"' || true)
+        [ "$held" -ge "$tasks" ] && break
         sleep 0.1
       done
+      [ "$held" -ge "$tasks" ] || { echo "the haul daemon listed $held of $tasks paused tasks within 60 s"; exit 1; }
       ready=$(python3 -c "print(f'{$EPOCHREALTIME - $start:.2f}')")
       sleep "$settle"
       echo "haul daemon: $tasks paused tasks, answering with all of them ${ready} s after start"
