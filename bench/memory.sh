@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Peak RSS (VmHWM) of one 1 GiB single-stream download on loopback nginx: haul, curl and aria2c, each RUNS times.
-# Usage: bench/memory.sh HAUL_BINARY        Env: MEM_SIZE_MB (1024), MEM_RUNS (3), MEM_DIR (/dev/shm/haul-mem)
+# Peak RSS (VmHWM) and peak private memory (RssAnon, sampled every 50 ms by bench/measure.py) of one 1 GiB
+# single-stream download on loopback nginx: haul, curl and aria2c, each RUNS times.
+# Usage: bench/memory.sh BIN_DIR (or the haul binary itself)
+# Env: MEM_SIZE_MB (1024), MEM_RUNS (3), MEM_DIR (/dev/shm/haul-mem), MEM_TIMEOUT (300 s per download)
 set -euo pipefail
-haul="$(readlink -f "$1")"
+[ $# -ge 1 ] || { echo "usage: bench/memory.sh BIN_DIR" >&2; exit 2; }
+haul="$(readlink -f "$1")"; [ -d "$haul" ] && haul="$haul/haul"
+here="$(cd "$(dirname "$0")" && pwd)"
+limit="${MEM_TIMEOUT:-300}"
 size_mb="${MEM_SIZE_MB:-1024}"
 runs="${MEM_RUNS:-3}"
 root="${MEM_DIR:-/dev/shm/haul-mem}"
@@ -18,12 +23,13 @@ CONF
 nginx -c "$root/nginx.conf" -p "$root"
 url="http://127.0.0.1:$port/big.bin"
 
-# peak NAME CMD...: prints NAME and the peak RSS in MiB of CMD (GNU time's %M is VmHWM in KiB)
+# peak NAME CMD...: prints NAME, the peak RSS (GNU time's %M, VmHWM) and the peak private memory of CMD in MiB
 peak() {
   local name="$1"; shift
   rm -rf "$root/out"; mkdir -p "$root/out"
-  /usr/bin/time -f "%M" -o "$root/t" "$@" >/dev/null 2>"$root/logs/$name.err" || { echo "$name failed:"; tail -5 "$root/logs/$name.err"; exit 1; }
-  awk -v n="$name" '{ printf "%-8s %6.1f MiB\n", n, $1 / 1024 }' "$root/t"
+  "$here/measure.py" --timeout "$limit" --stderr "$root/logs/$name.err" -- "$@" >"$root/t" \
+    || { echo "$name failed or timed out:"; tail -5 "$root/logs/$name.err"; exit 1; }
+  awk -v n="$name" '{ printf "%-8s peak RSS %6.1f MiB   peak private (RssAnon) %6.1f MiB\n", n, $4 / 1024, $5 / 1024 }' "$root/t"
 }
 
 for r in $(seq 1 "$runs"); do

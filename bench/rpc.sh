@@ -3,7 +3,7 @@
 #   - tellActive + tellWaiting(0, 1000) answer time (aria2's JSON-RPC over TCP, as AriaNg polls it);
 #   - the daemon's CPU while 100 clients poll once a second for 10 s;
 #   - an attached live list's key → screen time (tmux);
-#   - the idle daemon's RSS.
+#   - the idle daemon's RSS and private memory (RssAnon: its own heap and stacks, no shared library pages).
 # Usage: bench/rpc.sh BIN_DIR
 set -euo pipefail
 bin="$(cd "$1" && pwd)"
@@ -92,4 +92,5 @@ done
 echo "attached list, space → changed row (round trip to the daemon): $(( $(now_ms) - t0 )) ms (target < 100 ms)"
 tmux -L "$sock" send-keys -t b q
 sleep 1
-echo "idle daemon RSS with $tasks tasks: $(awk '/VmRSS/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)"
+echo "idle daemon with $tasks tasks: RSS $(awk '/VmRSS/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)," \
+  "private (RssAnon) $(awk '/RssAnon/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)"

@@ -5,11 +5,14 @@
 # Usage: bench/segmented.sh BIN_DIR [--big]      (BIN_DIR holds haul and haul-fault-server; release build)
 #   --big     also 1 GiB (each single-connection tool then needs about 4 minutes per case)
 # Env: SEG_SIZES ("100m"), SEG_ROUNDS (1), SEG_DIR (/dev/shm/haul-segmented), SEG_CAP (4m), SEG_SLOW_CAP (1m), SEG_CONNECTIONS (8),
-#      SEG_TOOLS ("aria2c axel curl haul"; leave curl out for a quicker 1 GiB run)
+#      SEG_TOOLS ("aria2c axel curl haul"; leave curl out for a quicker 1 GiB run), SEG_TIMEOUT (900 s per download)
 #
 # Equal: every connection 4 MiB/s (conncap). Unequal: connections get 4 and 1 MiB/s in turn (conncaps).
 # E = size / (time × N × cap), where N × cap is the sum of the caps of N connections (N = 8); the ideal time is
 # size / (N × cap). Requests and connections come from the server's /stats page for each run's own path.
+# served: body bytes the server sent for the run / file size (1.00 = no byte fetched twice or thrown away).
+# open ms: from the run's first response head to the first response head of its last connection (server clock,
+# /stats?times=1); how long the tool takes to have all its connections flowing. Not shown for curl (one connection).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/segmented.sh BIN_DIR [--big]" >&2; exit 2; }
 bin="$(cd "$1" && pwd)"
@@ -19,6 +22,7 @@ root="${SEG_DIR:-/dev/shm/haul-segmented}"
 cap="${SEG_CAP:-4m}"
 slow="${SEG_SLOW_CAP:-1m}"
 n="${SEG_CONNECTIONS:-8}"
+limit="${SEG_TIMEOUT:-900}"
 read -r -a tools <<<"${SEG_TOOLS:-aria2c axel curl haul}"
 for tool in "${tools[@]}" python3; do
   [ "$tool" = haul ] && continue
@@ -28,6 +32,7 @@ done
 rm -rf "$root"; mkdir -p "$root/out" "$root/logs"
 server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$root"; }
+# Bounded: every download gets at most $limit seconds (haul gets SIGINT first, so it saves its state).
 trap cleanup EXIT
 
 "$bin/haul-fault-server" --port-file "$root/port" --lifetime 14400 >"$root/logs/server.out" 2>&1 &
@@ -44,18 +49,18 @@ cases=("equal:conncap=$cap" "unequal:conncaps=$cap,$slow")
 
 # Reference copies, fetched uncapped, to check every tool's file.
 for size in "${sizes[@]}"; do
-  curl -sS --noproxy '*' -o "$root/ref-$size.bin" "$base/gen/ref-$size.bin?size=$size&seed=7"
+  curl -sS --noproxy '*' -m "$limit" -o "$root/ref-$size.bin" "$base/gen/ref-$size.bin?size=$size&seed=7"
 done
 
 # fetch TOOL URL FILE: one download into FILE with TOOL's segmented settings.
 fetch() {
   local tool="$1" url="$2" file="$3"
   case "$tool" in
-    aria2c) aria2c -q -x"$n" -s"$n" -k1M --allow-overwrite=true --auto-file-renaming=false \
+    aria2c) timeout "$limit" aria2c -q -x"$n" -s"$n" -k1M --allow-overwrite=true --auto-file-renaming=false \
               --file-allocation=none --no-conf -d "$(dirname "$file")" -o "$(basename "$file")" "$url" ;;
-    axel)   axel -q -n "$n" -o "$file" "$url" ;;
-    curl)   curl -sS --noproxy '*' -o "$file" "$url" ;;
-    haul)   "$bin/haul" --headless --state-dir "$root/out/state" -d "$(dirname "$file")" -o "$(basename "$file")" \
+    axel)   timeout "$limit" axel -q -n "$n" -o "$file" "$url" ;;
+    curl)   curl -sS --noproxy '*' -m "$limit" -o "$file" "$url" ;;
+    haul)   timeout -s INT -k 10 "$limit" "$bin/haul" --headless --state-dir "$root/out/state" -d "$(dirname "$file")" -o "$(basename "$file")" \
               -s "$n" "$url" ;;
   esac
 }
@@ -75,7 +80,7 @@ for round in $(seq 1 "$rounds"); do
           || { echo "failed:"; tail -5 "$root/logs/$name.log"; exit 1; }
         end=$EPOCHREALTIME
         cmp -s "$root/out/$name" "$root/ref-$size.bin" || { echo "$tool wrote a different file"; exit 1; }
-        stats=$(curl -sS --noproxy '*' "$base/stats?path=/gen/$name")
+        stats=$(curl -sS --noproxy '*' -m 10 "$base/stats?path=/gen/$name&times=1")
         wall=$(python3 -c "print(f'{$end - $start:.3f}')")
         echo "$wall s"
         printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$label" "$tool" "$round" "$wall" "$stats" >>"$root/results.tsv"
@@ -96,7 +101,8 @@ def size_bytes(text):
 # The sum of the caps of n connections: equal n × cap; unequal alternates cap and slow.
 caps = {"equal": n * cap, "unequal": sum(cap if i % 2 == 0 else slow for i in range(n))}
 print()
-print(f"{'size':>5} {'case':8} {'tool':7} {'wall s':>8} {'ideal s':>8} {'E':>6} {'requests':>9} {'conns':>6}  {'vs best ref':>11}")
+print(f"{'size':>5} {'case':8} {'tool':7} {'wall s':>8} {'ideal s':>8} {'E':>6} {'requests':>9} {'conns':>6} {'served':>7} "
+      f"{'open ms':>8}  {'vs best ref':>11}")
 for size in sizes:
     total = size_bytes(size)
     for case in ("equal", "unequal"):
@@ -110,13 +116,16 @@ for size in sizes:
             stats = [json.loads(r[5]) for r in picked]
             requests = statistics.median(s["requests"] for s in stats)
             conns = statistics.median(s["connections"] for s in stats)
-            walls[tool] = (wall, requests, conns)
+            served = statistics.median(s["bodyBytesSent"] / total for s in stats)
+            opens = [(max(s["firstHeadTimes"]) - min(s["firstHeadTimes"])) * 1000 for s in stats if s["firstHeadTimes"]]
+            open_ms = f"{statistics.median(opens):8.0f}" if tool != "curl" and opens else f"{'—':>8}"
+            walls[tool] = (wall, requests, conns, served, open_ms)
         refs = [walls[t][0] for t in ("aria2c", "axel") if t in walls]
         best_ref = min(refs) if refs else float("nan")
-        for tool, (wall, requests, conns) in walls.items():
+        for tool, (wall, requests, conns, served, open_ms) in walls.items():
             e = total / (wall * caps[case])
-            print(f"{size:>5} {case:8} {tool:7} {wall:8.2f} {ideal:8.2f} {e:6.2f} {requests:9.0f} {conns:6.0f}  "
-                  f"{wall / best_ref:10.2f}×")
+            print(f"{size:>5} {case:8} {tool:7} {wall:8.2f} {ideal:8.2f} {e:6.2f} {requests:9.0f} {conns:6.0f} {served:7.3f} "
+                  f"{open_ms}  " + (f"{wall / best_ref:10.2f}×" if refs else f"{'—':>11}"))
     print(f"      caps: equal {n} × {cap / mib:g} MiB/s = {caps['equal'] / mib:g} MiB/s; "
           f"unequal {n // 2 + n % 2} × {cap / mib:g} + {n // 2} × {slow / mib:g} MiB/s = {caps['unequal'] / mib:g} MiB/s")
 PY

@@ -49,6 +49,7 @@ struct Connection {
         core.recordStatus(response.status, path: path)
         let keepAlive = request.keepAlive
         guard Socket.sendAll(fd, response.encodedHead(closing: !keepAlive)) else { return false }
+        if plan != nil { core.recordHeadSent(path: path, connection: serial) }
         guard !request.isHead else { return keepAlive }
 
         switch response.payload {

@@ -13,7 +13,10 @@ extension FaultPlan {
           (only requests whose Range starts after byte 0: the extra connections)
         Sizes and rates take k, m, g suffixes (1024-based).
         GET /stats?path=/gen/NAME answers that path's requests, connections
-        and body bytes as one JSON line.
+        and body bytes as one JSON line; &times=1 adds firstHeadTimes, each
+        connection's first response head in monotonic seconds.
+        GET /sent answers the body bytes sent for all paths so far and the
+        monotonic time, as one JSON line (poll it for a time series).
         """
 
     /// Builds an ad-hoc plan from the query of a `/gen/NAME` request; nil when `size` is missing or any value is malformed.

@@ -4,7 +4,8 @@
 /// on its own thread with keep-alive, and stops itself once `lifetime` has passed so a forgotten
 /// server never outlives a test run for long. Paths get scripts with `route(_:_:)`; any path under
 /// `/gen/NAME?size=N&...` gets an ad-hoc plan from its query (see `FaultPlan.queryParameters`);
-/// `/stats?path=/gen/NAME` answers a path's counters as JSON (for scripts); everything else is 404.
+/// `/stats?path=/gen/NAME` answers a path's counters as JSON (for scripts), `/sent` the bytes sent so far
+/// with a timestamp; everything else is 404.
 ///
 /// Thread-safe: every method may be called from any thread or task.
 public final class FaultServer: Sendable {

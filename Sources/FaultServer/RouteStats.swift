@@ -12,10 +12,12 @@ public struct RouteStats: Sendable, Equatable {
     public var ifRangeHeaders: [String?]
     /// The status code of each response, in request order.
     public var statuses: [Int]
+    /// For each connection, in order, the monotonic seconds at which its first response head for the path was sent.
+    public var firstHeadTimes: [Double]
 
     public init(
         requests: Int = 0, connections: Int = 0, bodyBytesSent: Int64 = 0, rangeHeaders: [String?] = [], ifRangeHeaders: [String?] = [],
-        statuses: [Int] = []
+        statuses: [Int] = [], firstHeadTimes: [Double] = []
     ) {
         self.requests = requests
         self.connections = connections
@@ -23,5 +25,6 @@ public struct RouteStats: Sendable, Equatable {
         self.rangeHeaders = rangeHeaders
         self.ifRangeHeaders = ifRangeHeaders
         self.statuses = statuses
+        self.firstHeadTimes = firstHeadTimes
     }
 }

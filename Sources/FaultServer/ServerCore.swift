@@ -31,7 +31,7 @@ final class ServerCore: Sendable {
         /// `connectionOrder`: the connection's place (0-based) among those that asked for the path;
         /// `extraNumber` counts requests whose Range starts after byte 0 (nil for any other request).
         case plan(FaultPlan, requestNumber: Int, connectionOrder: Int, extraNumber: Int?)
-        /// The stats page (`/stats?path=…`): its text.
+        /// A counters page (`/stats?path=…`, `/sent`): its text.
         case stats(String)
         case badQuery
         case notFound
@@ -43,6 +43,10 @@ final class ServerCore: Sendable {
         var stats: [String: RouteStats] = [:]
         /// Serials of the connections that asked for each path since its stats were last reset.
         var statsConnections: [String: Set<Int>] = [:]
+        /// Serials of the connections that have been sent a response head for each path since its stats were last reset.
+        var headConnections: [String: Set<Int>] = [:]
+        /// Body bytes sent for every path but the server's own pages, since start (the `/sent` page).
+        var bodyBytesSent: Int64 = 0
         var connections: Set<Int32> = []
         var threads = 0
         var accepted = 0
@@ -198,6 +202,7 @@ final class ServerCore: Sendable {
         state.withLock { state in
             state.stats[key] = nil
             state.statsConnections[key] = nil
+            state.headConnections[key] = nil
         }
     }
 
@@ -208,7 +213,11 @@ final class ServerCore: Sendable {
             let path = request.routeKey
             if path == StatsPage.path, state.plans[path] == nil {
                 let asked = HTTPRequest.routeKey(request.query["path"] ?? "")
-                return .stats(StatsPage.text(path: asked, stats: state.stats[asked] ?? RouteStats()))
+                let withTimes = ["1", "true", "yes"].contains(request.query["times"] ?? "")
+                return .stats(StatsPage.text(path: asked, stats: state.stats[asked] ?? RouteStats(), withTimes: withTimes))
+            }
+            if path == SentPage.path, state.plans[path] == nil {
+                return .stats(SentPage.text(bodyBytesSent: state.bodyBytesSent))
             }
             state.stats[path, default: RouteStats()].requests += 1
             state.stats[path]!.rangeHeaders.append(request.header("Range"))
@@ -251,7 +260,19 @@ final class ServerCore: Sendable {
 
     func addBodyBytes(_ count: Int, path: String) {
         guard count > 0 else { return }
-        state.withLock { $0.stats[path, default: RouteStats()].bodyBytesSent += Int64(count) }
+        state.withLock { state in
+            state.stats[path, default: RouteStats()].bodyBytesSent += Int64(count)
+            if !SentPage.isOwnPage(path) { state.bodyBytesSent += Int64(count) }
+        }
+    }
+
+    /// Notes that connection `serial` was just sent a response head for `path`: the first one per connection is timed.
+    func recordHeadSent(path: String, connection serial: Int) {
+        let now = MonotonicSeconds.now()
+        state.withLock { state in
+            guard state.headConnections[path, default: []].insert(serial).inserted else { return }
+            state.stats[path, default: RouteStats()].firstHeadTimes.append(now)
+        }
     }
 
     /// Takes one of the plan's `dropTimes` drops for `path`; false when they are used up.
