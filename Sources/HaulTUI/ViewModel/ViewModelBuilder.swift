@@ -21,11 +21,13 @@ public struct ViewModelBuilder: Sendable {
     public func build(
         snapshot: QueueSnapshot, state: UIState, layout: ScreenLayout, freeDiskBytes: Int64?, now: Date, frame: Int
     ) -> ListViewModel {
-        let downloading = snapshot.downloading
-        let completed = snapshot.completed
-        let rows = state.list == .downloading ? downloading : completed
+        let downloading = snapshot.downloadingIndices
+        let completed = snapshot.completedIndices
+        let listed = state.list == .downloading ? downloading : completed
+        // The listed rows, read in place: a frame shows a screenful of them, not a copy of thousands.
+        let rows = listed.lazy.map { snapshot.rows[$0] }
         let cursor = state.cursor
-        let window = rows.indices.clamped(to: cursor.top..<(cursor.top + layout.visibleRows))
+        let window = listed.indices.clamped(to: cursor.top..<(cursor.top + layout.visibleRows))
         let rowModels = window.map { index in
             row(rows[index], selected: rows[index].id == cursor.selected, now: now, frame: frame)
         }
