@@ -46,6 +46,7 @@ extension DownloadController {
         case let .move(id, offset):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
+            flushSaves()
             guard attempt({ try store.move(id, by: offset) }) != nil else { return storeFailure }
             // Positions of neighbours changed too: read them back.
             if let all = attempt({ try store.loadAll() }) {
@@ -98,6 +99,7 @@ extension DownloadController {
         for task in reused { _ = resume(task.id) }
         let reusedNow = reused.map { tasks[$0.id] ?? $0 }
         guard !fresh.isEmpty else { return .added(new: [], reused: reusedNow) }
+        flushSaves()
         guard let added = attempt({ try store.enqueue(fresh) }) else { return storeFailure }
         for task in added {
             tasks[task.id] = task
@@ -132,6 +134,7 @@ extension DownloadController {
 
     private func remove(_ id: TaskID, deleteFile: Bool) -> CommandResult {
         guard let task = tasks.removeValue(forKey: id) else { return .unknownTask(id) }
+        flushSaves()
         guard attempt({ try store.delete([id]) }) != nil else {
             tasks[id] = task
             return storeFailure

@@ -78,6 +78,9 @@ public actor DownloadController {
     var summary = RunSummary()
     /// The last store failure, so a failure that repeats every tick is reported once; shown in snapshots.
     var lastStoreError: String?
+    /// Task changes and layouts taken but not yet written (`flushSaves`).
+    var unsaved: [TaskID: DownloadTask] = [:]
+    var unsavedSegments: [TaskID: [SegmentRecord]] = [:]
 
     let hub = Broadcast<ControllerEvent>(bufferLimit: 10_000)
     /// Events told since the last snapshot: they go out right after the next one (`publish()`), so a
@@ -144,6 +147,7 @@ public actor DownloadController {
         stopping = true
         driver.send(.shutdown)
         for await _ in driver.events {}
+        flushSaves()
         tellUntold()
         hub.finish()
     }
@@ -243,6 +247,7 @@ public actor DownloadController {
 
     func flushProgress() {
         lastFlush = .now
+        flushSaves()
         let (bytes, segments) = runtime.takeUnrecorded()
         // The layout first: a byte count is never recorded ahead of the ranges it adds up.
         if !segments.isEmpty { attempt { try store.recordSegments(segments) } }
@@ -261,6 +266,7 @@ public actor DownloadController {
     func reconcileExternalChanges() {
         guard let token = attempt({ try store.externalChangeToken() }), token != externalToken else { return }
         externalToken = token
+        flushSaves()
         if let all = attempt({ try store.loadAll() }) {
             for task in all where tasks[task.id] == nil && runtime[task.id].removal == nil {
                 tasks[task.id] = task
@@ -277,6 +283,8 @@ public actor DownloadController {
     /// in `runtime` changed) their rows are patched into the last one instead, so the per-second cost follows the
     /// running tasks, not the queue.
     func publish(patching: Bool = false) {
+        // What the snapshot and the events after it tell is on disk first.
+        flushSaves()
         sequence += 1
         lastPublish = .now
         let split = configuration.transferOptions.split
@@ -326,37 +334,5 @@ public actor DownloadController {
     private func publishScheduledSnapshot() {
         publishScheduled = false
         if snapshotDirty || !untold.isEmpty { publish() }
-    }
-
-    // MARK: - Store access
-
-    /// Runs a store call; a failure is kept as a message and the queue goes on in memory.
-    @discardableResult
-    func attempt<T>(_ body: () throws -> T) -> T? {
-        do {
-            let value = try body()
-            if lastStoreError != nil { snapshotDirty = true }
-            lastStoreError = nil
-            return value
-        } catch {
-            let message = "could not update the queue database: \(error) — progress is kept in memory until it can be saved"
-            if message != lastStoreError {
-                announce(.warning(message))
-                snapshotDirty = true
-            }
-            lastStoreError = message
-            return nil
-        }
-    }
-
-    func save(_ task: DownloadTask) {
-        tasks[task.id] = task
-        runtime[task.id].unrecordedBytes = nil
-        attempt { try store.save([task]) }
-        if let segments = runtime[task.id].unrecordedSegments {
-            runtime[task.id].unrecordedSegments = nil
-            attempt { try store.recordSegments([task.id: segments]) }
-        }
-        snapshotDirty = true
     }
 }

@@ -15,24 +15,28 @@ final class DownloadDirectory: Sendable {
     init(path: String, roots: [String] = []) throws(DownloadError) {
         self.path = path
         guard let root = Self.deepestRoot(holding: path, among: roots) else {
-            try DownloadDirectory.makePath(path)
-            let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { throw FileWriter.error(call: "open", path: path, errno: errno) }
-            self.fd = fd
+            fd = try Self.openCreating(path)
             return
         }
-        try DownloadDirectory.makePath(root)
-        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileWriter.error(call: "open", path: root, errno: errno) }
+        var fd = try Self.openCreating(root)
         var reached = root
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
         for component in path.dropFirst(root.count).split(separator: "/") where component != "." {
             reached += "/" + component
-            if component == ".." || mkdirat(fd, String(component), 0o755) != 0 && errno != EEXIST {
-                let code = component == ".." ? EACCES : errno
+            guard component != ".." else {
                 close(fd)
-                throw FileWriter.error(call: "mkdir", path: reached, errno: code)
+                throw FileWriter.error(call: "mkdir", path: reached, errno: EACCES)
             }
-            let next = openat(fd, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            // Created only where it is missing: a directory that is there costs one call.
+            var next = openat(fd, String(component), flags)
+            if next < 0, errno == ENOENT {
+                if mkdirat(fd, String(component), 0o755) != 0, errno != EEXIST {
+                    let code = errno
+                    close(fd)
+                    throw FileWriter.error(call: "mkdir", path: reached, errno: code)
+                }
+                next = openat(fd, String(component), flags)
+            }
             let code = errno
             close(fd)
             guard next >= 0 else {
@@ -140,8 +144,19 @@ final class DownloadDirectory: Sendable {
         return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0
     }
 
+    /// Opens the directory at `path`, creating it and its parents (`makePath`) only when it is missing.
+    private static func openCreating(_ path: String) throws(DownloadError) -> Int32 {
+        var fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0, errno == ENOENT {
+            try makePath(path)
+            fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard fd >= 0 else { throw FileWriter.error(call: "open", path: path, errno: errno) }
+        return fd
+    }
+
     /// `mkdir -p`.
-    static func makePath(_ path: String) throws(DownloadError) {
+    private static func makePath(_ path: String) throws(DownloadError) {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component

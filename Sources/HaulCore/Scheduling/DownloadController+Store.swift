@@ -1,0 +1,47 @@
+import Foundation
+
+/// The controller's access to the store: failures kept as a message, and task changes committed in groups.
+extension DownloadController {
+    /// Runs a store call; a failure is kept as a message and the queue goes on in memory.
+    @discardableResult
+    func attempt<T>(_ body: () throws -> T) -> T? {
+        do {
+            let value = try body()
+            if lastStoreError != nil { snapshotDirty = true }
+            lastStoreError = nil
+            return value
+        } catch {
+            let message = "could not update the queue database: \(error) — progress is kept in memory until it can be saved"
+            if message != lastStoreError {
+                announce(.warning(message))
+                snapshotDirty = true
+            }
+            lastStoreError = message
+            return nil
+        }
+    }
+
+    /// Takes a task's new state; it is written with the others that change within the same few milliseconds
+    /// (`flushSaves`), before any front end is told of it.
+    func save(_ task: DownloadTask) {
+        tasks[task.id] = task
+        runtime[task.id].unrecordedBytes = nil
+        unsaved[task.id] = task
+        if let segments = runtime[task.id].unrecordedSegments {
+            runtime[task.id].unrecordedSegments = nil
+            unsavedSegments[task.id] = segments
+        }
+        snapshotDirty = true
+    }
+
+    /// Group commit: every task change taken since the last flush, in one transaction (and the layouts they
+    /// carry in a second). Runs before a snapshot or a command's answer tells anyone (`publish`), before the
+    /// store is read or changed another way, and ahead of durable byte counts, which are newer. What fails
+    /// stays to be written at the next flush.
+    func flushSaves() {
+        if !unsaved.isEmpty, attempt({ try store.save(Array(unsaved.values)) }) != nil { unsaved = [:] }
+        if !unsavedSegments.isEmpty, attempt({ try store.recordSegments(unsavedSegments) }) != nil {
+            unsavedSegments = [:]
+        }
+    }
+}
