@@ -234,24 +234,21 @@ final class ActiveTransfer {
             return .conclude(EndingCheck.singleStream(
                 phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host))
         }
-        var verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
+        let verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
         if case let .conclude(ending) = verdict { return .conclude(ending) }
         if verdict == .finishedRange, exit != .stopped, let lease = connection.lease,
            let status = ledger?.status(of: lease), status.range.lowerBound + status.received < status.range.upperBound {
             // Its request is done and its lease is not: the next request goes on the same connection.
             openRange(lease, from: status.range.lowerBound + status.received, to: status.range.upperBound, after: connection)
-            verdict = .requestDone
-        } else if let lease = connection.lease {
-            ledger?.release(lease)
+            return .keepGoing
         }
+        if let lease = connection.lease { ledger?.release(lease) }
         switch verdict {
         case let .conclude(ending):
             return .conclude(ending)
         case .finishedRange:
             // A connection that finished its range is likely reused (keep-alive): its speed is the thief's.
             return feed(thiefSpeed: connection.speed > 0 ? connection.speed : nil)
-        case .requestDone:
-            return .keepGoing
         case let .failedRange(error):
             planner.rangeFailed(error, now: .now)
             return feed()

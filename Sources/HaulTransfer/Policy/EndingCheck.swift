@@ -11,8 +11,6 @@ enum EndingCheck {
         case finishedRange
         /// It failed; the download may go on over the others.
         case failedRange(DownloadError)
-        /// Its request is done and a next one goes on with its lease (set by the transfer, not decided here).
-        case requestDone
     }
 
     /// How a single stream (the task's only connection) ended.
