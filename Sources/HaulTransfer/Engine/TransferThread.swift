@@ -179,9 +179,7 @@ final class TransferThread {
     }
 
     /// Tells the budget how many connections share the overall limit: before new ones get their buffers.
-    private func countConnections() {
-        budget.expectedConnections = max(1, active.values.reduce(0) { $0 + $1.expectedConnections })
-    }
+    private func countConnections() { budget.expectedConnections = max(1, active.values.reduce(0) { $0 + $1.expectedConnections }) }
 
     /// Sets up and adds the connections a transfer made; one that cannot start ends like a failed one.
     private func addNewConnections(of transfer: ActiveTransfer) {
