@@ -82,6 +82,13 @@ enum Migrations {
                 """)
         }
 
+        // A link replaced while a task holds bytes (DESIGN §8): the check its first answer must pass, and the
+        // earlier links for the details pane.
+        migrator.registerMigration("2026-11-25-task-link-change") { db in
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN linkChange TEXT")
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN linkHistory TEXT NOT NULL DEFAULT '[]'")
+        }
+
         return migrator
     }
 }

@@ -80,7 +80,7 @@ public struct SQLiteTaskStore: TaskStore {
                 position += 1
                 try insert.execute(arguments: [
                     new.url, new.directory, new.requestedName, TaskState.waiting, position,
-                    new.checksum?.description, TaskRecord.encodeHeaders(new.headers), now,
+                    new.checksum?.description, TaskRecord.encodeStrings(new.headers), now,
                 ])
                 added.append(DownloadTask(
                     id: TaskID(db.lastInsertedRowID), url: new.url, directory: new.directory,
@@ -101,15 +101,16 @@ public struct SQLiteTaskStore: TaskStore {
         // checksum, headers and creation time never change): this runs for every state change of every task.
         try database.writer.write { db in
             let update = try db.cachedStatement(sql: """
-                UPDATE task SET fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
-                    lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?
+                UPDATE task SET url = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
+                    lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?
                 WHERE id = ?
                 """)
             for task in tasks {
                 try update.execute(arguments: [
-                    task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
+                    task.url, task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
                     task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
-                    task.finishedAt?.storedValue, task.id.rawValue,
+                    task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
+                    task.id.rawValue,
                 ])
             }
         }

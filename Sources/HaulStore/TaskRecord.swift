@@ -27,6 +27,10 @@ struct TaskRecord: Equatable {
     var headers: String
     var createdAt: Date
     var finishedAt: Date?
+    /// `LinkChange`'s raw value while a replaced link is unconfirmed.
+    var linkChange: String?
+    /// A JSON array of earlier links; `[]` when there are none.
+    var linkHistory: String
 
     enum Columns {
         static let id = Column("id")
@@ -46,6 +50,8 @@ struct TaskRecord: Equatable {
         static let headers = Column("headers")
         static let createdAt = Column("createdAt")
         static let finishedAt = Column("finishedAt")
+        static let linkChange = Column("linkChange")
+        static let linkHistory = Column("linkHistory")
     }
 }
 
@@ -60,7 +66,8 @@ extension TaskRecord {
             position: task.position, bytesDone: task.bytesDone, totalBytes: task.totalBytes,
             etag: task.validators.etag, lastModified: task.validators.lastModified,
             attempts: task.attempts, lastError: task.lastError, checksum: task.checksum?.description,
-            headers: Self.encodeHeaders(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt)
+            headers: Self.encodeStrings(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt,
+            linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory))
     }
 
     /// The task this row stores; throws when a stored value cannot be read back.
@@ -74,25 +81,39 @@ extension TaskRecord {
             }
             parsedChecksum = parsed
         }
-        guard let parsedHeaders = Self.decodeHeaders(headers) else {
+        guard let parsedHeaders = Self.decodeStrings(headers) else {
             throw .unreadableValue(taskID: taskID, column: "headers", value: headers)
         }
-        return DownloadTask(
+        var parsedLinkChange: LinkChange?
+        if let linkChange {
+            guard let parsed = LinkChange(rawValue: linkChange) else {
+                throw .unreadableValue(taskID: taskID, column: "linkChange", value: linkChange)
+            }
+            parsedLinkChange = parsed
+        }
+        guard let parsedHistory = Self.decodeStrings(linkHistory) else {
+            throw .unreadableValue(taskID: taskID, column: "linkHistory", value: linkHistory)
+        }
+        var task = DownloadTask(
             id: taskID, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
             state: state, position: position, bytesDone: bytesDone, totalBytes: totalBytes,
             validators: RemoteValidators(etag: etag, lastModified: lastModified), attempts: attempts,
             lastError: lastError, checksum: parsedChecksum, headers: parsedHeaders,
             createdAt: createdAt, finishedAt: finishedAt)
+        task.linkChange = parsedLinkChange
+        task.linkHistory = parsedHistory
+        return task
     }
 
-    static func encodeHeaders(_ headers: [String]) -> String {
-        if headers.isEmpty { return "[]" }
+    /// A list of strings (headers, earlier links) as a JSON array.
+    static func encodeStrings(_ strings: [String]) -> String {
+        if strings.isEmpty { return "[]" }
         // Encoding an array of strings cannot fail.
-        let data = (try? JSONEncoder().encode(headers)) ?? Data("[]".utf8)
+        let data = (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func decodeHeaders(_ text: String) -> [String]? {
+    static func decodeStrings(_ text: String) -> [String]? {
         if text == "[]" { return [] }
         return try? JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
@@ -104,7 +125,7 @@ extension TaskRecord {
     /// Every column in the order `init(positional:)` reads them.
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
-        attempts, lastError, checksum, headers, createdAt, finishedAt
+        attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -115,7 +136,7 @@ extension TaskRecord {
             position: row[6], bytesDone: row[7], totalBytes: row[8], etag: row[9], lastModified: row[10],
             attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
-            finishedAt: Date(storedValue: row[16]))
+            finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18])
     }
 }
 
@@ -142,6 +163,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         headers = try row.decode(forColumn: Columns.headers)
         createdAt = Date(storedValue: row[Columns.createdAt]) ?? Date(timeIntervalSince1970: 0)
         finishedAt = Date(storedValue: row[Columns.finishedAt])
+        linkChange = try row.decode(forColumn: Columns.linkChange)
+        linkHistory = try row.decode(forColumn: Columns.linkHistory)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -162,6 +185,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.headers] = headers
         container[Columns.createdAt] = createdAt.storedValue
         container[Columns.finishedAt] = finishedAt?.storedValue
+        container[Columns.linkChange] = linkChange
+        container[Columns.linkHistory] = linkHistory
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

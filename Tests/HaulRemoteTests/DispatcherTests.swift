@@ -86,6 +86,23 @@ import Testing
         #expect((result(filtered) as? [[String: Any]])?.first.map { Set($0.keys) } == ["gid", "status"])
     }
 
+    @Test func changeUriReplacesTheLinkAndAnswersAsAria2Does() async {
+        let (_, dispatcher) = await make()
+        _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/old.bin"]]}"#)
+        let (_, changed) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",1,["http://127.0.0.1:9/old.bin"],["http://127.0.0.1:9/new.bin"]]}"#)
+        #expect(result(changed) as? [Int] == [1, 1])
+        #expect(store.task(1)?.url == "http://127.0.0.1:9/new.bin")
+        #expect(store.task(1)?.linkChange == .sameFile)
+        // Another file index, an unknown GID, a bad link: aria2's errors, and the task as it was.
+        let (_, index) = await send(dispatcher, #"{"jsonrpc":"2.0","id":3,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",2,[],["http://127.0.0.1:9/x"]]}"#)
+        #expect((error(index)?["message"] as? String)?.contains("fileIndex") == true)
+        let (_, unknown) = await send(dispatcher, #"{"jsonrpc":"2.0","id":4,"method":"aria2.changeUri","params":["token:s3cret","00000000000000ff",1,[],["http://127.0.0.1:9/x"]]}"#)
+        #expect(error(unknown)?["message"] as? String == "GID 00000000000000ff is not found")
+        let (_, bad) = await send(dispatcher, #"{"jsonrpc":"2.0","id":5,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",1,[],["file:///etc/passwd"]]}"#)
+        #expect((error(bad)?["message"] as? String)?.contains("file") == true)
+        #expect(store.task(1)?.url == "http://127.0.0.1:9/new.bin")
+    }
+
     @Test func aRunningDownloadOverSeveralConnectionsShowsThemAndItsPiecesAsAria2Does() async throws {
         let (controller, dispatcher) = await make()
         let run = Task { await controller.run() }
@@ -213,7 +230,7 @@ import Testing
         let (_, dispatcher) = await make()
         let (_, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"system.listMethods"}"#)
         let names = result(json) as? [String] ?? []
-        #expect(names.count == 31 && names.contains("aria2.addUri") && names.contains("system.multicall"))
+        #expect(names.count == 32 && names.contains("aria2.addUri") && names.contains("aria2.changeUri") && names.contains("system.multicall"))
         #expect(!names.contains { $0.hasPrefix("haul.") })
         for name in names where !name.hasSuffix("hutdown") {
             let (_, answer) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"\#(name)","params":["token:s3cret"]}"#)

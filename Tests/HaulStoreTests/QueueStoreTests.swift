@@ -77,6 +77,9 @@ struct QueueStoreTests {
         task.attempts = 3
         task.lastError = "HTTP 503 Service Unavailable from example.org — will retry"
         task.finishedAt = Date(timeIntervalSince1970: 1_795_003_600.5)
+        task.url = "https://mirror.example.org/電影.mp4?token=new"
+        task.linkChange = .keepBytes
+        task.linkHistory = ["https://example.org/電影.mp4?x=1&y=2", "https://cdn.example/a?sig=\"q\""]
         try store.save([task])
         #expect(try store.load([task.id]) == [task])
 
@@ -86,12 +89,13 @@ struct QueueStoreTests {
         task.lastError = nil
         task.finishedAt = nil
         task.state = .waiting
+        task.linkChange = nil
+        task.linkHistory = []
         try store.save([task])
         #expect(try store.load([task.id]) == [task])
 
         // Fields fixed at enqueue stay as they were, whatever the saved value says.
         var changedFixed = task
-        changedFixed.url = "http://elsewhere.example/x"
         changedFixed.headers = []
         try store.save([changedFixed])
         #expect(try store.load([task.id]) == [task])

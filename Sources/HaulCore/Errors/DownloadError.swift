@@ -40,6 +40,14 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidResponse(host: String, detail: String)
     /// The transfer's own bookkeeping disagrees with itself: a defect in haul, retried like a network error.
     case inconsistentTransfer(String)
+    /// A replaced link serves a file of another length (`offered`, nil when it did not say) than the one the
+    /// kept bytes belong to: they are kept, and nothing is spliced.
+    case linkServesAnotherFile(kept: Int64?, offered: Int64?)
+    /// A replaced link's validator (`which`: "the ETag", "Last-Modified") differs from the kept bytes' one:
+    /// the user must say whether it is the same file.
+    case linkDisagrees(which: String)
+    /// A replaced link answers a range with the whole file: the kept bytes cannot be continued from it.
+    case linkIgnoresRanges
     /// The finished file does not have the announced size.
     case sizeMismatch(expected: Int64, actual: Int64)
     /// The finished file's digest is not the one the user gave.
@@ -54,7 +62,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
-             .checksumMismatch, .partFileRemoved, .proxyRefused:
+             .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges:
             return false
         }
     }
@@ -118,6 +126,17 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the server's partial answer does not match the request: \(detail)"
         case let .invalidResponse(host, detail):
             return "the answer from \(host) is not usable: \(detail)"
+        case let .linkServesAnotherFile(kept, offered):
+            let keptText = kept.map { "a \($0)-byte file" } ?? "a file of unknown length"
+            let offeredText = offered.map { "a \($0)-byte file" } ?? "a file of unstated length"
+            return "the new link serves \(offeredText), the kept bytes are of \(keptText) — the bytes are kept; "
+                + "give the link of the same file, or set the link again with --restart"
+        case let .linkDisagrees(which):
+            return "the new link's \(which) is not the one the kept bytes came with — the bytes are kept; set the "
+                + "link again with --keep-bytes if it is the same file, or with --restart"
+        case .linkIgnoresRanges:
+            return "the new link answers with the whole file, not the missing part — the bytes are kept; set the "
+                + "link again with --restart to fetch it from the start"
         case let .inconsistentTransfer(detail):
             return "the transfer lost track of its bytes (\(detail)) — it will be retried; please report this"
         case let .sizeMismatch(expected, actual):

@@ -39,6 +39,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var namesHeldElsewhere: Set<String> = []
     /// The stored layout of a download fetched over several connections (empty for a single stream).
     public var segments: [SegmentRecord] = []
+    /// Set when the link changed since the kept bytes were fetched: the first answer must agree (`LinkChange`).
+    public var linkChange: LinkChange?
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -63,6 +65,14 @@ public struct TransferRequest: Sendable, Equatable {
             requestedName: task.requestedName, resumeFrom: task.bytesDone, expectedTotal: task.totalBytes,
             validators: task.validators, checksum: task.checksum, headers: task.headers, options: options)
         segments = task.segments
+        linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
+        if linkChange == .restart {
+            // The user chose to start over: nothing kept is trusted, the part file is emptied.
+            resumeFrom = 0
+            expectedTotal = nil
+            validators = RemoteValidators()
+            segments = []
+        }
     }
 }
 

@@ -31,6 +31,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     /// How a file fetched over several connections stands on disk: ranges and their durable bytes
     /// (empty for a single stream, whose durable bytes are the prefix `bytesDone`).
     public var segments: [SegmentRecord] = []
+    /// Set when the link was replaced while the task held bytes, until the new link's first answer agreed.
+    public var linkChange: LinkChange?
+    /// Earlier links of this task, oldest first, credentials removed (shown in the details pane).
+    public var linkHistory: [String] = []
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,

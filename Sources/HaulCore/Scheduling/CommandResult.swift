@@ -10,4 +10,6 @@ public enum CommandResult: Sendable, Equatable, Codable {
     case notAllowed(TaskID, state: TaskState)
     /// The queue database could not be written; the message says why.
     case storeFailed(String)
+    /// The command's input is not usable (a malformed link); the message says why and quotes it.
+    case rejected(String)
 }

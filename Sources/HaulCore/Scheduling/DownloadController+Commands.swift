@@ -63,6 +63,8 @@ extension DownloadController {
             runtime[id].rate = RateOverride(setting: limit)
             if runtime.isInFlight(id) { driver.send(.setTaskLimit(id, limit?.bytesPerSecond)) }
             return .done
+        case let .setURL(id, url, change):
+            return setURL(id, url, change: change)
         case let .setTaskConnections(id, count):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
@@ -106,6 +108,27 @@ extension DownloadController {
             announce(.added(task))
         }
         return .added(new: added, reused: reusedNow)
+    }
+
+    /// A new link for an unfinished task, checked like any link a user gives. A running task is stopped with its
+    /// bytes synced and goes back in line; the next attempt asks the new link and keeps the bytes only as
+    /// `change` allows (`LinkChange`). The old link goes to the task's history without its credentials.
+    private func setURL(_ id: TaskID, _ text: String, change: LinkChange) -> CommandResult {
+        guard var task = tasks[id] else { return .unknownTask(id) }
+        guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
+        let url: String
+        do { url = try URLValidation.validate(text) } catch { return .rejected(error.description) }
+        guard url != task.url || change == .restart else { return .done }
+        if task.state == .running, let waiting = TaskLifecycle.requeue(task) {
+            task = waiting
+            driver.send(.pause(id))
+        }
+        task.linkHistory.append(URLValidation.redacted(task.url))
+        task.url = url
+        task.linkChange = change
+        task.lastError = nil
+        save(task)
+        return .done
     }
 
     private func pause(_ id: TaskID) -> CommandResult {

@@ -10,6 +10,8 @@ extension DownloadController {
             task.totalBytes = response.totalBytes
             task.validators = response.validators
             task.bytesDone = min(task.bytesDone, response.offset)
+            // The new link's first answer passed its check (or the task started over): the link is the task's now.
+            task.linkChange = nil
             if let reason = response.restartReason {
                 task.lastError = "restarted from byte 0: \(reason)"
                 announce(.restarted(task, reason: reason))

@@ -18,6 +18,8 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     case setTaskLimit(TaskID, RateLimit?)
     /// Let one download use up to this many connections (1...16), live.
     case setTaskConnections(TaskID, Int)
+    /// Give an unfinished task a new link; what happens to its bytes is `change` (DESIGN §8).
+    case setURL(TaskID, url: String, change: LinkChange)
 }
 
 extension QueueCommand {
@@ -25,7 +27,7 @@ extension QueueCommand {
     public var taskID: TaskID? {
         switch self {
         case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _),
-             let .setTaskConnections(id, _): id
+             let .setTaskConnections(id, _), let .setURL(id, _, _): id
         case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit: nil
         }
     }

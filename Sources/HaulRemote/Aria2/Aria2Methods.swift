@@ -243,6 +243,27 @@ struct Aria2Methods: Sendable {
         return "OK"
     }
 
+    /// `aria2.changeUri(gid, fileIndex, delUris, addUris[, position])`: a task has one link, so the first of
+    /// `addUris` replaces it, kept bytes and all when it serves the same file (DESIGN §8). Answers
+    /// `[deleted, added]` as aria2 does.
+    func changeUri(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let id = try Aria2GID.taskID(params.first)
+        let task = try row(id).task
+        guard params.count >= 4 else { throw .invalidParams }
+        guard params[1].integerValue == 1 else { throw .failed("fileIndex is out of range: GID#\(id.gid) has one file") }
+        guard let deleting = params[2].arrayValue, let adding = params[3].arrayValue else {
+            throw .invalidParams
+        }
+        let deleted = deleting.filter { $0.stringValue == task.url }.count
+        guard let first = adding.first else {
+            guard deleted == 0 else { throw .failed("GID#\(id.gid) keeps one link: give the new one in addUris") }
+            return .array([.int(0), .int(0)])
+        }
+        guard let url = first.stringValue else { throw .invalidParams }
+        try await run(.setURL(id, url: url, change: .sameFile), id)
+        return .array([.int(Int64(deleted)), .int(1)])
+    }
+
     /// A rate as aria2 takes it (a string or a number): bytes per second with an optional K, M or G suffix; 0 for none.
     static func rate(_ value: JSONValue, option: String) throws(RPCError) -> RateLimit? {
         do {
@@ -326,7 +347,7 @@ struct Aria2Methods: Sendable {
         case .done, .added: return
         case .unknownTask: throw Self.notFound(id)
         case let .notAllowed(_, state): throw .failed("GID#\(id.gid) is \(Aria2Status.word(for: state))")
-        case let .storeFailed(message): throw .failed(message)
+        case let .storeFailed(message), let .rejected(message): throw .failed(message)
         }
     }
 }

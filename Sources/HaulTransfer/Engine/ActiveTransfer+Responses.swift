@@ -19,7 +19,7 @@ extension ActiveTransfer {
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
         let verdict = ResumeCheck.verdict(
             head: head, requestedOffset: requestedOffset, expectedTotal: request.expectedTotal,
-            storedValidators: request.validators, host: host)
+            storedValidators: request.validators, host: host, newLink: newLink)
         var restartReason: String?
         do throws(DownloadError) {
             switch verdict {
@@ -49,6 +49,7 @@ extension ActiveTransfer {
         connection.state = .receiving
         connection.cursor = position
         validators = head.validators
+        newLink = nil
         reportResponse(status: head.status, restartReason: restartReason)
         if request.options.split > 1,
            RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
@@ -63,8 +64,14 @@ extension ActiveTransfer {
 
     private func acceptRange(_ head: ResponseHead, on connection: Connection) {
         guard let total else { return connection.state = .failed(.inconsistentTransfer("no total for a range request")) }
-        switch RangeCheck.verdict(head: head, requested: connection.requested, total: total, validators: validators, host: host) {
+        switch RangeCheck.verdict(
+            head: head, requested: connection.requested, total: total, validators: validators, host: host, newLink: newLink) {
         case let .accept(end):
+            if newLink != nil {
+                // The replaced link serves the same file: its validators are the file's from now on.
+                validators = head.validators
+                newLink = nil
+            }
             connection.state = .receiving
             connection.end = min(connection.end ?? end, end)
             if !responded {
@@ -77,6 +84,9 @@ extension ActiveTransfer {
             connection.state = .fileChanged(reason)
         case let .reject(error):
             connection.state = .failed(error)
+        case let .refuse(error):
+            connection.state = .failed(error)
+            phase = .failed(error)
         }
     }
 

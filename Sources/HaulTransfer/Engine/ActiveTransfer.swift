@@ -32,6 +32,8 @@ final class ActiveTransfer {
     var total: Int64?
     /// The validators every later answer must repeat.
     var validators: RemoteValidators
+    /// A replaced link no answer confirmed yet (`LinkChange`): asked without If-Range, checked against the kept bytes.
+    var newLink: LinkChange?
     /// Where the first request asks the body to start (sent as a Range when above 0).
     var requestedOffset: Int64 = 0
     /// Bumped on every truncation, so a sync started before it cannot record stale bytes.
@@ -65,6 +67,7 @@ final class ActiveTransfer {
         self.partsInUse = partsInUse
         self.emit = emit
         validators = request.validators
+        newLink = request.linkChange == .restart ? nil : request.linkChange
         planner = ConnectionPlanner(split: request.options.split)
         host = URLValidation.host(of: request.url)
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)

@@ -61,7 +61,8 @@ final class Connection: CurlReceiver {
 
     /// Sets the easy handle up for this connection's request; its callbacks come back here.
     func configure() throws(CurlError) {
-        let validators = role == .first ? transfer.request.validators : transfer.validators
+        // A replaced link is asked without If-Range: its answer is checked against the kept bytes instead.
+        let validators = transfer.newLink != nil ? RemoteValidators() : role == .first ? transfer.request.validators : transfer.validators
         easy.receiver = self
         var request = ConnectionRequest.make(
             role: role, request: transfer.request, url: transfer.url(for: self), requested: requested,

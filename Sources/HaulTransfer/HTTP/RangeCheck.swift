@@ -14,11 +14,19 @@ enum RangeCheck {
         case changed(String)
         /// This connection failed (an error status, a broken Content-Range); the others go on.
         case reject(DownloadError)
+        /// A replaced link does not serve the file the kept ranges belong to: the attempt ends, nothing is
+        /// discarded.
+        case refuse(DownloadError)
     }
 
+    /// - Parameter newLink: set while a replaced link is unconfirmed (`LinkChange`).
     static func verdict(
-        head: ResponseHead, requested: Range<Int64>, total: Int64, validators: RemoteValidators, host: String
+        head: ResponseHead, requested: Range<Int64>, total: Int64, validators: RemoteValidators, host: String,
+        newLink: LinkChange? = nil
     ) -> Verdict {
+        if let newLink, newLink != .restart {
+            return newLinkVerdict(head: head, requested: requested, total: total, stored: validators, host: host, change: newLink)
+        }
         switch head.status {
         case 206:
             guard let range = head.contentRange, let first = range.first, let last = range.last else {
@@ -39,6 +47,37 @@ enum RangeCheck {
             return .ignoresRanges
         case 416:
             return .changed("a range inside the file is not satisfiable any more")
+        default:
+            return .reject(head.statusError(host: host))
+        }
+    }
+
+    /// A range from a replaced link: the same total, and no contradicting validator unless the user vouched
+    /// for the link.
+    private static func newLinkVerdict(
+        head: ResponseHead, requested: Range<Int64>, total: Int64, stored: RemoteValidators, host: String,
+        change: LinkChange
+    ) -> Verdict {
+        switch head.status {
+        case 206:
+            guard let range = head.contentRange, let first = range.first, let last = range.last else {
+                return .reject(head.unusableContentRange)
+            }
+            guard range.total == total else { return .refuse(.linkServesAnotherFile(kept: total, offered: range.total)) }
+            if change == .sameFile, let which = stored.contradicted(by: head.validators) {
+                return .refuse(.linkDisagrees(which: which))
+            }
+            guard first == requested.lowerBound, last >= first, last < requested.upperBound else {
+                return .reject(.badContentRange(
+                    "asked for bytes \(requested.lowerBound)-\(requested.upperBound - 1), got \(first)-\(last)"))
+            }
+            return .accept(end: last + 1)
+        case 200...299:
+            let length = head.isChunked ? nil : head.contentLength
+            return .refuse(length == total ? .linkIgnoresRanges : .linkServesAnotherFile(kept: total, offered: length))
+        case 416:
+            let offered = head["content-range"].flatMap { ContentRange(parsing: $0) }?.total
+            return .refuse(.linkServesAnotherFile(kept: total, offered: offered))
         default:
             return .reject(head.statusError(host: host))
         }

@@ -21,10 +21,17 @@ enum ResumeCheck {
         case discardAndRetry(DownloadError)
     }
 
+    /// - Parameter newLink: set while a replaced link is unconfirmed (`LinkChange`): its first answer must
+    ///   serve the same file, or the attempt is refused with the kept bytes untouched.
     static func verdict(
         head: ResponseHead, requestedOffset: Int64, expectedTotal: Int64?, storedValidators: RemoteValidators,
-        host: String
+        host: String, newLink: LinkChange? = nil
     ) -> Verdict {
+        if let newLink, newLink != .restart, requestedOffset > 0 {
+            return newLinkVerdict(
+                head: head, offset: requestedOffset, expectedTotal: expectedTotal, stored: storedValidators,
+                host: host, change: newLink)
+        }
         switch head.status {
         case 206:
             guard let range = head.contentRange, let first = range.first else { return .reject(head.unusableContentRange) }
@@ -60,6 +67,38 @@ enum ResumeCheck {
                 return .alreadyComplete(total: total)
             }
             return .discardAndRetry(.remoteFileChanged("the range from byte \(requestedOffset) is not satisfiable any more"))
+        default:
+            return .reject(head.statusError(host: host))
+        }
+    }
+
+    /// The first answer of a replaced link, to a request from the first byte not kept: the same length, and
+    /// no contradicting validator unless the user vouched for the link.
+    private static func newLinkVerdict(
+        head: ResponseHead, offset: Int64, expectedTotal: Int64?, stored: RemoteValidators, host: String,
+        change: LinkChange
+    ) -> Verdict {
+        switch head.status {
+        case 206:
+            guard let range = head.contentRange, let first = range.first else { return .reject(head.unusableContentRange) }
+            guard first == offset else {
+                return .reject(.badContentRange("asked for bytes from \(offset), got a range starting at \(first)"))
+            }
+            guard let total = range.total, total == expectedTotal else {
+                return .reject(.linkServesAnotherFile(kept: expectedTotal, offered: range.total))
+            }
+            if change == .sameFile, let which = stored.contradicted(by: head.validators) {
+                return .reject(.linkDisagrees(which: which))
+            }
+            return .append(offset: offset, total: total)
+        case 200...299:
+            let length = head.isChunked ? nil : head.contentLength
+            guard length == expectedTotal else { return .reject(.linkServesAnotherFile(kept: expectedTotal, offered: length)) }
+            return .reject(.linkIgnoresRanges)
+        case 416:
+            let total = head["content-range"].flatMap { ContentRange(parsing: $0) }?.total
+            if let total, total == offset, total == expectedTotal { return .alreadyComplete(total: total) }
+            return .reject(.linkServesAnotherFile(kept: expectedTotal, offered: total))
         default:
             return .reject(head.statusError(host: host))
         }

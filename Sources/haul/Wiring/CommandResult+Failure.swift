@@ -8,6 +8,7 @@ extension CommandResult {
         case let .unknownTask(id): .unknownTask(id)
         case let .notAllowed(id, state): .notAllowed(id, state: state, verb: verb)
         case let .storeFailed(message): .runtime(message)
+        case let .rejected(message): .usage(message)
         }
     }
 
