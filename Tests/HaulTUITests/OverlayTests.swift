@@ -198,6 +198,17 @@ import Testing
         #expect(text.contains("│ Last error  disk full writing /downloads/secret.iso.part"))
     }
 
+    @Test func detailsShowAReplacedLinkAndTheEarlierOnesWithoutCredentials() {
+        var task = Self.longDetails.rows[0].task
+        task.linkChange = .sameFile
+        task.linkHistory = ["https://bob:pw@old.example.org/secret.iso?sig=1"]
+        let snapshot = QueueSnapshot(rows: [QueueSnapshot.Row(task: task, bytesReceived: 0)], sequence: 1)
+        let text = TestQueue.screen(snapshot, width: 120, height: 30, state: UIState(mode: .details)).lines().joined(separator: "\n")
+        #expect(text.contains("Link") && text.contains("new, unconfirmed"), "\(text)")
+        #expect(text.contains("Earlier links  https://old.example.org/secret.iso?sig=1"), "\(text)")
+        #expect(!text.contains("bob") && !text.contains(":pw@"))
+    }
+
     @Test func detailsOfACompletedEmptyFileAndOfANameAskedFor() {
         let empty = TestQueue.row(1, "empty.txt", .completed, done: 0, total: 0)
         let text = TestQueue.screen(QueueSnapshot(rows: [empty], sequence: 1), width: 80, height: 24,

@@ -37,6 +37,17 @@ extension ViewModelBuilder {
         let task = row.task
         typealias Field = DetailsViewModel.Field
         var fields = [Field(label: "URL", value: URLValidation.redacted(task.url))]
+        if let change = task.linkChange {
+            let text = switch change {
+            case .sameFile: "new, unconfirmed: its first answer must serve the same file as the kept bytes"
+            case .keepBytes: "new, the kept bytes vouched for (--keep-bytes): the same length is checked"
+            case .restart: "new: the download starts over from it"
+            }
+            fields.append(Field(label: "Link", value: text))
+        }
+        if !task.linkHistory.isEmpty {
+            fields.append(Field(label: "Earlier links", value: task.linkHistory.map(URLValidation.redacted).joined(separator: " · ")))
+        }
         let path: String
         if let name = task.fileName {
             path = task.state == .completed
