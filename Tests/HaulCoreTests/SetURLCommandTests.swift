@@ -56,6 +56,26 @@ import HaulTestSupport
         _ = await run.value
     }
 
+    @Test func theSameLinkAgainWithKeepBytesAnswersARefusalAndRetriesTheTask() async throws {
+        let controller = controller()
+        await controller.perform(.add(newTasks(1)))
+        #expect(await controller.perform(.setURL(TaskID(1), url: "http://127.0.0.1/new.bin", change: .sameFile)) == .done)
+        // The new link was refused (another ETag): the task failed with its bytes.
+        var failed = try #require(store.task(1))
+        failed.state = .failed
+        failed.bytesDone = 9
+        try store.save([failed])
+        let fresh = DownloadController(store: store, driver: ScriptedDriver(), snapshots: SnapshotBox(), configuration: .init())
+        #expect(await fresh.perform(.setURL(TaskID(1), url: "http://127.0.0.1/new.bin", change: .keepBytes)) == .done)
+        let saved = try #require(store.task(1))
+        #expect(saved.linkChange == .keepBytes)
+        #expect(saved.state == .waiting)
+        #expect(saved.linkHistory == ["http://127.0.0.1/f1.bin"], "the same link is not history")
+        // The same link with the same check again changes nothing.
+        #expect(await fresh.perform(.setURL(TaskID(1), url: "http://127.0.0.1/new.bin", change: .sameFile)) == .done)
+        #expect(store.task(1)?.linkChange == .keepBytes)
+    }
+
     @Test func badLinksAndFinishedTasksAreRefusedAndChangeNothing() async throws {
         let controller = controller()
         await controller.perform(.add(newTasks(1)))

@@ -44,7 +44,7 @@ import Testing
     @Test func helpFlowsIntoTwoColumnsWhenTheScreenIsShortButWideAndScrollsBoth() {
         let lines = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help)).lines()
         #expect(lines[1] == "│ Move around                                                Screen                                                   │─")
-        #expect(lines[12] == "│ x Del    remove (asks whether to delete the partial fil…   PgUp     one page up                                     │")
+        #expect(lines[12] == "│ e        new link for the task (keeps its bytes if same…   PgUp     one page up                                     │")
         #expect(lines[16] == "└────────────────────────────────────────────────────────────────────────────────────────────────────── ↓ more  PgDn ─┘")
         let end = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help, helpScroll: 99)).lines()
         #expect(end[0].hasSuffix("─ ↑ more ─┐"))
@@ -76,12 +76,12 @@ import Testing
             "│ Tasks                                │",
             "│ space p  pause, resume, or retry a … │",
             "│ a        add URLs (paste works; Esc… │",
+            "│ e        new link for the task (kee… │",
             "│ x Del    remove (asks whether to de… │",
             "│ Enter    details: URL, path, valida… │",
             "│ +        one connection more for th… │",
             "│ -        one connection fewer for t… │",
             "│                                      │",
-            "│ Queue                                │",
             "└─────────────────────── ↓ more  PgDn ─┘",
             " ↑/↓ scroll  PgUp/PgDn page  Esc close",
         ])
@@ -110,13 +110,13 @@ import Testing
 
     @Test func theRendererClampsAnOffsetPastTheContent() {
         let far = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 1000)).lines()
-        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 35)).lines()
+        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 36)).lines()
         #expect(far == last)
         #expect(last[9] == "│ Enter    details: close              │")
         let layout = ScreenLayout(width: 40, height: 12)
         let model = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(mode: .help), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
-        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 35))
+        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 36))
         let list = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
         #expect(ListRenderer().overlayScroll(list, layout: layout) == nil)

@@ -111,20 +111,25 @@ extension DownloadController {
     }
 
     /// A new link for an unfinished task, checked like any link a user gives. A running task is stopped with its
-    /// bytes synced and goes back in line; the next attempt asks the new link and keeps the bytes only as
-    /// `change` allows (`LinkChange`). The old link goes to the task's history without its credentials.
+    /// bytes synced and goes back in line, a failed one is retried; the next attempt asks the new link and keeps
+    /// the bytes only as `change` allows (`LinkChange`). The old link goes to the task's history without its
+    /// credentials. The same link again with `--keep-bytes` or `--restart` answers a refused new link.
     private func setURL(_ id: TaskID, _ text: String, change: LinkChange) -> CommandResult {
         guard var task = tasks[id] else { return .unknownTask(id) }
         guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
         let url: String
         do { url = try URLValidation.validate(text) } catch { return .rejected(error.description) }
-        guard url != task.url || change == .restart else { return .done }
+        guard url != task.url || (change != .sameFile && change != task.linkChange) else { return .done }
         if task.state == .running, let waiting = TaskLifecycle.requeue(task) {
             task = waiting
             driver.send(.pause(id))
+        } else if task.state == .failed, let retried = TaskLifecycle.resume(task) {
+            task = retried
         }
-        task.linkHistory.append(URLValidation.redacted(task.url))
-        task.url = url
+        if url != task.url {
+            task.linkHistory.append(URLValidation.redacted(task.url))
+            task.url = url
+        }
         task.linkChange = change
         task.lastError = nil
         save(task)

@@ -7,6 +7,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
     case pauseAll, startAll
     /// Open the prompt line to add URLs.
     case add
+    /// A new link for the selected task.
+    case editLink
     /// Ask to remove the selected task (and whether to delete its partial file).
     case remove
     case moveUp, moveDown

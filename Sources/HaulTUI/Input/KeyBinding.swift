@@ -50,6 +50,7 @@ public struct KeyBinding: Sendable, Equatable {
             [.character(" "), .character("p")], .toggleSelected, help: "pause, resume, or retry a failed task",
             footer: "pause/resume", section: .tasks),
         KeyBinding([.character("a")], .add, help: "add URLs (paste works; Esc cancels)", footer: "add", section: .tasks),
+        KeyBinding([.character("e")], .editLink, help: "new link for the task (keeps its bytes if same file)", section: .tasks),
         KeyBinding(
             [.character("x"), .delete], .remove, help: "remove (asks whether to delete the partial file)",
             footer: "remove", section: .tasks),

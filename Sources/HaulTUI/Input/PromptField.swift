@@ -6,10 +6,13 @@ public struct PromptField: Sendable, Equatable {
     public private(set) var characters: [Character]
     /// Cursor position: 0 is before the first grapheme, `characters.count` after the last.
     public private(set) var cursor: Int
+    /// The task whose link the prompt edits; nil for the add prompt.
+    public var linkOf: TaskID?
 
-    public init(_ text: String = "") {
+    public init(_ text: String = "", linkOf: TaskID? = nil) {
         characters = Array(text)
         cursor = characters.count
+        self.linkOf = linkOf
     }
 
     public var text: String { String(characters) }

@@ -30,6 +30,8 @@ extension UIState {
             return state.reducePrompt(key, field: field, context: context)
         case let .confirmRemove(id):
             return state.reduceConfirm(key, id: id, context: context)
+        case let .confirmLink(id):
+            return state.reduceConfirmLink(key, id: id, context: context)
         }
     }
 
@@ -57,6 +59,13 @@ extension UIState {
         case .pauseAll: command = .pauseAll
         case .startAll: command = .startAll
         case .add: state.mode = .prompt(PromptField())
+        case .editLink:
+            guard let row = selected else { break }
+            guard row.state.isUnfinished else {
+                state.message = Message("\(row.name) is complete; its link no longer matters")
+                break
+            }
+            state.mode = .prompt(PromptField(row.url, linkOf: row.id))
         case .remove:
             if let row = selected { state.mode = .confirmRemove(row.id) }
         case .moveUp, .moveDown:
@@ -114,6 +123,7 @@ extension UIState {
 
     /// Adds the prompt's URLs and closes it; on a bad URL, says why and keeps the text for fixing.
     func submitPrompt(_ field: PromptField, context: UIContext) -> (UIState, QueueCommand?) {
+        if let id = field.linkOf { return submitLink(field, of: id, context: context) }
         var state = self
         let tasks: [NewTask]
         do {
@@ -165,6 +175,55 @@ extension UIState {
         }
         state.mode = .prompt(field)
         return (state, nil)
+    }
+
+    /// A new link for task `id`: checked here like any link, then set (DESIGN §8). The same link again, for a
+    /// task whose new link was refused, asks what to do with the kept bytes.
+    func submitLink(_ field: PromptField, of id: TaskID, context: UIContext) -> (UIState, QueueCommand?) {
+        var state = self
+        guard let row = context.row(id), row.state.isUnfinished else {
+            state.mode = .list
+            return (state, nil)
+        }
+        let url: String
+        do {
+            url = try URLValidation.validate(field.text)
+        } catch {
+            state.mode = .prompt(field)
+            state.message = Message(error.description, isError: true)
+            return (state, nil)
+        }
+        guard url != row.url else {
+            state.mode = row.linkChange == .sameFile ? .confirmLink(id) : .list
+            if row.linkChange != .sameFile { state.message = Message("the link of \(row.name) is unchanged") }
+            return (state, nil)
+        }
+        state.mode = .list
+        state.message = Message("new link for \(row.name): \(URLValidation.redacted(url))")
+        return (state, .setURL(id, url: url, change: .sameFile))
+    }
+
+    func reduceConfirmLink(_ key: KeyPress, id: TaskID, context: UIContext) -> (UIState, QueueCommand?) {
+        var state = self
+        guard let row = context.row(id) else {
+            state.mode = .list
+            return (state, nil)
+        }
+        switch key {
+        case .character("k"), .character("K"):
+            state.mode = .list
+            state.message = Message("\(row.name): keeping its bytes with the new link")
+            return (state, .setURL(id, url: row.url, change: .keepBytes))
+        case .character("r"), .character("R"):
+            state.mode = .list
+            state.message = Message("\(row.name): starting over from the new link")
+            return (state, .setURL(id, url: row.url, change: .restart))
+        case .character("n"), .character("N"), .character("q"), .escape:
+            state.mode = .list
+            return (state, nil)
+        default:
+            return (state, nil)
+        }
     }
 
     func reduceConfirm(_ key: KeyPress, id: TaskID, context: UIContext) -> (UIState, QueueCommand?) {

@@ -19,6 +19,8 @@ public struct UIState: Sendable, Equatable {
         case prompt(PromptField)
         /// Asking whether to remove the task (and delete its partial file).
         case confirmRemove(TaskID)
+        /// Asking what to do with a task's kept bytes when its new link did not prove the same file.
+        case confirmLink(TaskID)
 
         public var isPrompt: Bool {
             if case .prompt = self { return true }
@@ -92,6 +94,7 @@ public struct UIState: Sendable, Equatable {
         state.downloading = Self.fit(downloading, to: context.downloading, visibleRows: context.visibleRows)
         state.completed = Self.fit(completed, to: context.completed, visibleRows: context.visibleRows)
         if case let .confirmRemove(id) = mode, context.row(id) == nil { state.mode = .list }
+        if case let .confirmLink(id) = mode, context.row(id)?.state.isUnfinished != true { state.mode = .list }
         return state
     }
 
@@ -128,12 +131,17 @@ public struct UIContext: Sendable, Equatable {
         public var name: String
         /// Connections the download may use.
         public var split: Int
+        /// Its link, and whether a replaced one still waits for the server's word (`LinkChange`).
+        public var url: String
+        public var linkChange: LinkChange?
 
-        public init(id: TaskID, state: TaskState, name: String, split: Int = 1) {
+        public init(id: TaskID, state: TaskState, name: String, split: Int = 1, url: String = "", linkChange: LinkChange? = nil) {
             self.id = id
             self.state = state
             self.name = name
             self.split = split
+            self.url = url
+            self.linkChange = linkChange
         }
     }
 
@@ -167,7 +175,9 @@ public struct UIContext: Sendable, Equatable {
         var downloading: [RowRef] = []
         var completed: [RowRef] = []
         for row in snapshot.rows {
-            let ref = RowRef(id: row.task.id, state: row.task.state, name: row.task.displayName, split: row.split)
+            let ref = RowRef(
+                id: row.task.id, state: row.task.state, name: row.task.displayName, split: row.split, url: row.task.url,
+                linkChange: row.task.linkChange)
             if row.task.state.isUnfinished { downloading.append(ref) } else { completed.append(ref) }
         }
         self.init(

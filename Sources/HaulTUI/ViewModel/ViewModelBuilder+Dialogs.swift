@@ -19,6 +19,9 @@ extension ViewModelBuilder {
         case let .confirmRemove(id):
             let row = selected?.id == id ? selected : rows.first { $0.id == id }
             return row.map { .confirm(confirm($0)) }
+        case let .confirmLink(id):
+            let row = selected?.id == id ? selected : rows.first { $0.id == id }
+            return row.map { .confirm(confirmLink($0)) }
         }
     }
 
@@ -103,6 +106,19 @@ extension ViewModelBuilder {
             warning: "d also deletes the partial file; that cannot be undone.",
             choices: [
                 FooterItem(keys: "y", label: "remove, keep file", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
+                FooterItem(keys: "n", label: "cancel", essential: true),
+            ])
+    }
+
+    func confirmLink(_ row: QueueSnapshot.Row) -> ConfirmViewModel {
+        let task = row.task
+        return ConfirmViewModel(
+            title: "Keep the bytes with the new link?",
+            lines: [task.displayName, task.lastError ?? "The new link has not proved it serves the same file.",
+                    "Keep them only if it is the same file: nothing checks the bytes already fetched."],
+            warning: "r drops the \(ByteCountFormat.size(task.bytesDone)) already fetched.",
+            choices: [
+                FooterItem(keys: "k", label: "keep the bytes", essential: true), FooterItem(keys: "r", label: "start over"),
                 FooterItem(keys: "n", label: "cancel", essential: true),
             ])
     }

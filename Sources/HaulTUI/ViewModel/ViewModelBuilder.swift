@@ -172,7 +172,9 @@ public struct ViewModelBuilder: Sendable {
     // MARK: Status line and footer
 
     func status(_ state: UIState, listCount: Int, maxConcurrent: Int) -> ListViewModel.StatusLine {
-        if case let .prompt(field) = state.mode { return .prompt(label: "Add URL: ", field: field) }
+        if case let .prompt(field) = state.mode {
+            return .prompt(label: field.linkOf.map { "New link for #\($0): " } ?? "Add URL: ", field: field)
+        }
         if let message = state.message { return .message(message.text, isError: message.isError) }
         let title = state.list == .downloading ? "Downloading" : "Completed"
         let position = listCount == 0 ? "empty" : "\(state.cursor.index + 1)/\(listCount)"
@@ -200,12 +202,13 @@ public struct ViewModelBuilder: Sendable {
                 }
         case .help: return KeyBinding.footerItems(in: .help)
         case .details: return KeyBinding.footerItems(in: .details)
-        case .prompt:
+        case let .prompt(field):
             return [
-                FooterItem(keys: "Enter", label: "add", essential: true), FooterItem(keys: "Esc", label: "cancel", essential: true),
+                FooterItem(keys: "Enter", label: field.linkOf == nil ? "add" : "set link", essential: true),
+                FooterItem(keys: "Esc", label: "cancel", essential: true),
                 FooterItem(keys: "^U", label: "clear"), FooterItem(keys: "←/→", label: "move"),
             ]
-        case .confirmRemove:
+        case .confirmRemove, .confirmLink:
             return []  // the question's own choices are the footer (see `build`)
         }
     }
