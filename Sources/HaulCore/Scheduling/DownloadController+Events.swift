@@ -97,6 +97,7 @@ extension DownloadController {
         case let .failed(error):
             summary.outcomes[task.id] = .failed
             announce(.failed(updated, error: error))
+            renewLinkIfExpired(updated, error)
         }
     }
 }

@@ -15,6 +15,8 @@ public actor DownloadController {
         public var exitWhenIdle: Bool
         /// The cap on the sum of all downloads (`--max-overall-download-limit`); nil for none.
         public var overallLimit: RateLimit?
+        /// `--on-link-expired`: asked for a new link when one expires with bytes kept.
+        public var linkRenewal: LinkRenewal?
 
         public init(maxConcurrent: Int = 3, retryPolicy: RetryPolicy = RetryPolicy(),
                     transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false,
@@ -216,7 +218,7 @@ public actor DownloadController {
 
     /// In headless mode, ends the run once nothing is left to do.
     func stopIfIdle() {
-        guard isRunning, configuration.exitWhenIdle, !stopping, !runtime.hasAttempts else { return }
+        guard isRunning, configuration.exitWhenIdle, !stopping, !runtime.hasAttempts, !runtime.hasRenewals else { return }
         guard !tasks.hasPendingWork else { return }
         // A last look for tasks another shell added since the last tick, so `haul add` is never stranded.
         reconcileExternalChanges()

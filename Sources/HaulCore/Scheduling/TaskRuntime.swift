@@ -47,10 +47,13 @@ struct TaskRuntime: Sendable {
     var rate = RateOverride.inherit
     /// Connections set for this task while the queue runs, over `-s`.
     var split: Int?
+    /// `--on-link-expired` runs for it now; the bytes it had when it last ran.
+    var renewing = false
+    var renewedAtBytes: Int64?
 
     var isEmpty: Bool {
         attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
-            && !singleConnection && rate == .inherit && split == nil
+            && !singleConnection && rate == .inherit && split == nil && !renewing && renewedAtBytes == nil
     }
 }
 
@@ -71,6 +74,7 @@ struct RuntimeTable: Sendable {
 
     var hasAttempts: Bool { byID.values.contains { $0.attempt != nil } }
     var hasBackoff: Bool { byID.values.contains { $0.backoff != nil } }
+    var hasRenewals: Bool { byID.values.contains { $0.renewing } }
 
     /// Retry times of the tasks backing off, for the slot policy.
     var backoffInstants: [TaskID: ContinuousClock.Instant] {

@@ -58,11 +58,12 @@ struct RunCommand: AsyncParsableCommand {
         // One rule for the live list and headless runs: -j wins and is remembered; without it, the limit
         // last set (by -j or the list's < and >) holds.
         let stored = (try? store.loadMaxConcurrent()) ?? nil
-        let configuration = DownloadController.Configuration(
+        var configuration = DownloadController.Configuration(
             maxConcurrent: transfer.maxConcurrent ?? stored ?? ConcurrencyLimit.defaultValue,
             retryPolicy: RetryPolicy(maxRetries: transfer.retries),
             transferOptions: options,
             exitWhenIdle: !wantsTerminal && !keepRunning, overallLimit: try transfer.overallLimit())
+        configuration.linkRenewal = remote.linkRenewal
         let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {
             let (_, reused) = try await composition.controller.perform(.add(newTasks)).addedTasks()

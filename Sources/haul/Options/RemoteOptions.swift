@@ -23,7 +23,11 @@ struct RemoteOptions: ParsableArguments {
     @Option(name: .customLong("on-download-error"), help: "Command run (no shell) with GID, 1 and the file's path when a download fails.")
     var onDownloadError: String?
 
+    @Option(name: .customLong("on-link-expired"), help: "Command run (no shell) with GID and link when a link answers 401, 403, 404 or 410 after bytes were fetched; a link it prints replaces the task's (as set-url).")
+    var onLinkExpired: String?
+
     var hooks: DownloadHooks { DownloadHooks(onComplete: onDownloadComplete, onError: onDownloadError) }
+    var linkRenewal: LinkRenewal? { onLinkExpired.map { LinkRenewal(command: $0) } }
 
     /// The TCP listener asked for, checked.
     func listener() throws -> RPCServerConfiguration.TCPListener? {
@@ -37,7 +41,7 @@ struct RemoteOptions: ParsableArguments {
 
     func validate() throws {
         _ = try listener()
-        for command in [onDownloadComplete, onDownloadError].compactMap({ $0 }) where command.isEmpty {
+        for command in [onDownloadComplete, onDownloadError, onLinkExpired].compactMap({ $0 }) where command.isEmpty {
             throw ValidationError("a hook command cannot be empty")
         }
         if let rpcSecretFile, !FileManager.default.isReadableFile(atPath: rpcSecretFile) {

@@ -1,0 +1,93 @@
+import Foundation
+
+/// `--on-link-expired CMD` (DESIGN §8): when a link answers 401, 403, 404 or 410 after bytes were fetched, CMD
+/// runs with the task's GID and link, without a shell and for at most `timeout`; a link on the first line it
+/// prints becomes the task's by the rules of `set-url`. It runs once per failed attempt, and again only after a
+/// link it gave fetched more bytes, so a script that keeps printing a dead link cannot loop.
+public struct LinkRenewal: Sendable {
+    public var command: String
+    public var timeout: Duration
+    /// The answers that say a link expired or was revoked.
+    public static let expiredStatuses: Set<Int> = [401, 403, 404, 410]
+    /// The most of its output read: one link is far shorter.
+    static let outputLimit = 64 << 10
+
+    public init(command: String, timeout: Duration = .seconds(60)) {
+        self.command = command
+        self.timeout = timeout
+    }
+
+    /// Whether the failure `error` of `task` calls for a new link: an expired link's answer, with bytes kept.
+    public static func applies(to task: DownloadTask, error: DownloadError) -> Bool {
+        guard case let .httpStatus(code, _, _, _) = error, expiredStatuses.contains(code) else { return false }
+        return task.bytesDone > 0 || !task.segments.isEmpty
+    }
+
+    /// Runs the command for `task`; the first non-empty line it printed, or why there is none.
+    public func newLink(for task: DownloadTask) async -> Result<String, RenewalFailure> {
+        let process = Process()
+        let output = Pipe()
+        do {
+            process.executableURL = URL(fileURLWithPath: try DownloadHooks.resolve(command))
+        } catch {
+            return .failure(.cannotStart("\(command) was not found"))
+        }
+        process.arguments = [task.id.gid, task.url]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let collected = PthreadMutex(Data())
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            collected.withLock { data in
+                if data.count < Self.outputLimit { data.append(chunk.prefix(Self.outputLimit - data.count)) }
+            }
+            if chunk.isEmpty { handle.readabilityHandler = nil }
+        }
+        let ended = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
+        do {
+            try process.run()
+        } catch {
+            return .failure(.cannotStart("\(command) could not start: \(error.localizedDescription)"))
+        }
+        let timeout = timeout
+        let pid = process.processIdentifier
+        let killed = PthreadMutex(false)
+        let watchdog = Task {
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            killed.withLock { $0 = true }
+            kill(pid, SIGTERM)
+            try? await Task.sleep(for: .seconds(2))
+            guard !Task.isCancelled else { return }
+            kill(pid, SIGKILL)
+            // A child it left behind may hold its output open: the wait ends here all the same.
+            try? await Task.sleep(for: .seconds(1))
+            ended.continuation.finish()
+        }
+        var status: Int32 = -1
+        for await code in ended.stream { status = code }
+        watchdog.cancel()
+        let timedOut = killed.withLock { $0 }
+        output.fileHandleForReading.readabilityHandler = nil
+        let text = collected.withLock { String(decoding: $0, as: UTF8.self) }
+        if timedOut { return .failure(.noLink("\(command) did not finish within \(timeout)")) }
+        guard status == 0 else { return .failure(.noLink("\(command) exited with status \(status)")) }
+        let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+        guard let line else { return .failure(.noLink("\(command) printed no link")) }
+        return .success(line.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Why a renewal gave no link.
+    public enum RenewalFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        case cannotStart(String)
+        case noLink(String)
+
+        public var description: String {
+            switch self {
+            case let .cannotStart(text), let .noLink(text): text
+            }
+        }
+    }
+}
