@@ -79,26 +79,43 @@ extension DownloadController {
         }
     }
 
+    /// The id of completed `task` when its file is still at its path with its size (else nil: fetch it again).
+    private static func fileIsIntact(_ task: DownloadTask) -> TaskID? {
+        guard let name = task.fileName,
+              let size = (try? FileManager.default.attributesOfItem(atPath: PathJoin.join(task.directory, name)))?[.size] as? Int64
+        else { return nil }
+        return size == (task.totalBytes ?? task.bytesDone) ? task.id : nil
+    }
+
     private var storeFailure: CommandResult { .storeFailed(lastStoreError ?? "the queue database could not be written") }
 
-    /// Queues new tasks; a URL already unfinished in the queue for the same directory and name is not
-    /// fetched twice: that task carries on (resumed when it was paused or failed).
+    /// Queues new tasks; a URL already in the queue for the same directory and name is not fetched twice:
+    /// an unfinished task carries on (resumed when it was paused or failed), and a completed one whose file is
+    /// still there at its size is reported, not fetched again. The same link twice in one batch is one task.
     private func add(_ newTasks: [NewTask]) -> CommandResult {
         var unfinished: [TaskIdentity: TaskID] = [:]
-        for task in tasks.values where task.state.isUnfinished {
-            unfinished[TaskIdentity(task)] = unfinished[TaskIdentity(task)].map { min($0, task.id) } ?? task.id
+        var completed: [TaskIdentity: TaskID] = [:]
+        for task in tasks.values {
+            if task.state.isUnfinished {
+                unfinished[TaskIdentity(task)] = unfinished[TaskIdentity(task)].map { min($0, task.id) } ?? task.id
+            } else if task.state == .completed {
+                completed[TaskIdentity(task)] = completed[TaskIdentity(task)].map { max($0, task.id) } ?? task.id
+            }
         }
         var fresh: [NewTask] = []
+        var freshIdentities: Set<TaskIdentity> = []
         var reused: [DownloadTask] = []
         for new in newTasks {
             let identity = TaskIdentity(new)
-            if let id = unfinished[identity], let task = tasks[id] {
+            let known = unfinished[identity] ?? completed[identity].flatMap { id in tasks[id].flatMap(Self.fileIsIntact) }
+            if let id = known, let task = tasks[id] {
                 if !reused.contains(where: { $0.id == id }) { reused.append(task) }
                 continue
             }
+            guard freshIdentities.insert(identity).inserted else { continue }
             fresh.append(new)
         }
-        for task in reused { _ = resume(task.id) }
+        for task in reused where task.state.isUnfinished { _ = resume(task.id) }
         let reusedNow = reused.map { tasks[$0.id] ?? $0 }
         guard !fresh.isEmpty else { return .added(new: [], reused: reusedNow) }
         flushSaves()

@@ -67,9 +67,7 @@ struct RunCommand: AsyncParsableCommand {
         let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {
             let (_, reused) = try await composition.controller.perform(.add(newTasks)).addedTasks()
-            for task in reused {
-                note("#\(task.id) \(task.displayName) is already in the queue (\(task.state.rawValue)): continuing it")
-            }
+            for task in reused { note(task.reusedNote) }
         }
         let remoteControl = try await RemoteControl.start(
             composition: composition, state: session.directory, options: remote, downloadDirectory: downloadDirectory)

@@ -55,7 +55,7 @@ enum Attachment {
         for result in results {
             let (added, reused) = try result.addedTasks()
             for task in added { note("#\(task.id) \(task.displayName) queued") }
-            for task in reused { note("#\(task.id) \(task.displayName) is already in the queue (\(task.state.rawValue)): continuing it") }
+            for task in reused { note(task.reusedNote) }
         }
     }
 }
