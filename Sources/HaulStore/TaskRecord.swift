@@ -74,26 +74,15 @@ extension TaskRecord {
     func task() throws(StoreError) -> DownloadTask {
         guard let id else { preconditionFailure("a task row read from the database has an id") }
         let taskID = TaskID(id)
-        var parsedChecksum: Checksum?
-        if let checksum {
-            guard let parsed = Checksum(parsing: checksum) else {
-                throw .unreadableValue(taskID: taskID, column: "checksum", value: checksum)
-            }
-            parsedChecksum = parsed
+        /// A stored text read back, or the error naming its column.
+        func read<T>(_ text: String, _ column: String, _ parse: (String) -> T?) throws(StoreError) -> T {
+            guard let value = parse(text) else { throw .unreadableValue(taskID: taskID, column: column, value: text) }
+            return value
         }
-        guard let parsedHeaders = Self.decodeStrings(headers) else {
-            throw .unreadableValue(taskID: taskID, column: "headers", value: headers)
-        }
-        var parsedLinkChange: LinkChange?
-        if let linkChange {
-            guard let parsed = LinkChange(rawValue: linkChange) else {
-                throw .unreadableValue(taskID: taskID, column: "linkChange", value: linkChange)
-            }
-            parsedLinkChange = parsed
-        }
-        guard let parsedHistory = Self.decodeStrings(linkHistory) else {
-            throw .unreadableValue(taskID: taskID, column: "linkHistory", value: linkHistory)
-        }
+        let parsedChecksum = try checksum.map { text throws(StoreError) in try read(text, "checksum", Checksum.init(parsing:)) }
+        let parsedHeaders = try read(headers, "headers", Self.decodeStrings)
+        let parsedLinkChange = try linkChange.map { text throws(StoreError) in try read(text, "linkChange", LinkChange.init(rawValue:)) }
+        let parsedHistory = try read(linkHistory, "linkHistory", Self.decodeStrings)
         var task = DownloadTask(
             id: taskID, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
             state: state, position: position, bytesDone: bytesDone, totalBytes: totalBytes,

@@ -142,8 +142,9 @@ import Testing
         try await tmux.waitFor("help closed") { !$0.contains("haul — keys") && $0.contains("gone.bin") }
 
         try tmux.send("Enter")
-        let details = try await tmux.waitFor("┌─ details")
-        #expect(details.contains("↓ more") && !details.contains("Task id"))
+        // The box and its scroll hint may reach the screen in two writes: wait for the whole box.
+        let details = try await tmux.waitFor("the details box with more below") { $0.contains("┌─ details") && $0.contains("↓ more") }
+        #expect(!details.contains("Task id"))
         try tmux.send("End")
         try await tmux.waitFor("the end of the details") { $0.contains("Task id") && $0.contains("↑ more") }
         try tmux.send("Escape")

@@ -11,17 +11,6 @@ import Testing
                   visibleRows: 5, maxConcurrent: 3, downloadDirectory: "/dl")
     }
 
-    static func press(_ keys: [KeyPress], from state: UIState, in context: UIContext) -> (UIState, [QueueCommand]) {
-        var state = state
-        var commands: [QueueCommand] = []
-        for key in keys {
-            let (next, command) = state.reduce(key, context: context)
-            state = next
-            if let command { commands.append(command) }
-        }
-        return (state, commands)
-    }
-
     static func selected(_ id: Int64, list: UIState.ListKind = .downloading) -> UIState {
         var state = UIState(list: list)
         state.select(0, in: [Ref(id: TaskID(id), state: .paused, name: "")])
@@ -32,7 +21,7 @@ import Testing
 
     @Test func ePrefillsTheLinkAndEnterSetsTheNewOne() {
         let context = Self.context(row)
-        let (prompt, _) = Self.press([.character("e")], from: Self.selected(4), in: context)
+        let (prompt, _) = UIStateTests.press([.character("e")], from: Self.selected(4), in: context)
         guard case let .prompt(field) = prompt.mode else {
             Issue.record("e opened no prompt: \(prompt.mode)")
             return
@@ -40,7 +29,7 @@ import Testing
         #expect(field.text == "http://127.0.0.1/old.mkv")
         #expect(field.linkOf == TaskID(4))
         let keys: [KeyPress] = [.control("u")] + "http://127.0.0.1/new.mkv".map { .character($0) } + [.enter]
-        let (after, commands) = Self.press(keys, from: prompt, in: context)
+        let (after, commands) = UIStateTests.press(keys, from: prompt, in: context)
         #expect(commands == [.setURL(TaskID(4), url: "http://127.0.0.1/new.mkv", change: .sameFile)])
         #expect(after.mode == .list)
     }
@@ -48,7 +37,7 @@ import Testing
     @Test func aBadLinkKeepsThePromptWithTheReason() {
         let context = Self.context(row)
         let keys: [KeyPress] = [.character("e"), .control("u")] + "ftp://x/y".map { .character($0) } + [.enter]
-        let (state, commands) = Self.press(keys, from: Self.selected(4), in: context)
+        let (state, commands) = UIStateTests.press(keys, from: Self.selected(4), in: context)
         #expect(commands.isEmpty)
         #expect(state.mode.isPrompt)
         #expect(state.message?.isError == true)
@@ -60,20 +49,20 @@ import Testing
         refused.state = .failed
         refused.linkChange = .sameFile
         let context = Self.context(refused)
-        let (asking, _) = Self.press([.character("e"), .enter], from: Self.selected(4), in: context)
+        let (asking, _) = UIStateTests.press([.character("e"), .enter], from: Self.selected(4), in: context)
         #expect(asking.mode == .confirmLink(TaskID(4)))
-        #expect(Self.press([.character("k")], from: asking, in: context).1
+        #expect(UIStateTests.press([.character("k")], from: asking, in: context).1
             == [.setURL(TaskID(4), url: "http://127.0.0.1/old.mkv", change: .keepBytes)])
-        #expect(Self.press([.character("r")], from: asking, in: context).1
+        #expect(UIStateTests.press([.character("r")], from: asking, in: context).1
             == [.setURL(TaskID(4), url: "http://127.0.0.1/old.mkv", change: .restart)])
-        let (cancelled, none) = Self.press([.escape], from: asking, in: context)
+        let (cancelled, none) = UIStateTests.press([.escape], from: asking, in: context)
         #expect(none.isEmpty && cancelled.mode == .list)
     }
 
     @Test func aCompletedTaskKeepsItsLink() {
         var done = row
         done.state = .completed
-        let (state, commands) = Self.press([.character("e")], from: Self.selected(4, list: .completed), in: Self.context(done))
+        let (state, commands) = UIStateTests.press([.character("e")], from: Self.selected(4, list: .completed), in: Self.context(done))
         #expect(commands.isEmpty)
         #expect(state.mode == .list)
         #expect(state.message?.text.contains("complete") == true)
