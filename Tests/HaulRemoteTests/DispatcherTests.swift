@@ -86,6 +86,23 @@ import Testing
         #expect((result(filtered) as? [[String: Any]])?.first.map { Set($0.keys) } == ["gid", "status"])
     }
 
+    @Test func anOptionHaulLacksIsRefusedByNameAndHarmlessOnesAreIgnored() async {
+        let (_, dispatcher) = await make()
+        // A proxy haul would not use: refused, nothing added (the traffic must not go direct unnoticed).
+        let (_, proxied) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a.bin"],{"all-proxy":"http://127.0.0.1:3128"}]}"#)
+        #expect(error(proxied)?["message"] as? String == "We encountered a problem while processing the option '--all-proxy'.")
+        #expect(store.task(1) == nil)
+        // What a browser extension sends is applied; BitTorrent keys and switches haul always has are ignored.
+        let (_, added) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/b.bin"],{"referer":"http://127.0.0.1/page","user-agent":"Ext/1","header":["X-A: 1"],"split":"2","max-download-limit":"1M","continue":"true","bt-tracker":"udp://x"}]}"#)
+        #expect(result(added) as? String == "0000000000000001", "\(String(describing: added))")
+        #expect(store.task(1)?.headers == ["X-A: 1", "Referer: http://127.0.0.1/page", "User-Agent: Ext/1"])
+        let (_, options) = await send(dispatcher, #"{"jsonrpc":"2.0","id":3,"method":"aria2.getOption","params":["token:s3cret","0000000000000001"]}"#)
+        #expect((result(options) as? [String: Any])?["max-download-limit"] as? String == "1048576")
+        // changeOption takes what can change live and names what cannot.
+        let (_, unchangeable) = await send(dispatcher, #"{"jsonrpc":"2.0","id":4,"method":"aria2.changeOption","params":["token:s3cret","0000000000000001",{"out":"c.bin"}]}"#)
+        #expect(error(unchangeable)?["message"] as? String == "We encountered a problem while processing the option '--out'.")
+    }
+
     @Test func changeUriReplacesTheLinkAndAnswersAsAria2Does() async {
         let (_, dispatcher) = await make()
         _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/old.bin"]]}"#)

@@ -15,10 +15,10 @@ struct Aria2Methods: Sendable {
         guard let uris = params.first?.arrayValue, let first = uris.first?.stringValue else {
             throw .failed("No URI to download.")
         }
-        let options = params.count > 1 ? (params[1].objectValue ?? [:]) : [:]
+        let options = try Aria2TaskOptions(params.count > 1 ? (params[1].objectValue ?? [:]) : [:])
         let request = TaskRequest(
-            url: first, output: options["out"]?.stringValue, directory: options["dir"]?.stringValue,
-            headers: Self.headers(options["header"]), checksum: options["checksum"]?.stringValue)
+            url: first, output: options.output, directory: options.directory, headers: options.headers,
+            checksum: options.checksum)
         let newTask: NewTask
         do {
             newTask = try intake.newTask(request)
@@ -32,24 +32,19 @@ struct Aria2Methods: Sendable {
             if params.count > 2, let position = params[2].integerValue, reused.isEmpty {
                 _ = try? await changePosition(task.id, to: position, how: "POS_SET")
             }
-            // aria2's `pause` option (AriaNg's "pause after adding"): the new task waits paused for unpause.
-            if reused.isEmpty, options["pause"] == "true" || options["pause"] == .bool(true) {
-                _ = await access.perform([.pause(task.id)])
+            if reused.isEmpty {
+                var settings: [QueueCommand] = []
+                if let limit = options.rateLimit { settings.append(.setTaskLimit(task.id, limit)) }
+                if let split = options.split { settings.append(.setTaskConnections(task.id, split)) }
+                // aria2's `pause` option (AriaNg's "pause after adding"): the new task waits paused for unpause.
+                if options.pause { settings.append(.pause(task.id)) }
+                if !settings.isEmpty { _ = await access.perform(settings) }
             }
             return .string(task.id.gid)
         case let .storeFailed(message):
             throw .failed(message)
         default:
             throw .failed("The download was not added.")
-        }
-    }
-
-    /// `header` is a string or a list of strings in aria2's options.
-    private static func headers(_ value: JSONValue?) -> [String] {
-        switch value {
-        case let .string(line)?: [line]
-        case let .array(lines)?: lines.compactMap(\.stringValue)
-        default: []
         }
     }
 
@@ -237,9 +232,14 @@ struct Aria2Methods: Sendable {
     func changeOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
         let id = try Aria2GID.taskID(params.first)
         _ = try row(id)
-        if params.count > 1, let value = params[1].objectValue?["max-download-limit"] {
-            try await run(.setTaskLimit(id, try Self.rate(value, option: "max-download-limit")), id)
+        let changes = params.count > 1 ? (params[1].objectValue ?? [:]) : [:]
+        // Only what can change on a download that exists; the rest gets aria2's error naming it.
+        if let key = changes.keys.sorted().first(where: { !["max-download-limit", "split"].contains($0) }) {
+            throw Aria2TaskOptions.refused(key)
         }
+        let options = try Aria2TaskOptions(changes)
+        if let limit = options.rateLimit { try await run(.setTaskLimit(id, limit), id) }
+        if let split = options.split { try await run(.setTaskConnections(id, split), id) }
         return "OK"
     }
 

@@ -1,0 +1,74 @@
+import HaulCore
+
+/// The per-download options of `aria2.addUri` (and `changeOption`) as haul takes them: every option it has is
+/// applied; the ones that cannot matter here (BitTorrent and Metalink keys, allocation and resume switches whose
+/// behaviour haul always has) are ignored by name; any other option is refused with aria2's error naming it,
+/// so no download runs unlike what its client asked (a proxy ignored would send traffic direct).
+struct Aria2TaskOptions: Equatable {
+    var output: String?
+    var directory: String?
+    var headers: [String] = []
+    var checksum: String?
+    var pause = false
+    var rateLimit: RateLimit??
+    var split: Int?
+    /// Options accepted without effect, by name.
+    var ignored: [String] = []
+
+    /// Options whose behaviour haul always has, or that only concern protocols haul does not speak.
+    static let harmless: Set<String> = [
+        "continue", "always-resume", "file-allocation", "remote-time", "auto-file-renaming", "check-integrity",
+        "follow-torrent", "follow-metalink", "enable-dht", "enable-dht6", "enable-peer-exchange", "select-file",
+        "index-out", "pause-metadata", "seed-ratio", "seed-time", "rpc-save-upload-metadata", "no-want-digest-header",
+    ]
+    static let harmlessPrefixes = ["bt-", "metalink-", "dht-"]
+
+    /// aria2's error for an option it cannot take.
+    static func refused(_ key: String) -> RPCError {
+        .failed("We encountered a problem while processing the option '--\(key)'.")
+    }
+
+    /// Reads `options`; throws aria2's error naming the first option haul does not have or cannot read.
+    init(_ options: [String: JSONValue]) throws(RPCError) {
+        for key in options.keys.sorted() {
+            let value = options[key]!
+            switch key {
+            case "out": output = try Self.text(value, key)
+            case "dir": directory = try Self.text(value, key)
+            case "header": headers += try Self.lines(value, key)
+            case "referer": headers.append("Referer: " + (try Self.text(value, key)))
+            case "user-agent": headers.append("User-Agent: " + (try Self.text(value, key)))
+            case "checksum": checksum = try Self.text(value, key)
+            case "pause": pause = value == "true" || value == .bool(true)
+            case "max-download-limit": rateLimit = .some(try Aria2Methods.rate(value, option: key))
+            case "split":
+                guard let count = value.integerValue ?? value.stringValue.flatMap({ Int64($0) }), count >= 1 else {
+                    throw Self.refused(key)
+                }
+                split = SplitLimit.clamped(Int(clamping: count))
+            default:
+                guard Self.harmless.contains(key) || Self.harmlessPrefixes.contains(where: key.hasPrefix) else {
+                    throw Self.refused(key)
+                }
+                ignored.append(key)
+            }
+        }
+    }
+
+    private static func text(_ value: JSONValue, _ key: String) throws(RPCError) -> String {
+        guard let text = value.stringValue else { throw refused(key) }
+        return text
+    }
+
+    /// `header` is a string or a list of strings.
+    private static func lines(_ value: JSONValue, _ key: String) throws(RPCError) -> [String] {
+        switch value {
+        case let .string(line): return [line]
+        case let .array(lines):
+            let texts = lines.compactMap(\.stringValue)
+            guard texts.count == lines.count else { throw refused(key) }
+            return texts
+        default: throw refused(key)
+        }
+    }
+}
