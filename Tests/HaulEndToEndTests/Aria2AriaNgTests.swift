@@ -32,6 +32,11 @@ extension Aria2Conformance {
             let global = try #require(try await haul.result("aria2.getGlobalOption") as? [String: Any])
             #expect(global["max-concurrent-downloads"] as? String == "1")
             #expect(global["max-overall-download-limit"] as? String == "1048576", "aria2 reports the rate in bytes")
+            // The settings haul runs with, not aria2's defaults a settings page would show instead.
+            #expect(global["split"] as? String == "4")
+            #expect(global["max-connection-per-server"] as? String == "8")
+            #expect(global["min-split-size"] as? String == String(4 << 20))
+            #expect(global["continue"] as? String == "true")
 
             // addUri with AriaNg's options object.
             let done = try #require(try await haul.result(

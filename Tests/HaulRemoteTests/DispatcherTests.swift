@@ -97,7 +97,11 @@ import Testing
         #expect(result(added) as? String == "0000000000000001", "\(String(describing: added))")
         #expect(store.task(1)?.headers == ["X-A: 1", "Referer: http://127.0.0.1/page", "User-Agent: Ext/1"])
         let (_, options) = await send(dispatcher, #"{"jsonrpc":"2.0","id":3,"method":"aria2.getOption","params":["token:s3cret","0000000000000001"]}"#)
-        #expect((result(options) as? [String: Any])?["max-download-limit"] as? String == "1048576")
+        let taskOptions = result(options) as? [String: Any]
+        #expect(taskOptions?["max-download-limit"] as? String == "1048576")
+        #expect(taskOptions?["referer"] as? String == "http://127.0.0.1/page")
+        #expect(taskOptions?["user-agent"] as? String == "Ext/1")
+        #expect(taskOptions?["max-tries"] as? String == "5", "what the download inherits is answered too")
         // changeOption takes what can change live and names what cannot.
         let (_, unchangeable) = await send(dispatcher, #"{"jsonrpc":"2.0","id":4,"method":"aria2.changeOption","params":["token:s3cret","0000000000000001",{"out":"c.bin"}]}"#)
         #expect(error(unchangeable)?["message"] as? String == "We encountered a problem while processing the option '--out'.")

@@ -8,6 +8,8 @@ struct Aria2Methods: Sendable {
     let state: RemoteState
     /// The one intake, restricted to the default directory and `--rpc-allowed-dir` ones.
     let intake: TaskIntake
+    /// The run's settings, for `getGlobalOption` and `getOption`.
+    let runOptions: Aria2RunOptions
 
     // MARK: - Adding and removing
 
@@ -218,14 +220,7 @@ struct Aria2Methods: Sendable {
     }
 
     func getOption(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
-        let row = try row(try Aria2GID.taskID(params.first))
-        let task = row.task
-        var options: [String: JSONValue] = ["dir": .string(task.directory)]
-        if let name = task.requestedName ?? task.fileName { options["out"] = .string(name) }
-        if !task.headers.isEmpty { options["header"] = .array(task.headers.map(JSONValue.string)) }
-        if let checksum = task.checksum { options["checksum"] = .string(checksum.description) }
-        options["max-download-limit"] = Self.rateValue(row.rateLimit)
-        return .object(options)
+        .object(runOptions.options(of: try row(try Aria2GID.taskID(params.first))))
     }
 
     /// `max-download-limit` changes live; other options of a queued task stay (aria2 answers OK for what it ignores).
@@ -281,11 +276,11 @@ struct Aria2Methods: Sendable {
 
     func getGlobalOption() async -> JSONValue {
         let snapshot = access.snapshot()
-        return [
-            "dir": .string(intake.defaultDirectory),
-            "max-concurrent-downloads": .string(String(snapshot.maxConcurrent)),
-            "max-overall-download-limit": Self.rateValue(snapshot.overallLimit),
-        ]
+        var options = runOptions.inherited
+        options["dir"] = .string(intake.defaultDirectory)
+        options["max-concurrent-downloads"] = .string(String(snapshot.maxConcurrent))
+        options["max-overall-download-limit"] = Self.rateValue(snapshot.overallLimit)
+        return .object(options)
     }
 
     /// Only the options RPC may change; others are ignored as aria2 ignores unknown ones. Hooks, the

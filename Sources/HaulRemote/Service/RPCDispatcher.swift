@@ -21,8 +21,11 @@ public final class RPCDispatcher: RPCService {
     /// - Parameters:
     ///   - intake: the intake for `addUri`, restricted to the directories RPC may write to.
     ///   - secret: the TCP secret (nil when there is no TCP listener).
-    public init(access: any QueueAccess, intake: TaskIntake, secret: String?, processID: Int32) {
-        aria2 = Aria2Methods(access: access, state: state, intake: intake)
+    public init(
+        access: any QueueAccess, intake: TaskIntake, secret: String?, processID: Int32,
+        runOptions: Aria2RunOptions = Aria2RunOptions()
+    ) {
+        aria2 = Aria2Methods(access: access, state: state, intake: intake, runOptions: runOptions)
         haul = HaulMethods(access: access, processID: processID)
         self.secret = secret
         let events = access.events()

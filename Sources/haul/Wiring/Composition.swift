@@ -9,6 +9,8 @@ import HaulTerminal
 /// Builds the engine, the controller and a front end, and runs them; nothing else.
 final class Composition {
     let controller: DownloadController
+    /// What the run was started with (remote clients read its settings).
+    let configuration: DownloadController.Configuration
     let snapshots = SnapshotBox()
     let signals = SignalTrap()
 
@@ -18,6 +20,7 @@ final class Composition {
     init(store: SQLiteTaskStore, configuration: DownloadController.Configuration, explicitConcurrency: Int?, headless: Bool) {
         // A -j on the command line (already in `configuration`) wins over the stored limit, and becomes it.
         if let explicitConcurrency { try? store.saveMaxConcurrent(explicitConcurrency) }
+        self.configuration = configuration
         controller = DownloadController(
             store: store, driver: CurlTransferDriver(), snapshots: snapshots, configuration: configuration)
         headlessEvents = headless ? controller.events() : nil

@@ -33,7 +33,10 @@ final class RemoteControl {
         let intake = TaskIntake(
             defaultDirectory: downloadDirectory,
             allowedDirectories: options.rpcAllowedDirectories.map { absolutePath($0) })
-        let dispatcher = RPCDispatcher(access: access, intake: intake, secret: secret, processID: getpid())
+        let runOptions = Aria2RunOptions(
+            transfer: composition.configuration.transferOptions, maxTries: composition.configuration.retryPolicy.maxRetries)
+        let dispatcher = RPCDispatcher(
+            access: access, intake: intake, secret: secret, processID: getpid(), runOptions: runOptions)
         let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(
             socketPath: state.socketPath, tcp: listener, allowedOrigin: options.rpcAllowOrigin))
         do {

@@ -1,0 +1,50 @@
+import Foundation
+import HaulCore
+
+/// The settings of the run, under aria2's option names, so a client's settings pages show what haul uses
+/// (AriaNg would otherwise show aria2's defaults, say `split` 5 where haul uses 4). Numbers are decimal strings.
+public struct Aria2RunOptions: Sendable {
+    public var transfer: TransferOptions
+    public var maxTries: Int
+
+    public init(transfer: TransferOptions = TransferOptions(), maxTries: Int = RetryPolicy().maxRetries) {
+        self.transfer = transfer
+        self.maxTries = maxTries
+    }
+
+    /// What every download inherits unless it sets its own.
+    var inherited: [String: JSONValue] {
+        [
+            "split": .string(String(transfer.split)),
+            "max-connection-per-server": .string(String(transfer.maxHostConnections)),
+            "min-split-size": .string(String(transfer.minSplitSize)),
+            "max-download-limit": Aria2Methods.rateValue(transfer.rate),
+            "max-tries": .string(String(maxTries)),
+            "timeout": .string(String(transfer.stallTimeout)),
+            "connect-timeout": .string(String(transfer.connectTimeout)),
+            // Behaviour haul always has.
+            "continue": "true",
+            "always-resume": "true",
+            "allow-overwrite": "false",
+            "auto-file-renaming": "true",
+        ]
+    }
+
+    /// `getOption` for one download: the inherited settings with its own over them.
+    func options(of row: QueueSnapshot.Row) -> [String: JSONValue] {
+        let task = row.task
+        var options = inherited
+        options["dir"] = .string(task.directory)
+        if let name = task.requestedName ?? task.fileName { options["out"] = .string(name) }
+        if !task.headers.isEmpty { options["header"] = .array(task.headers.map(JSONValue.string)) }
+        for (key, prefix) in [("referer", "referer:"), ("user-agent", "user-agent:")] {
+            if let line = task.headers.last(where: { $0.lowercased().hasPrefix(prefix) }) {
+                options[key] = .string(String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        if let checksum = task.checksum { options["checksum"] = .string(checksum.description) }
+        options["split"] = .string(String(row.split))
+        if let limit = row.rateLimit { options["max-download-limit"] = Aria2Methods.rateValue(limit) }
+        return options
+    }
+}
