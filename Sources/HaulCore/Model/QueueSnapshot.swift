@@ -106,13 +106,9 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         }
     }
 
-    /// Tasks on the Downloading list (everything unfinished), in queue order.
-    public var downloading: [Row] { downloadingIndices.map { rows[$0] } }
-    /// Tasks on the Completed list, newest first.
-    public var completed: [Row] { completedIndices.map { rows[$0] } }
-    /// Where the Downloading list's tasks are in `rows`: a screen shows a few of 10,000 tasks without
-    /// copying the others (a row is several hundred bytes).
+    /// Where the Downloading list's tasks (everything unfinished, in queue order) are in `rows`: a screen shows
+    /// a few of 10,000 tasks without copying the others (a row is several hundred bytes).
     public var downloadingIndices: [Int] { rows.indices.filter { rows[$0].task.state.isUnfinished } }
-    /// Where the Completed list's tasks are in `rows`.
+    /// Where the Completed list's tasks (newest first) are in `rows`.
     public var completedIndices: [Int] { rows.indices.filter { rows[$0].task.state == .completed } }
 }

@@ -211,7 +211,7 @@ struct Aria2Methods: Sendable {
         let target = Int(max(0, min(Int64(waiting.count - 1), overflow ? (position < 0 ? 0 : Int64.max) : sum)))
         guard target != current else { return current }
         // The controller moves among every unfinished task: step to where the task now at `target` stands.
-        let unfinished = snapshot.downloading.map(\.id)
+        let unfinished = snapshot.downloadingIndices.map { snapshot.rows[$0].id }
         guard let from = unfinished.firstIndex(of: id), let to = unfinished.firstIndex(of: waiting[target].id) else {
             return current
         }
