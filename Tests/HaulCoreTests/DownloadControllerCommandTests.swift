@@ -34,6 +34,20 @@ import HaulTestSupport
         _ = await run.value
     }
 
+    @Test func aTaskQueuedPausedNeverStartsBeforeItIsResumed() async throws {
+        let controller = controller(max: 2)
+        let run = Task { await controller.run() }
+        var paused = NewTask(url: "http://127.0.0.1/p.bin", directory: "/tmp/haul-tests")
+        paused.startsPaused = true
+        await controller.perform(.add([paused] + newTasks(1)))
+        try await eventually("the other started", timeout: .seconds(20)) { driver.started == [TaskID(2)] }
+        #expect(store.task(1)?.state == .paused)
+        await controller.perform(.resume(TaskID(1)))
+        try await eventually("resumed and started", timeout: .seconds(20)) { driver.started == [TaskID(2), TaskID(1)] }
+        await controller.stop()
+        _ = await run.value
+    }
+
     @Test func removingSeveralWaitingTasksInOneBatchStartsNoneOfThem() async throws {
         let controller = controller(max: 1)
         await controller.perform(.add(newTasks(4)))

@@ -36,14 +36,6 @@ public struct LinkRenewal: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let collected = PthreadMutex(Data())
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            collected.withLock { data in
-                if data.count < Self.outputLimit { data.append(chunk.prefix(Self.outputLimit - data.count)) }
-            }
-            if chunk.isEmpty { handle.readabilityHandler = nil }
-        }
         let ended = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
         do {
@@ -70,9 +62,8 @@ public struct LinkRenewal: Sendable {
         for await code in ended.stream { status = code }
         watchdog.cancel()
         let timedOut = killed.withLock { $0 }
-        output.fileHandleForReading.readabilityHandler = nil
-        let text = collected.withLock { String(decoding: $0, as: UTF8.self) }
         if timedOut { return .failure(.noLink("\(command) did not finish within \(timeout)")) }
+        let text = String(decoding: Self.readAvailable(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
         guard status == 0 else { return .failure(.noLink("\(command) exited with status \(status)")) }
         let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
         guard let line else { return .failure(.noLink("\(command) printed no link")) }
@@ -89,5 +80,19 @@ public struct LinkRenewal: Sendable {
             case let .cannotStart(text), let .noLink(text): text
             }
         }
+    }
+
+    /// What the ended command left in its output pipe, up to `outputLimit`, without waiting for a child it
+    /// may have left holding the pipe open.
+    static func readAvailable(_ descriptor: Int32) -> [UInt8] {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < outputLimit {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return Array(bytes.prefix(outputLimit))
     }
 }

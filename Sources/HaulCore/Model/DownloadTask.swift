@@ -75,6 +75,8 @@ public struct NewTask: Sendable, Equatable, Codable {
     public var requestedName: String?
     public var checksum: Checksum?
     public var headers: [String]
+    /// Queued paused, waiting for a resume (aria2's `pause` option): it never starts before that.
+    public var startsPaused: Bool?
 
     public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
         self.url = url

@@ -119,10 +119,15 @@ extension DownloadController {
         let reusedNow = reused.map { tasks[$0.id] ?? $0 }
         guard !fresh.isEmpty else { return .added(new: [], reused: reusedNow) }
         flushSaves()
-        guard let added = attempt({ try store.enqueue(fresh) }) else { return storeFailure }
-        for task in added {
-            tasks[task.id] = task
-            announce(.added(task))
+        guard var added = attempt({ try store.enqueue(fresh) }) else { return storeFailure }
+        for (index, new) in zip(added.indices, fresh) {
+            // Paused before any slot is filled: a task asked to wait never starts first.
+            if new.startsPaused == true, let paused = TaskLifecycle.pause(added[index]) {
+                added[index] = paused
+                save(paused)
+            }
+            tasks[added[index].id] = added[index]
+            announce(.added(added[index]))
         }
         return .added(new: added, reused: reusedNow)
     }

@@ -21,12 +21,14 @@ struct Aria2Methods: Sendable {
         let request = TaskRequest(
             url: first, output: options.output, directory: options.directory, headers: options.headers,
             checksum: options.checksum)
-        let newTask: NewTask
+        var newTask: NewTask
         do {
             newTask = try intake.newTask(request)
         } catch {
             throw .failed(error.description)
         }
+        // aria2's `pause` option (AriaNg's "pause after adding"): queued paused, never started first.
+        if options.pause { newTask.startsPaused = true }
         let result = await access.perform([.add([newTask])])[0]
         switch result {
         case let .added(new, reused):
@@ -38,8 +40,6 @@ struct Aria2Methods: Sendable {
                 var settings: [QueueCommand] = []
                 if let limit = options.rateLimit { settings.append(.setTaskLimit(task.id, limit)) }
                 if let split = options.split { settings.append(.setTaskConnections(task.id, split)) }
-                // aria2's `pause` option (AriaNg's "pause after adding"): the new task waits paused for unpause.
-                if options.pause { settings.append(.pause(task.id)) }
                 if !settings.isEmpty { _ = await access.perform(settings) }
             }
             return .string(task.id.gid)
