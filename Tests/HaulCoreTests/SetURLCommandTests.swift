@@ -76,6 +76,27 @@ import HaulTestSupport
         #expect(store.task(1)?.linkChange == .keepBytes)
     }
 
+    @Test func anotherLinkUnderTheSameNameInTheSameDirectoryIsTheTasksNewLink() async throws {
+        let controller = controller()
+        await controller.perform(.add([NewTask(url: "http://127.0.0.1/old.bin", directory: "/tmp/haul-tests", requestedName: "film.bin")]))
+        await controller.perform(.pause(TaskID(1)))
+        let result = await controller.perform(.add([
+            NewTask(url: "http://127.0.0.1/new.bin", directory: "/tmp/haul-tests", requestedName: "film.bin"),
+            NewTask(url: "http://127.0.0.1/new.bin", directory: "/tmp/haul-tests/other", requestedName: "film.bin"),
+        ]))
+        guard case let .added(new, reused) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(reused.map(\.id) == [TaskID(1)])
+        #expect(new.map(\.directory) == ["/tmp/haul-tests/other"], "another directory is another file")
+        let task = try #require(store.task(1))
+        #expect(task.url == "http://127.0.0.1/new.bin")
+        #expect(task.linkChange == .sameFile)
+        #expect(task.linkHistory == ["http://127.0.0.1/old.bin"])
+        #expect(task.state == .waiting, "named again, it carries on")
+    }
+
     @Test func badLinksAndFinishedTasksAreRefusedAndChangeNothing() async throws {
         let controller = controller()
         await controller.perform(.add(newTasks(1)))

@@ -92,12 +92,16 @@ extension DownloadController {
     /// Queues new tasks; a URL already in the queue for the same directory and name is not fetched twice:
     /// an unfinished task carries on (resumed when it was paused or failed), and a completed one whose file is
     /// still there at its size is reported, not fetched again. The same link twice in one batch is one task.
+    /// Another link under the `-o` name of an unfinished task in the same directory is that task's new link
+    /// (`set-url`'s rules: its bytes stay only if the link serves the same file).
     private func add(_ newTasks: [NewTask]) -> CommandResult {
         var unfinished: [TaskIdentity: TaskID] = [:]
         var completed: [TaskIdentity: TaskID] = [:]
+        var named: [String: TaskID] = [:]
         for task in tasks.values {
             if task.state.isUnfinished {
                 unfinished[TaskIdentity(task)] = unfinished[TaskIdentity(task)].map { min($0, task.id) } ?? task.id
+                if let name = task.requestedName { named[PathJoin.join(task.directory, name)] = task.id }
             } else if task.state == .completed {
                 completed[TaskIdentity(task)] = completed[TaskIdentity(task)].map { max($0, task.id) } ?? task.id
             }
@@ -109,6 +113,11 @@ extension DownloadController {
             let identity = TaskIdentity(new)
             let known = unfinished[identity] ?? completed[identity].flatMap { id in tasks[id].flatMap(Self.fileIsIntact) }
             if let id = known, let task = tasks[id] {
+                if !reused.contains(where: { $0.id == id }) { reused.append(task) }
+                continue
+            }
+            if let name = new.requestedName, let id = named[PathJoin.join(new.directory, name)],
+               case .done = setURL(id, new.url, change: .sameFile), let task = tasks[id] {
                 if !reused.contains(where: { $0.id == id }) { reused.append(task) }
                 continue
             }
