@@ -46,6 +46,20 @@ import Testing
         #expect(tasks.map(\.checksum?.hex) == [Self.hex, other])
     }
 
+    @Test func userAgentAndRefererAreAria2sNamesForTwoHeaders() throws {
+        let parsed = try Self.parse("""
+            https://example.org/a.iso
+              user-agent=Mozilla/5.0 (X11)
+              referer=https://example.org/page
+            """, headers: ["X-A: 1"])
+        #expect(parsed.tasks == [Self.task("https://example.org/a.iso", headers: [
+            "X-A: 1", "User-Agent: Mozilla/5.0 (X11)", "Referer: https://example.org/page",
+        ])])
+        #expect(parsed.warnings.isEmpty)
+        // A value that would split the request is refused on its line.
+        #expect(throws: InputFileError.self) { try Self.parse("https://example.org/a.iso\n  user-agent=a\u{7}b") }
+    }
+
     @Test func relativeDirectoriesAreInsideTheDefaultOne() throws {
         let (tasks, _) = try Self.parse("https://example.org/a\n  dir=isos/../films\n")
         #expect(tasks.map(\.directory) == ["/nonexistent-haul-downloads/films"])

@@ -23,7 +23,7 @@ struct RedirectCredentialsEndToEndTests {
 
         let (status, out, err) = try await run.run(
             ["--headless", "-s", "4", "--min-split-size", "1M", "-H", "Authorization: token ghp_secret", "-H", "Cookie: session=1",
-             origin.url("/releases/release.bin")],
+             "--user-agent", "haul-test/1", "--referer", "http://127.0.0.1/page", origin.url("/releases/release.bin")],
             directory: true, timeout: .seconds(90))
         #expect(status == 0, "\(out)\n\(err)")
         let bytes = try #require(run.file("release.bin"))
@@ -38,6 +38,10 @@ struct RedirectCredentialsEndToEndTests {
         for request in requests {
             let names = ((request["headers"] as? [String: String]) ?? [:]).keys.map { $0.lowercased() }
             #expect(!names.contains("authorization") && !names.contains("cookie"), "leaked to the store: \(request)")
+            // Not credentials: --user-agent and --referer (aria2's names) follow the redirect.
+            let headers = (request["headers"] as? [String: String]) ?? [:]
+            #expect(headers.first { $0.key.lowercased() == "user-agent" }?.value == "haul-test/1", "\(request)")
+            #expect(headers.first { $0.key.lowercased() == "referer" }?.value == "http://127.0.0.1/page", "\(request)")
         }
     }
 }

@@ -11,7 +11,7 @@
 /// ```
 public enum InputFile {
     /// Option keys haul understands.
-    public static let knownOptions: Set<String> = ["out", "dir", "checksum", "header"]
+    public static let knownOptions: Set<String> = ["out", "dir", "checksum", "header", "user-agent", "referer"]
 
     /// The tasks of an input file, in order, plus warnings about lines that were ignored.
     ///
@@ -108,6 +108,11 @@ public enum InputFile {
             case "header":
                 try HeaderRule.check(value)
                 entry.request.headers.append(value)
+            case "user-agent", "referer":
+                // aria2's names for two headers.
+                let header = (key == "user-agent" ? "User-Agent: " : "Referer: ") + value
+                try HeaderRule.check(header)
+                entry.request.headers.append(header)
             default:
                 return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
             }

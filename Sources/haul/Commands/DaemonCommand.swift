@@ -46,7 +46,9 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     /// Options that describe tasks rather than the run: a background haul finds those tasks in the queue.
-    static let taskOptions: Set<String> = ["-i", "--input-file", "-H", "--header", "-o", "--output", "--checksum"]
+    static let taskOptions: Set<String> = [
+        "-i", "--input-file", "-H", "--header", "-o", "--output", "--checksum", "--user-agent", "--referer",
+    ]
 
     /// `arguments` without the tasks they name (the URLs, and `taskOptions` with their values, in either
     /// `--name value` or `--name=value` form): the settings a background haul runs with.

@@ -22,6 +22,17 @@ struct AddOptions: ParsableArguments {
     @Option(help: "Expected digest of the finished file: sha-256=HEX.")
     var checksum: String?
 
+    @Option(name: .customLong("user-agent"), help: "The User-Agent header to send (aria2's name).")
+    var userAgent: String?
+
+    @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name).")
+    var referer: String?
+
+    /// `-H` lines, then the ones `--user-agent` and `--referer` stand for.
+    var allHeaders: [String] {
+        headers + (userAgent.map { ["User-Agent: \($0)"] } ?? []) + (referer.map { ["Referer: \($0)"] } ?? [])
+    }
+
     /// The intake for these options: tasks go into `-d` (default: the current directory).
     var intake: TaskIntake { TaskIntake(defaultDirectory: directory ?? FileManager.default.currentDirectoryPath) }
 
@@ -34,7 +45,7 @@ struct AddOptions: ParsableArguments {
         do {
             _ = try intake.resolvedDirectory(nil)
             tasks = try intake.commandLineTasks(
-                urls: urls, output: output, headers: headers, checksum: checksum, hasInputFile: inputFile != nil)
+                urls: urls, output: output, headers: allHeaders, checksum: checksum, hasInputFile: inputFile != nil)
         } catch {
             throw ValidationError(error.description)
         }
@@ -46,7 +57,7 @@ struct AddOptions: ParsableArguments {
             }
             let parsed: (tasks: [NewTask], warnings: [String])
             do {
-                parsed = try InputFile.parse(data, intake: intake, headers: headers, checksum: checksum)
+                parsed = try InputFile.parse(data, intake: intake, headers: allHeaders, checksum: checksum)
             } catch {
                 throw ValidationError("\(inputFile): \(error)")
             }
