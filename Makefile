@@ -48,6 +48,8 @@ bench: release
 	@bench/rpc.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/segmented.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/killsoak.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/cap.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/manytasks.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build .build-tsan

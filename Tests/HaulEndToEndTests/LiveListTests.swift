@@ -117,6 +117,36 @@ import Testing
     }
 
     /// At 40×12 neither help nor details fits: PgDn and End bring later lines into view.
+    @Test func eGivesARunningDownloadANewLinkAndItFinishesFromTheKeptBytes() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var slow = FaultPlan.file(size: 8 << 20, seed: 64)
+        slow.throttle = 1 << 20
+        server.route("/old.bin", slow)
+        server.route("/new.bin", FaultPlan.file(size: 8 << 20, seed: 64))
+        let run = try HaulRun()
+        let haul = try HaulProcess.binary(named: "haul").path
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) -s 1 -o film.bin \(server.url("/old.bin"))")
+        defer { tmux.kill() }
+        try await tmux.waitFor("the row with progress") { $0.contains("film.bin") && $0.contains("MiB/s") }
+
+        try tmux.send("e")
+        let prompt = try await tmux.waitFor("New link for #1: ")
+        #expect(prompt.contains(server.url("/old.bin")), "the prompt is filled with the current link")
+        try tmux.send("C-u")
+        try await tmux.waitFor("an empty prompt") { $0.contains("New link for #1:") && !$0.contains("/old.bin") }
+        try tmux.send(server.url("/new.bin"), literal: true)
+        try tmux.send("Enter")
+        try await tmux.waitFor("the download done", timeout: .seconds(30)) { $0.contains("1 done") }
+        expectSameBytes(run.file("film.bin"), slow.body.bytes())
+        // The new link served only what the old one had not.
+        let range = try #require(server.stats("/new.bin").rangeHeaders.first ?? nil)
+        #expect(range != "bytes=0-", "\(range)")
+        #expect(server.stats("/new.bin").bodyBytesSent < 8 << 20)
+        try tmux.send("q")
+        try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
+    }
+
     @Test func helpAndDetailsScrollOnASmallTerminal() async throws {
         let server = try FaultServer()
         defer { server.stop() }
