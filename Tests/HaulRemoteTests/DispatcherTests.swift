@@ -105,6 +105,13 @@ import Testing
         // changeOption takes what can change live and names what cannot.
         let (_, unchangeable) = await send(dispatcher, #"{"jsonrpc":"2.0","id":4,"method":"aria2.changeOption","params":["token:s3cret","0000000000000001",{"out":"c.bin"}]}"#)
         #expect(error(unchangeable)?["message"] as? String == "We encountered a problem while processing the option '--out'.")
+        // changeGlobalOption likewise: nothing changes when one option cannot.
+        let (_, global) = await send(dispatcher, #"{"jsonrpc":"2.0","id":5,"method":"aria2.changeGlobalOption","params":["token:s3cret",{"max-concurrent-downloads":"2","on-download-complete":"/bin/sh"}]}"#)
+        #expect(error(global)?["message"] as? String == "We encountered a problem while processing the option '--on-download-complete'.")
+        let (_, after) = await send(dispatcher, #"{"jsonrpc":"2.0","id":6,"method":"aria2.getGlobalOption","params":["token:s3cret"]}"#)
+        #expect((result(after) as? [String: Any])?["max-concurrent-downloads"] as? String == "1")
+        let (_, harmless) = await send(dispatcher, #"{"jsonrpc":"2.0","id":7,"method":"aria2.changeGlobalOption","params":["token:s3cret",{"max-concurrent-downloads":"2","bt-max-peers":"9"}]}"#)
+        #expect(result(harmless) as? String == "OK")
     }
 
     @Test func changeUriReplacesTheLinkAndAnswersAsAria2Does() async {

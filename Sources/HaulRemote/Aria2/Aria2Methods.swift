@@ -283,10 +283,15 @@ struct Aria2Methods: Sendable {
         return .object(options)
     }
 
-    /// Only the options RPC may change; others are ignored as aria2 ignores unknown ones. Hooks, the
-    /// secret and directories can never be set over RPC.
+    /// The options that change live: `max-concurrent-downloads` and `max-overall-download-limit`. Harmless ones
+    /// (`Aria2TaskOptions.harmless`) are ignored by name; any other gets aria2's error naming it and nothing
+    /// changes. Hooks, the secret and directories can never be set over RPC.
     func changeGlobalOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
         guard let options = params.first?.objectValue else { throw .failed("Illegal argument.") }
+        let live: Set<String> = ["max-concurrent-downloads", "max-overall-download-limit"]
+        if let key = options.keys.sorted().first(where: { !live.contains($0) && !Aria2TaskOptions.isHarmless($0) }) {
+            throw Aria2TaskOptions.refused(key)
+        }
         if let value = options["max-concurrent-downloads"] {
             guard let number = value.integerValue, ConcurrencyLimit.range.contains(Int(clamping: number)) else {
                 throw .failed("max-concurrent-downloads must be between \(ConcurrencyLimit.range.lowerBound) and \(ConcurrencyLimit.range.upperBound).")

@@ -23,6 +23,11 @@ struct Aria2TaskOptions: Equatable {
     ]
     static let harmlessPrefixes = ["bt-", "metalink-", "dht-"]
 
+    /// Whether `key` is an option haul ignores by name.
+    static func isHarmless(_ key: String) -> Bool {
+        harmless.contains(key) || harmlessPrefixes.contains(where: key.hasPrefix)
+    }
+
     /// aria2's error for an option it cannot take.
     static func refused(_ key: String) -> RPCError {
         .failed("We encountered a problem while processing the option '--\(key)'.")
@@ -47,9 +52,7 @@ struct Aria2TaskOptions: Equatable {
                 }
                 split = SplitLimit.clamped(Int(clamping: count))
             default:
-                guard Self.harmless.contains(key) || Self.harmlessPrefixes.contains(where: key.hasPrefix) else {
-                    throw Self.refused(key)
-                }
+                guard Self.isHarmless(key) else { throw Self.refused(key) }
                 ignored.append(key)
             }
         }
