@@ -15,27 +15,20 @@
 # Env: CAP_RATE (6M, 1024-based as both tools read it), CAP_WINDOWS (3), CAP_TOOLS ("haul aria2c"),
 #      CAP_DIR (/dev/shm/haul-cap), CAP_SERIES (1: also print each second's MiB/s as the server saw it)
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: bench/cap.sh BIN_DIR" >&2; exit 2; }
 bin="$(cd "$1" && pwd)"
 rate_text="${CAP_RATE:-6M}"
 windows="${CAP_WINDOWS:-3}"
 root="${CAP_DIR:-/dev/shm/haul-cap}"
 read -r -a tools <<<"${CAP_TOOLS:-haul aria2c}"
-for tool in "${tools[@]}" python3 curl; do
-  [ "$tool" = haul ] && continue
-  command -v "$tool" >/dev/null || { echo "missing $tool: run scripts/install-deps.sh --bench" >&2; exit 2; }
-done
+require_tools "${tools[@]}" python3 curl
 rm -rf "$root"; mkdir -p "$root/out" "$root/logs"
 server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$root"; }
 trap cleanup EXIT
 
-"$bin/haul-fault-server" --port-file "$root/port" --lifetime 3600 >"$root/logs/server.out" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 200); do [ -s "$root/port" ] && break; sleep 0.05; done   # bounded: 10 s
-[ -s "$root/port" ] || { echo "haul-fault-server did not start"; cat "$root/logs/server.out"; exit 1; }
-port=$(cat "$root/port")
-base="http://127.0.0.1:$port"
+start_fault_server "$bin" "$root/logs" 3600
 
 rate=$(python3 -c 'import sys; t=sys.argv[1].upper(); m={"K":1<<10,"M":1<<20,"G":1<<30}; print(int(float(t[:-1])*m[t[-1]]) if t[-1] in m else int(t))' "$rate_text")
 seconds=$((4 + 10 * windows + 6))

@@ -7,6 +7,7 @@
 # Usage: bench/killsoak.sh BIN_DIR      (BIN_DIR holds haul and haul-fault-server; release build)
 # Env: SOAK_KILLS (20), SOAK_SIZE (256m), SOAK_CAP (2m per connection), SOAK_DIR (/dev/shm/haul-killsoak), SOAK_SEED
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: bench/killsoak.sh BIN_DIR" >&2; exit 2; }
 bin="$(cd "$1" && pwd)"
 kills="${SOAK_KILLS:-20}"
@@ -21,11 +22,7 @@ server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$root"; }
 trap cleanup EXIT
 
-"$bin/haul-fault-server" --port-file "$root/port" --lifetime 3600 >"$root/logs/server.out" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 200); do [ -s "$root/port" ] && break; sleep 0.05; done   # bounded: 10 s
-[ -s "$root/port" ] || { echo "haul-fault-server did not start"; exit 1; }
-base="http://127.0.0.1:$(cat "$root/port")"
+start_fault_server "$bin" "$root/logs" 3600
 
 urls=(); for i in $(seq 1 "$files"); do urls+=("$base/gen/soak$i.bin?size=$size&seed=$i&conncap=$cap"); done
 for i in $(seq 1 "$files"); do curl -sS --noproxy '*' -o "$root/ref$i.bin" "$base/gen/ref$i.bin?size=$size&seed=$i"; done

@@ -9,15 +9,13 @@
 # Usage: bench/manytasks.sh BIN_DIR
 # Env: BENCH_TASKS (10000), BENCH_SETTLE (3 s idle before measuring), BENCH_TOOLS ("haul aria2c")
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: bench/manytasks.sh BIN_DIR" >&2; exit 2; }
 bin="$(cd "$1" && pwd)"
 tasks="${BENCH_TASKS:-10000}"
 settle="${BENCH_SETTLE:-3}"
 read -r -a tools <<<"${BENCH_TOOLS:-haul aria2c}"
-for tool in "${tools[@]}" python3 curl; do
-  [ "$tool" = haul ] && continue
-  command -v "$tool" >/dev/null || { echo "missing $tool: run scripts/install-deps.sh --bench" >&2; exit 2; }
-done
+require_tools "${tools[@]}" python3 curl
 root="$(mktemp -d /dev/shm/haul-manytasks.XXXXXX)"
 state="$root/state"
 server_pid=""; aria2_pid=""
@@ -29,11 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin/haul-fault-server" --port-file "$root/port" --lifetime 900 >"$root/server.out" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 200); do [ -s "$root/port" ] && break; sleep 0.05; done   # bounded: 10 s
-[ -s "$root/port" ] || { echo "haul-fault-server did not start"; cat "$root/server.out"; exit 1; }
-base="http://127.0.0.1:$(cat "$root/port")"
+start_fault_server "$bin" "$root" 900
 for i in $(seq 1 "$tasks"); do echo "$base/gen/t$i.bin?size=1m&seed=$i"; done >"$root/list.txt"
 sent() { curl -sS --noproxy '*' -m 5 "$base/sent" | python3 -c 'import json, sys; print(json.load(sys.stdin)["bodyBytesSent"])'; }
 

@@ -14,6 +14,7 @@
 # open ms: from the run's first response head to the first response head of its last connection (server clock,
 # /stats?times=1); how long the tool takes to have all its connections flowing. Not shown for curl (one connection).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: bench/segmented.sh BIN_DIR [--big]" >&2; exit 2; }
 bin="$(cd "$1" && pwd)"
 big=0; [ "${2:-}" = "--big" ] && big=1
@@ -24,10 +25,7 @@ slow="${SEG_SLOW_CAP:-1m}"
 n="${SEG_CONNECTIONS:-8}"
 limit="${SEG_TIMEOUT:-900}"
 read -r -a tools <<<"${SEG_TOOLS:-aria2c axel curl haul}"
-for tool in "${tools[@]}" python3; do
-  [ "$tool" = haul ] && continue
-  command -v "$tool" >/dev/null || { echo "missing $tool: run scripts/install-deps.sh --bench" >&2; exit 2; }
-done
+require_tools "${tools[@]}" python3
 
 rm -rf "$root"; mkdir -p "$root/out" "$root/logs"
 server_pid=""
@@ -35,11 +33,7 @@ cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$roo
 # Bounded: every download gets at most $limit seconds (haul gets SIGINT first, so it saves its state).
 trap cleanup EXIT
 
-"$bin/haul-fault-server" --port-file "$root/port" --lifetime 14400 >"$root/logs/server.out" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 200); do [ -s "$root/port" ] && break; sleep 0.05; done   # bounded: 10 s
-[ -s "$root/port" ] || { echo "haul-fault-server did not start"; cat "$root/logs/server.out"; exit 1; }
-base="http://127.0.0.1:$(cat "$root/port")"
+start_fault_server "$bin" "$root/logs" 14400
 
 # bytes SIZE_TEXT: the size in bytes (k, m, g are 1024-based, as the server reads them).
 bytes() { python3 -c 'import sys; t=sys.argv[1].lower(); m={"k":1<<10,"m":1<<20,"g":1<<30}; print(int(t[:-1])*m[t[-1]] if t[-1] in m else int(t))' "$1"; }

@@ -61,10 +61,9 @@ public struct LinkRenewal: Sendable {
         var status: Int32 = -1
         for await code in ended.stream { status = code }
         watchdog.cancel()
-        let timedOut = killed.withLock { $0 }
-        if timedOut { return .failure(.noLink("\(command) did not finish within \(timeout)")) }
-        let text = String(decoding: Self.readAvailable(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
+        if killed.withLock({ $0 }) { return .failure(.noLink("\(command) did not finish within \(timeout)")) }
         guard status == 0 else { return .failure(.noLink("\(command) exited with status \(status)")) }
+        let text = String(decoding: Self.readAvailable(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
         guard let line else { return .failure(.noLink("\(command) printed no link")) }
         return .success(line.trimmingCharacters(in: .whitespaces))

@@ -40,6 +40,7 @@ public struct TransferRequest: Sendable, Equatable {
     /// The stored layout of a download fetched over several connections (empty for a single stream).
     public var segments: [SegmentRecord] = []
     /// Set when the link changed since the kept bytes were fetched: the first answer must agree (`LinkChange`).
+    /// Never `.restart`: a task that starts over keeps nothing to check.
     public var linkChange: LinkChange?
 
     public init(
@@ -68,6 +69,7 @@ public struct TransferRequest: Sendable, Equatable {
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
         if linkChange == .restart {
             // The user chose to start over: nothing kept is trusted, the part file is emptied.
+            linkChange = nil
             resumeFrom = 0
             expectedTotal = nil
             validators = RemoteValidators()

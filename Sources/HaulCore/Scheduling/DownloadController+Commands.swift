@@ -46,7 +46,6 @@ extension DownloadController {
         case let .move(id, offset):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
-            flushSaves()
             guard attempt({ try store.move(id, by: offset) }) != nil else { return storeFailure }
             // Positions of neighbours changed too: read them back.
             if let all = attempt({ try store.loadAll() }) {
@@ -127,7 +126,6 @@ extension DownloadController {
         for task in reused where task.state.isUnfinished { _ = resume(task.id) }
         let reusedNow = reused.map { tasks[$0.id] ?? $0 }
         guard !fresh.isEmpty else { return .added(new: [], reused: reusedNow) }
-        flushSaves()
         guard var added = attempt({ try store.enqueue(fresh) }) else { return storeFailure }
         for (index, new) in zip(added.indices, fresh) {
             // Paused before any slot is filled: a task asked to wait never starts first.
@@ -193,7 +191,6 @@ extension DownloadController {
 
     private func remove(_ id: TaskID, deleteFile: Bool) -> CommandResult {
         guard let task = tasks.removeValue(forKey: id) else { return .unknownTask(id) }
-        flushSaves()
         guard attempt({ try store.delete([id]) }) != nil else {
             tasks[id] = task
             return storeFailure

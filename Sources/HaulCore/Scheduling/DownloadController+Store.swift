@@ -2,9 +2,15 @@ import Foundation
 
 /// The controller's access to the store: failures kept as a message, and task changes committed in groups.
 extension DownloadController {
-    /// Runs a store call; a failure is kept as a message and the queue goes on in memory.
+    /// Runs a store call; a failure is kept as a message and the queue goes on in memory. Task changes not yet
+    /// written go first: the store is never read or changed another way before them.
     @discardableResult
     func attempt<T>(_ body: () throws -> T) -> T? {
+        if !unsaved.isEmpty || !unsavedSegments.isEmpty { flushSaves() }
+        return attemptAlone(body)
+    }
+
+    private func attemptAlone<T>(_ body: () throws -> T) -> T? {
         do {
             let value = try body()
             if lastStoreError != nil { snapshotDirty = true }
@@ -35,12 +41,12 @@ extension DownloadController {
     }
 
     /// Group commit: every task change taken since the last flush, in one transaction (and the layouts they
-    /// carry in a second). Runs before a snapshot or a command's answer tells anyone (`publish`), before the
-    /// store is read or changed another way, and ahead of durable byte counts, which are newer. What fails
+    /// carry in a second). Runs before a snapshot or a command's answer tells anyone (`publish`), before any
+    /// other store call (`attempt`), and with each progress flush. What fails
     /// stays to be written at the next flush.
     func flushSaves() {
-        if !unsaved.isEmpty, attempt({ try store.save(Array(unsaved.values)) }) != nil { unsaved = [:] }
-        if !unsavedSegments.isEmpty, attempt({ try store.recordSegments(unsavedSegments) }) != nil {
+        if !unsaved.isEmpty, attemptAlone({ try store.save(Array(unsaved.values)) }) != nil { unsaved = [:] }
+        if !unsavedSegments.isEmpty, attemptAlone({ try store.recordSegments(unsavedSegments) }) != nil {
             unsavedSegments = [:]
         }
     }

@@ -268,7 +268,6 @@ public actor DownloadController {
     func reconcileExternalChanges() {
         guard let token = attempt({ try store.externalChangeToken() }), token != externalToken else { return }
         externalToken = token
-        flushSaves()
         if let all = attempt({ try store.loadAll() }) {
             for task in all where tasks[task.id] == nil && runtime[task.id].removal == nil {
                 tasks[task.id] = task

@@ -71,6 +71,13 @@ extension ActiveTransfer {
         return victim
     }
 
+    /// What a request's `If-Range` repeats: the stored validators for the first request, the first answer's for
+    /// a range, and none while a replaced link is unconfirmed (its answer is checked against the kept bytes).
+    func ifRangeValidators(for role: Connection.Role) -> RemoteValidators {
+        if newLink != nil { return RemoteValidators() }
+        return role == .first ? request.validators : validators
+    }
+
     /// What `connection` is doing, as the planner sees it: its lease's bytes left, not only its request's.
     func planning(_ connection: Connection) -> ConnectionPlanner.Running {
         let status = connection.lease.flatMap { ledger?.status(of: $0) }

@@ -67,7 +67,7 @@ final class ActiveTransfer {
         self.partsInUse = partsInUse
         self.emit = emit
         validators = request.validators
-        newLink = request.linkChange == .restart ? nil : request.linkChange
+        newLink = request.linkChange
         planner = ConnectionPlanner(split: request.options.split)
         host = URLValidation.host(of: request.url)
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)

@@ -61,12 +61,10 @@ final class Connection: CurlReceiver {
 
     /// Sets the easy handle up for this connection's request; its callbacks come back here.
     func configure() throws(CurlError) {
-        // A replaced link is asked without If-Range: its answer is checked against the kept bytes instead.
-        let validators = transfer.newLink != nil ? RemoteValidators() : role == .first ? transfer.request.validators : transfer.validators
         easy.receiver = self
         var request = ConnectionRequest.make(
             role: role, request: transfer.request, url: transfer.url(for: self), requested: requested,
-            validators: validators, fresh: fresh)
+            validators: transfer.ifRangeValidators(for: role), fresh: fresh)
         // Under a limit a new socket starts with a small buffer: the server never sees a wide window.
         request.receiveBuffer = transfer.budget.receiveBuffer(for: self)
         receiveBuffer = request.receiveBuffer

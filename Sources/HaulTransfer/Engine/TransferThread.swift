@@ -34,7 +34,6 @@ final class TransferThread {
     func run() {
         while true {
             for message in inbox.drain() { handle(message) }
-            countConnections()
             budget.refillAndResume(now: .now)
             if shuttingDown, active.isEmpty, !janitor.isClosingAny { break }
             multi.perform()
@@ -178,7 +177,7 @@ final class TransferThread {
         }
     }
 
-    /// Tells the budget how many connections share the overall limit: before new ones get their buffers.
+    /// Tells the budget how many connections share the overall limit (before new buffers, and as a transfer ends).
     private func countConnections() { budget.expectedConnections = max(1, active.values.reduce(0) { $0 + $1.expectedConnections }) }
 
     /// Sets up and adds the connections a transfer made; one that cannot start ends like a failed one.
@@ -229,6 +228,7 @@ final class TransferThread {
         for connection in transfer.closeAll() { multi.remove(connection.easy) }
         budget.forget(id)
         active[id] = nil
+        countConnections()
         janitor.closingBegan(id, part: transfer.writer?.path)
         reportProgress(of: transfer)
         // The worker gets its own descriptor: the transfer (and its fd) is released here on this thread.

@@ -24,7 +24,7 @@ enum RangeCheck {
         head: ResponseHead, requested: Range<Int64>, total: Int64, validators: RemoteValidators, host: String,
         newLink: LinkChange? = nil
     ) -> Verdict {
-        if let newLink, newLink != .restart {
+        if let newLink {
             return newLinkVerdict(head: head, requested: requested, total: total, stored: validators, host: host, change: newLink)
         }
         switch head.status {
@@ -76,8 +76,7 @@ enum RangeCheck {
             let length = head.isChunked ? nil : head.contentLength
             return .refuse(length == total ? .linkIgnoresRanges : .linkServesAnotherFile(kept: total, offered: length))
         case 416:
-            let offered = head["content-range"].flatMap { ContentRange(parsing: $0) }?.total
-            return .refuse(.linkServesAnotherFile(kept: total, offered: offered))
+            return .refuse(.linkServesAnotherFile(kept: total, offered: head.statedTotal))
         default:
             return .reject(head.statusError(host: host))
         }

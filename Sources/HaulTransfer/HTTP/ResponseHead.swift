@@ -85,6 +85,9 @@ struct ResponseHead {
         return range
     }
 
+    /// The whole file's length as a `Content-Range` states it (`bytes */900` on a 416 too), if it does.
+    var statedTotal: Int64? { fields["content-range"].flatMap { ContentRange(parsing: $0) }?.total }
+
     /// Why a 206 is unusable when it has no readable `Content-Range`.
     var unusableContentRange: DownloadError {
         .badContentRange("206 without a usable Content-Range (\(fields["content-range"] ?? "none"))")

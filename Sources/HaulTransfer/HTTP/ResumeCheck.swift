@@ -27,7 +27,7 @@ enum ResumeCheck {
         head: ResponseHead, requestedOffset: Int64, expectedTotal: Int64?, storedValidators: RemoteValidators,
         host: String, newLink: LinkChange? = nil
     ) -> Verdict {
-        if let newLink, newLink != .restart, requestedOffset > 0 {
+        if let newLink, requestedOffset > 0 {
             return newLinkVerdict(
                 head: head, offset: requestedOffset, expectedTotal: expectedTotal, stored: storedValidators,
                 host: host, change: newLink)
@@ -62,10 +62,7 @@ enum ResumeCheck {
                 return .reject(.httpStatus(
                     code: 416, reason: "(no range was sent: the server refuses the request)", host: host, retryAfter: nil))
             }
-            if let rangeText = head["content-range"], let range = ContentRange(parsing: rangeText),
-               let total = range.total, total == requestedOffset {
-                return .alreadyComplete(total: total)
-            }
+            if let total = head.statedTotal, total == requestedOffset { return .alreadyComplete(total: total) }
             return .discardAndRetry(.remoteFileChanged("the range from byte \(requestedOffset) is not satisfiable any more"))
         default:
             return .reject(head.statusError(host: host))
@@ -96,9 +93,8 @@ enum ResumeCheck {
             guard length == expectedTotal else { return .reject(.linkServesAnotherFile(kept: expectedTotal, offered: length)) }
             return .reject(.linkIgnoresRanges)
         case 416:
-            let total = head["content-range"].flatMap { ContentRange(parsing: $0) }?.total
-            if let total, total == offset, total == expectedTotal { return .alreadyComplete(total: total) }
-            return .reject(.linkServesAnotherFile(kept: expectedTotal, offered: total))
+            if let total = head.statedTotal, total == offset, total == expectedTotal { return .alreadyComplete(total: total) }
+            return .reject(.linkServesAnotherFile(kept: expectedTotal, offered: head.statedTotal))
         default:
             return .reject(head.statusError(host: host))
         }
