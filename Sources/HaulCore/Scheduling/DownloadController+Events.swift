@@ -43,6 +43,11 @@ extension DownloadController {
             runtime[id].unrecordedSegments = segments
             flushProgressSoon()
 
+        case let .cookies(id, lines):
+            guard var task = tasks[id], runtime[id].removal == nil else { return }
+            task.cookies = lines
+            save(task)
+
         case let .connections(counts):
             for (id, count) in counts { runtime[id].attempt?.connections = count }
 
@@ -69,7 +74,7 @@ extension DownloadController {
         // next tick; anything else rebuilds every row.
         switch event {
         case .progress: break
-        case .checkpoint, .segmentCheckpoint, .connections, .segmentMaps: figuresDirty = true
+        case .checkpoint, .segmentCheckpoint, .connections, .segmentMaps, .cookies: figuresDirty = true
         default: snapshotDirty = true
         }
     }

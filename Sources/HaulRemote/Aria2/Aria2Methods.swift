@@ -18,9 +18,10 @@ struct Aria2Methods: Sendable {
             throw .failed("No URI to download.")
         }
         let options = try Aria2TaskOptions(params.count > 1 ? (params[1].objectValue ?? [:]) : [:])
-        let request = TaskRequest(
+        var request = TaskRequest(
             url: first, output: options.output, directory: options.directory, headers: options.headers,
             checksum: options.checksum)
+        request.access = options.access
         var newTask: NewTask
         do {
             newTask = try intake.newTask(request)

@@ -48,6 +48,7 @@ struct DaemonCommand: AsyncParsableCommand {
     /// Options that describe tasks rather than the run: a background haul finds those tasks in the queue.
     static let taskOptions: Set<String> = [
         "-i", "--input-file", "-H", "--header", "-o", "--output", "--checksum", "--user-agent", "--referer",
+        "--all-proxy", "--no-proxy", "--load-cookies", "--netrc-file",
     ]
 
     /// `arguments` without the tasks they name (the URLs, and `taskOptions` with their values, in either
