@@ -102,6 +102,7 @@ import Testing
         #expect(taskOptions?["referer"] as? String == "http://127.0.0.1/page")
         #expect(taskOptions?["user-agent"] as? String == "Ext/1")
         #expect(taskOptions?["max-tries"] as? String == "5", "what the download inherits is answered too")
+        #expect(taskOptions?["haul-ignored"] as? String == "bt-tracker,continue", "the options addUri ignored are named")
         // changeOption takes what can change live and names what cannot.
         let (_, unchangeable) = await send(dispatcher, #"{"jsonrpc":"2.0","id":4,"method":"aria2.changeOption","params":["token:s3cret","0000000000000001",{"out":"c.bin"}]}"#)
         #expect(error(unchangeable)?["message"] as? String == "We encountered a problem while processing the option '--out'.")

@@ -42,6 +42,7 @@ struct Aria2Methods: Sendable {
                 if let limit = options.rateLimit { settings.append(.setTaskLimit(task.id, limit)) }
                 if let split = options.split { settings.append(.setTaskConnections(task.id, split)) }
                 if !settings.isEmpty { _ = await access.perform(settings) }
+                await state.recordIgnored(options.ignored, for: task.id)
             }
             return .string(task.id.gid)
         case let .storeFailed(message):
@@ -220,8 +221,12 @@ struct Aria2Methods: Sendable {
         return Self.waitingRows(access.snapshot()).firstIndex { $0.id == id } ?? target
     }
 
-    func getOption(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
-        .object(runOptions.options(of: try row(try Aria2GID.taskID(params.first))))
+    /// The download's options; `haul-ignored` names those its `addUri` accepted without effect.
+    func getOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let row = try row(try Aria2GID.taskID(params.first))
+        var options = runOptions.options(of: row)
+        if let ignored = await state.ignoredOptions[row.task.id] { options["haul-ignored"] = .string(ignored.joined(separator: ",")) }
+        return .object(options)
     }
 
     /// `max-download-limit` changes live; other options of a queued task stay (aria2 answers OK for what it ignores).
