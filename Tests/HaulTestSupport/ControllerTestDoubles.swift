@@ -33,6 +33,8 @@ public final class MemoryTaskStore: TaskStore {
                     id: id, url: new.url, directory: new.directory, requestedName: new.requestedName,
                     position: id.rawValue, checksum: new.checksum, headers: new.headers)
                 task.requestOptions = new.requestOptions
+                task.fileName = new.adoptedPart?.fileName
+                task.bytesDone = new.adoptedPart?.bytes ?? 0
                 state.tasks[id] = task
                 return task
             }

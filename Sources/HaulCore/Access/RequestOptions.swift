@@ -8,12 +8,19 @@ public struct RequestOptions: Sendable, Equatable, Codable {
     public var cookiesFile: String?
     /// A `.netrc` whose entry for the link's host gives the login (absolute path; curl's rules).
     public var netrcFile: String?
+    /// How the finished file is published: over a file already at its name (`--allow-overwrite`), instead of
+    /// under a numbered name.
+    public var allowOverwrite: Bool?
+    /// The part file began as a copy of a partial file left at the final name (`-c`): while its bytes stand,
+    /// the finished file replaces that partial one; once the download starts over, it no longer does.
+    public var continuesPartialFile: Bool?
 
     public init(proxies: ProxySettings? = nil, cookiesFile: String? = nil, netrcFile: String? = nil) {
         self.proxies = proxies
         self.cookiesFile = cookiesFile
         self.netrcFile = netrcFile
     }
+
 
     /// Nothing set.
     public var isEmpty: Bool { self == RequestOptions() }

@@ -12,6 +12,10 @@ extension DownloadController {
             task.bytesDone = min(task.bytesDone, response.offset)
             // The new link's first answer passed its check (or the task started over): the link is the task's now.
             task.linkChange = nil
+            if task.requestOptions.continuesPartialFile == true, response.offset == 0 {
+                // The server did not continue the partial file: the file at the final name stays as it is.
+                task.requestOptions.continuesPartialFile = nil
+            }
             if let reason = response.restartReason {
                 task.lastError = "restarted from byte 0: \(reason)"
                 announce(.restarted(task, reason: reason))

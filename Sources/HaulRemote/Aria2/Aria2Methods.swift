@@ -30,6 +30,7 @@ struct Aria2Methods: Sendable {
         }
         // aria2's `pause` option (AriaNg's "pause after adding"): queued paused, never started first.
         if options.pause { newTask.startsPaused = true }
+        if options.allowOverwrite { newTask.requestOptions.allowOverwrite = true }
         let result = await access.perform([.add([newTask])])[0]
         switch result {
         case let .added(new, reused):

@@ -66,6 +66,7 @@ public struct Aria2RunOptions: Sendable {
         }
         if let cookies = task.requestOptions.cookiesFile { options["load-cookies"] = .string(cookies) }
         if let netrc = task.requestOptions.netrcFile { options["netrc-path"] = .string(netrc) }
+        if task.requestOptions.allowOverwrite == true { options["allow-overwrite"] = "true" }
         options["split"] = .string(String(row.split))
         if let limit = row.rateLimit { options["max-download-limit"] = Aria2Methods.rateValue(limit) }
         return options

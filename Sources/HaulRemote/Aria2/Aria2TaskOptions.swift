@@ -15,6 +15,8 @@ struct Aria2TaskOptions: Equatable {
     var split: Int?
     /// Proxy, cookies file and netrc file (files need `--rpc-allowed-dir`, which the intake checks).
     var access = AccessRequest()
+    /// Fetch a finished file again and replace it, or any file at the name.
+    var allowOverwrite = false
     /// Options accepted without effect, by name.
     var ignored: [String] = []
 
@@ -66,6 +68,7 @@ struct Aria2TaskOptions: Equatable {
             case "netrc-path": access.netrcFile = try Self.text(value, key)
             case "http-user": httpUser = try Self.text(value, key)
             case "http-passwd": httpPassword = try Self.text(value, key)
+            case "allow-overwrite": allowOverwrite = value == "true" || value == .bool(true)
             default:
                 guard Self.isHarmless(key) else { throw Self.refused(key) }
                 ignored.append(key)

@@ -43,6 +43,13 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Logins from a .netrc file (curl's rules).", valueName: "file"))
     var netrcFile: String?
 
+    @Flag(name: [.short, .customLong("continue")], help: ArgumentHelp(
+        "Continue a partial file another program left at the final name (the server must agree, else it stays as it is)."))
+    var continuePartial = false
+
+    @Flag(name: .customLong("allow-overwrite"), help: "Fetch a finished file again and replace it, or any file at the name.")
+    var allowOverwrite = false
+
     /// Proxy, cookies and netrc options as given.
     var access: AccessRequest {
         AccessRequest(allProxy: allProxy, noProxy: noProxy, loadCookies: loadCookies, netrcFile: netrcFile)
@@ -97,6 +104,14 @@ struct AddOptions: ParsableArguments {
             }
             for warning in parsed.warnings { note("\(inputFile): \(warning)") }
             tasks += parsed.tasks
+        }
+        if allowOverwrite {
+            for index in tasks.indices { tasks[index].requestOptions.allowOverwrite = true }
+        }
+        if continuePartial {
+            tasks = try tasks.map { task in
+                do { return try PartialAdoption.adopt(task) } catch { throw ValidationError("\(error)") }
+            }
         }
         return tasks
     }
