@@ -75,6 +75,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-content-range", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/ContentRange", swiftSettings: strict),
         .executableTarget(name: "fuzz-input-file", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/InputFile", swiftSettings: strict),
+        .executableTarget(name: "fuzz-playlist", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/Playlist", swiftSettings: strict),
         .executableTarget(name: "fuzz-theme", dependencies: ["FuzzSupport", "HaulTUI"], path: "Fuzz/Theme", swiftSettings: strict),
         .target(name: "HaulTestSupport", dependencies: ["FaultServer", "HaulCore"], path: "Tests/HaulTestSupport", swiftSettings: strict),
 
