@@ -22,6 +22,7 @@ let package = Package(
         // C shims: one header and one shim.c each, forwards only.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CCipher", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
 
         .target(name: "HaulCore", swiftSettings: strict),
@@ -29,7 +30,7 @@ let package = Package(
             name: "HaulStore",
             dependencies: ["HaulCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
-        .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest"], swiftSettings: strict),
+        .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest", "CCipher"], swiftSettings: strict),
         .target(
             name: "HaulTUI",
             dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
