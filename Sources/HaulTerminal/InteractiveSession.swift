@@ -52,6 +52,8 @@ public enum InteractiveSession {
         var overlayScroll: OverlayScroll?
         /// When the message on screen appeared; messages go after `messageSeconds`.
         var messageShownAt: ContinuousClock.Instant?
+        /// The terminal title last set.
+        var shownTitle: String?
         static let messageSeconds: Duration = .seconds(4)
 
         init(session: TerminalSession, options: TerminalOptions) {
@@ -176,6 +178,11 @@ public enum InteractiveSession {
                 snapshot: snapshot, state: state, layout: layout, freeDiskBytes: freeDisk, now: Date(), frame: frame)
             overlayScroll = renderer.overlayScroll(model, layout: layout)
             painter.paint(renderer.render(model, layout: layout))
+            let title = TerminalTitle.text(snapshot)
+            if title != shownTitle {
+                shownTitle = title
+                session.setTitle(title)
+            }
         }
     }
 }

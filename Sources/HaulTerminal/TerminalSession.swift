@@ -1,5 +1,6 @@
 import CNcursesw
 import Glibc
+import HaulCore
 
 /// Owns curses for one interactive run: takes the terminal, and gives it back on every path.
 ///
@@ -80,6 +81,8 @@ final class TerminalSession {
             screen: screen, window: window, hasColors: hasColors, hasDefaultColors: hasDefaultColors,
             isUTF8: codeset == "UTF-8", stderrCapture: StderrCapture())
         writeToTerminal(bracketedPasteOn)
+        // The terminal's own title goes on its title stack (xterm, tmux, VTE), to come back on close.
+        writeToTerminal(pushTitle)
         return session
     }
 
@@ -104,6 +107,7 @@ final class TerminalSession {
         guard isOpen else { return }
         isOpen = false
         writeToTerminal(Self.bracketedPasteOff)
+        writeToTerminal(Self.popTitle)
         endwin()
         delscreen(screen)
         stderrCapture?.restore()
@@ -111,6 +115,15 @@ final class TerminalSession {
     }
 
     deinit { close() }
+
+    /// Shows `title` as the terminal's title (OSC 2); control characters never reach the terminal.
+    func setTitle(_ title: String) {
+        writeToTerminal("\u{1B}]2;" + title.escapingAllControlCharacters + "\u{7}")
+    }
+
+    /// xterm's title stack: save the title, and restore it.
+    static let pushTitle = "\u{1B}[22;0t"
+    static let popTitle = "\u{1B}[23;0t"
 
     private func writeToTerminal(_ text: String) { Self.writeToTerminal(text) }
 

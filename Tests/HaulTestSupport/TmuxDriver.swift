@@ -29,6 +29,12 @@ public final class TmuxDriver: Sendable {
         (try? run(capturing: true, ["capture-pane", "-p", "-t", session])) ?? ""
     }
 
+    /// The pane's title, as the program in it set it (OSC 2).
+    public func title() -> String {
+        ((try? run(capturing: true, ["display-message", "-p", "-t", session, "#{pane_title}"])) ?? "")
+            .trimmingCharacters(in: .newlines)
+    }
+
     /// Sends tmux key names (`Space`, `Enter`, `Escape`, `q`) or literal text with `literal: true`.
     public func send(_ keys: String..., literal: Bool = false) throws {
         try run(capturing: false, ["send-keys", "-t", session] + (literal ? ["-l"] : []) + keys)
