@@ -2,16 +2,20 @@ import Foundation
 
 /// `--on-download-complete CMD` and `--on-download-error CMD`: run CMD without a shell, with aria2's
 /// three arguments (GID, number of files = 1, file path), never blocking the engine or the controller.
+/// `--notify` adds a desktop notification for each (`DesktopNotification`).
 public struct DownloadHooks: Sendable {
     public var onComplete: String?
     public var onError: String?
+    /// Desktop notifications, when asked for and a session bus is there.
+    public var notifications: DesktopNotification?
 
-    public init(onComplete: String? = nil, onError: String? = nil) {
+    public init(onComplete: String? = nil, onError: String? = nil, notifications: DesktopNotification? = nil) {
         self.onComplete = onComplete
         self.onError = onError
+        self.notifications = notifications
     }
 
-    public var isEmpty: Bool { onComplete == nil && onError == nil }
+    public var isEmpty: Bool { onComplete == nil && onError == nil && notifications == nil }
 
     /// Runs the hooks for events as they come, until the stream ends; problems become `warning` lines
     /// through `report`.
@@ -24,6 +28,7 @@ public struct DownloadHooks: Sendable {
             case let .failed(failed, _) where failed.state == .failed: (command, task) = (onError, failed)
             default: continue
             }
+            notifications?.send(about: task, report: report)
             guard let command else { continue }
             do {
                 try Self.launch(command, arguments: Self.arguments(for: task))

@@ -55,7 +55,11 @@ final class CurlEasy {
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         try set(CURLOPT_USERAGENT, request.userAgent)
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
-        if let ca = request.caCertificate { try set(CURLOPT_CAINFO, ca) }
+        if let ca = request.caCertificate {
+            // The same bundle vouches for an https:// proxy.
+            try set(CURLOPT_CAINFO, ca)
+            try set(CURLOPT_PROXY_CAINFO, ca)
+        }
         if let range = request.range { try set(CURLOPT_RANGE, range) }
         if request.http11Only { try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
         if request.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }

@@ -26,7 +26,20 @@ struct RemoteOptions: ParsableArguments {
     @Option(name: .customLong("on-link-expired"), help: "Command run (no shell) with GID and link when a link answers 401, 403, 404 or 410 after bytes were fetched; a link it prints replaces the task's (as set-url).")
     var onLinkExpired: String?
 
-    var hooks: DownloadHooks { DownloadHooks(onComplete: onDownloadComplete, onError: onDownloadError) }
+    @Flag(help: "A desktop notification (notify-send) each time a download completes or fails, when a session bus is there.")
+    var notify = false
+
+    /// The hooks asked for; `--notify` without a session bus or notify-send is said once, through `report`.
+    func hooks(report: (String) -> Void) -> DownloadHooks {
+        var notifications: DesktopNotification?
+        if notify {
+            switch DesktopNotification.available(environment: ProcessInfo.processInfo.environment) {
+            case let .success(available): notifications = available
+            case let .failure(reason): report(reason.description)
+            }
+        }
+        return DownloadHooks(onComplete: onDownloadComplete, onError: onDownloadError, notifications: notifications)
+    }
     var linkRenewal: LinkRenewal? { onLinkExpired.map { LinkRenewal(command: $0) } }
 
     /// The TCP listener asked for, checked.

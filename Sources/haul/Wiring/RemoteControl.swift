@@ -20,7 +20,7 @@ final class RemoteControl {
         proxyDefaults: ProxySettings
     ) async throws -> RemoteControl? {
         let controller = composition.controller
-        let hooks = options.hooks
+        let hooks = options.hooks { note($0) }
         // Subscribed here, before the queue runs: a task that completes or fails at once still runs its hook
         // (subscribing inside the task missed such events whenever the task started late).
         let hookEvents = hooks.isEmpty ? nil : controller.events()

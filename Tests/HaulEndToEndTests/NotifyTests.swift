@@ -1,0 +1,55 @@
+import FaultServer
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// `--notify`: a notify-send on PATH (a script that logs its arguments) is run when a download completes or fails,
+/// only when a session bus is there; without one haul says so once and downloads as usual.
+@Suite(.timeLimit(.minutes(1))) struct NotifyTests {
+    static func fakeNotifySend(in run: HaulRun) throws -> (directory: String, log: String) {
+        let directory = run.root.file("bin")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let log = run.root.file("notify.log")
+        let script = directory + "/notify-send"
+        try "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(log)'\necho >> '\(log)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        return (directory, log)
+    }
+
+    @Test func aCompletedAndAFailedDownloadAreNotified() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/<i>ok&.bin", .file(size: 10_000, seed: 81))
+        server.route("/gone.bin", .status(404))
+        let run = try HaulRun()
+        let (bin, log) = try Self.fakeNotifySend(in: run)
+        let haul = try HaulProcess(
+            binary: "haul",
+            arguments: ["--headless", "--notify", "--retries", "0", "--state-dir", run.state, "-d", run.downloads,
+                        server.url("/%3Ci%3Eok%26.bin"), server.url("/gone.bin")],
+            environment: ["PATH": bin + ":/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 1)
+        let lines = try await eventuallyValue("two notifications", timeout: .seconds(10)) { () -> [String]? in
+            let lines = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+            return lines.count >= 2 ? lines : nil
+        }
+        #expect(lines.contains { $0.contains("Downloaded &lt;i&gt;ok&amp;.bin|") && $0.hasPrefix("--app-name=haul|") }, "\(lines)")
+        #expect(lines.contains { $0.contains("Download failed: gone.bin|") && $0.contains("404") }, "\(lines)")
+    }
+
+    @Test func withoutASessionBusItSaysSoAndDownloads() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/a.bin", .file(size: 10_000, seed: 82))
+        let run = try HaulRun()
+        let (bin, log) = try Self.fakeNotifySend(in: run)
+        let haul = try HaulProcess(
+            binary: "haul",
+            arguments: ["--headless", "--notify", "--state-dir", run.state, "-d", run.downloads, server.url("/a.bin")],
+            environment: ["PATH": bin + ":/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": run.root.path])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(haul.stderrText().contains("--notify: no desktop session bus"), "\(haul.stderrText())")
+        #expect(!FileManager.default.fileExists(atPath: log))
+        #expect(run.file("a.bin")?.count == 10_000)
+    }
+}
