@@ -78,10 +78,13 @@ enum LinkTests {
 
 extension HaulRun {
     /// Starts `haul ARGS --state-dir S [-d D]` with `environment` added (proxy variables, for instance).
+    /// `no_proxy` and `NO_PROXY` are emptied unless given, so an inherited one cannot send a test's traffic
+    /// past its proxy (HaulProcess already drops the inherited proxies themselves).
     func start(_ arguments: [String], environment: [String: String], directory: Bool = true) throws -> HaulProcess {
         var full = arguments + ["--state-dir", state]
         if directory { full += ["-d", downloads] }
-        return try HaulProcess(binary: "haul", arguments: full, environment: environment)
+        let given = ["no_proxy": "", "NO_PROXY": ""].merging(environment) { _, new in new }
+        return try HaulProcess(binary: "haul", arguments: full, environment: given)
     }
 
     /// Runs `haul ARGS --state-dir S -d D` to its end with `environment` added; returns (status, stdout, stderr).

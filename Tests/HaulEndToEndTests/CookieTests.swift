@@ -1,0 +1,176 @@
+import Foundation
+import HaulTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Cookies with real parts (issue 14 §3, DESIGN §8): nginx refuses a location without the right cookie;
+/// `--load-cookies` (Netscape cookies.txt) fetches it over 4 connections and across a kill -9 and a resume; a
+/// cookie the server sets on its first answer goes with every later connection; a cookies file that is missing
+/// or malformed is refused with its path quoted and adds no task; cookie values never show.
+@Suite(.timeLimit(.minutes(1)), .enabled(if: NginxFixture.isAvailable, "nginx is not installed"))
+struct CookieTests {
+    static let session = "c00kie-abc123"
+    static let ticket = "t1cket-789"
+    static let size = 4 << 20
+
+    /// `/members/` wants `session=…`, per connection at `rate` (4 MiB at 4 × 512 KiB/s: about 2 s);
+    /// `/login/NAME` sets `ticket=…` and answers 302 to `/tickets/NAME`, which wants both cookies.
+    static func start(rate: String = "512k") async throws -> NginxFixture {
+        try await NginxFixture.start(locations: """
+            location /members/ {
+                if ($cookie_session != "\(session)") { return 403; }
+                limit_rate \(rate);
+            }
+            location /login/ {
+                add_header Set-Cookie "ticket=\(ticket); Path=/; HttpOnly";
+                rewrite ^/login/(.*)$ /tickets/$1 redirect;
+            }
+            location /tickets/ {
+                if ($cookie_ticket != "\(ticket)") { return 403; }
+                if ($cookie_session != "\(session)") { return 403; }
+                limit_rate \(rate);
+            }
+            """)
+    }
+
+    /// A Netscape cookies.txt (TAB-separated, as browsers' exporters and curl write it) with the session cookie.
+    static func cookiesFile(_ run: HaulRun) throws -> String {
+        let path = run.root.file("cookies.txt")
+        let line = ["127.0.0.1", "FALSE", "/", "FALSE", "0", "session", session].joined(separator: "\t")
+        try "# Netscape HTTP Cookie File\n# written by a test\n\n\(line)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The requests for `path` once their bodies add up to the whole file (nginx logs a request when it ends).
+    static func served(_ nginx: NginxFixture, _ path: String) async throws -> [NginxFixture.AccessEntry] {
+        try await eventuallyValue("\(path) in the access log", timeout: .seconds(5)) { () -> [NginxFixture.AccessEntry]? in
+            let entries = nginx.accessEntries().filter { $0.uri == path }
+            return entries.filter { $0.status != 403 }.reduce(0) { $0 + $1.bodyBytesSent } >= Int64(size) ? entries : nil
+        }
+    }
+
+    static func expectNoCookieValue(in run: HaulRun, output: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let listings = try await run.listings()
+        #expect(!listings.isEmpty, sourceLocation: sourceLocation)
+        for secret in [session, ticket] {
+            #expect(!output.contains(secret), "the run printed a cookie: \(output)", sourceLocation: sourceLocation)
+            #expect(!listings.contains(secret), "haul list shows a cookie: \(listings)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func loadedCookiesGoWithEveryConnectionOfASegmentedDownload() async throws {
+        let nginx = try await Self.start()
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1441)
+        try nginx.write(file: "members/film.bin", bytes: bytes)
+        let run = try HaulRun()
+
+        // Without the cookie the door stays shut.
+        let (refused, out, err) = try await run.download(
+            ["--headless", "--retries", "0", "-o", "refused.bin", nginx.url("/members/film.bin")])
+        #expect(refused != 0, "\(out)\n\(err)")
+        #expect((out + err).contains("403"), "\(out)\n\(err)")
+        let shut = nginx.accessEntries().count
+
+        let haul = try run.start(["--json", "-s", "4", "--min-split-size", "1M", "--load-cookies", try Self.cookiesFile(run), nginx.url("/members/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), bytes)
+        let entries = try await Self.served(nginx, "/members/film.bin").dropFirst(shut)
+        #expect(entries.allSatisfy { [200, 206].contains($0.status) }, "\(entries)")
+        #expect(entries.filter { $0.status == 206 && $0.range != nil }.count >= 3, "4 connections: \(entries)")
+        #expect(Set(entries.map(\.connection)).count >= 4, "4 connections: \(entries)")
+        #expect(entries.allSatisfy { $0.cookie?.contains("session=\(Self.session)") == true }, "\(entries)")
+        try await Self.expectNoCookieValue(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    @Test func loadedCookiesGoWithTheResumeAfterAKill() async throws {
+        let nginx = try await Self.start(rate: "256k")
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1442)
+        try nginx.write(file: "members/film.bin", bytes: bytes)
+        let run = try HaulRun()
+        let cookies = try Self.cookiesFile(run)
+
+        let first = try run.start(["--headless", "-s", "4", "--min-split-size", "1M", "--load-cookies", cookies, nginx.url("/members/film.bin")])
+        defer { first.terminate(SIGKILL) }
+        try await eventually("bytes on record", timeout: .seconds(15), poll: .milliseconds(100)) {
+            (try await run.list().first?["bytes"] as? Int ?? 0) > 512 << 10
+        }
+        first.kill(SIGKILL)
+        #expect(try await first.waitForExit(timeout: .seconds(10)) == 128 + SIGKILL)
+        let kept = try await run.list().first?["bytes"] as? Int ?? 0
+        // nginx logs the cut requests when it notices the connections closed.
+        let before = try await eventuallySteady("the cut requests logged", quiet: .milliseconds(500), timeout: .seconds(5)) {
+            nginx.accessEntries().count
+        }
+
+        // The rerun names no URL and no cookies file: the task carries its cookies.
+        let second = try run.start(["--headless"], environment: [:])
+        #expect(try await second.waitForExit(timeout: .seconds(30)) == 0, "\(second.stderrText())")
+        expectSameBytes(run.file("film.bin"), bytes)
+        let resumed = try await eventuallyValue("the resumed requests", timeout: .seconds(5)) { () -> [NginxFixture.AccessEntry]? in
+            let entries = Array(nginx.accessEntries().dropFirst(before))
+            return entries.reduce(0) { $0 + $1.bodyBytesSent } >= Int64(Self.size - kept) ? entries : nil
+        }
+        #expect(resumed.allSatisfy { $0.status == 206 && $0.range != nil }, "\(resumed)")
+        #expect(resumed.allSatisfy { $0.cookie?.contains("session=\(Self.session)") == true }, "\(resumed)")
+        try await Self.expectNoCookieValue(in: run, output: second.stdoutText() + second.stderrText())
+    }
+
+    @Test func aCookieTheServerSetsGoesWithEveryLaterConnection() async throws {
+        let nginx = try await Self.start()
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1443)
+        try nginx.write(file: "tickets/film.bin", bytes: bytes)
+        let run = try HaulRun()
+
+        let haul = try run.start(["--json", "-s", "4", "--min-split-size", "1M", "--load-cookies", try Self.cookiesFile(run), nginx.url("/login/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), bytes)
+        let entries = try await Self.served(nginx, "/tickets/film.bin")
+        #expect(entries.allSatisfy { [200, 206].contains($0.status) }, "\(entries)")
+        #expect(Set(entries.map(\.connection)).count >= 2, "several connections: \(entries)")
+        #expect(entries.allSatisfy { $0.cookie?.contains("ticket=\(Self.ticket)") == true }, "\(entries)")
+        try await Self.expectNoCookieValue(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    @Test func anInputFileLineTakesItsOwnCookies() async throws {
+        let nginx = try await Self.start(rate: "0")
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1444)
+        try nginx.write(file: "members/film.bin", bytes: bytes)
+        let run = try HaulRun()
+        let list = run.root.file("links.txt")
+        try "\(nginx.url("/members/film.bin"))\n  load-cookies=\(try Self.cookiesFile(run))\n"
+            .write(toFile: list, atomically: true, encoding: .utf8)
+
+        let (status, out, err) = try await run.download(["--headless", "--retries", "0", "-i", list])
+        #expect(status == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("film.bin"), bytes)
+    }
+
+    @Test func aMissingOrMalformedCookiesFileIsRefusedWithItsPathAndAddsNoTask() async throws {
+        let run = try HaulRun()
+        let missing = run.root.file("no-such-cookies.txt")
+        // Space-separated fields: libcurl would skip the line without a word.
+        let malformed = run.root.file("spaces-cookies.txt")
+        try "127.0.0.1 FALSE / FALSE 0 session \(Self.session)\n".write(toFile: malformed, atomically: true, encoding: .utf8)
+        for file in [missing, malformed] {
+            for command in [["--headless"], ["add"]] {
+                let (status, out, err) = try await run.download(command + ["--load-cookies", file, "http://127.0.0.1:9/film.bin"])
+                #expect(status != 0, "\(command) \(file): \(out)\n\(err)")
+                #expect(err.contains(file), "\(command): \(err)")
+                #expect(!(out + err).contains(Self.session), "\(command): \(err)")
+            }
+            let list = run.root.file("links.txt")
+            try "http://127.0.0.1:9/good.bin\nhttp://127.0.0.1:9/bad.bin\n  load-cookies=\(file)\n"
+                .write(toFile: list, atomically: true, encoding: .utf8)
+            let (status, out, err) = try await run.download(["add", "-i", list])
+            #expect(status != 0, "\(out)\n\(err)")
+            #expect(err.contains(file), "\(err)")
+        }
+        #expect(try await run.list().isEmpty, "a task was added")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import HaulTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Logins with real parts (issue 14 §3, DESIGN §8): nginx `auth_basic` serves a file to credentials in the link
+/// and to `--netrc-file`; a redirect to another port or host gets no credentials (that server's own log says so);
+/// the password never shows in `haul list` or JSON events.
+@Suite(.timeLimit(.minutes(1)), .enabled(if: NginxFixture.isAvailable && LinkTests.opensslAvailable, "nginx or openssl is not installed"))
+struct LoginTests {
+    static let user = "alice"
+    static let password = "op3n-s3same"
+    static let size = 4 << 20
+
+    /// A store on its own port that serves `/store/` to anyone (a presigned-URL host), throttled per connection
+    /// so a segmented download uses several, and an origin whose `/private/` wants Basic credentials and whose
+    /// `/go/NAME` and `/go-by-name/NAME` answer 302 to the store's `/store/NAME` (by address, by name).
+    struct Servers {
+        let origin: NginxFixture
+        let store: NginxFixture
+        let bytes: [UInt8]
+
+        static func start(_ run: HaulRun, seed: UInt64) async throws -> Servers {
+            let htpasswd = run.root.file("htpasswd")
+            try LinkTests.htpasswdLine(user: LoginTests.user, password: LoginTests.password)
+                .write(toFile: htpasswd, atomically: true, encoding: .utf8)
+            let store = try await NginxFixture.start(locations: "location /store/ { limit_rate 1m; }")
+            let origin = try await NginxFixture.start(locations: """
+                location /private/ {
+                    auth_basic "haul";
+                    auth_basic_user_file \(htpasswd);
+                }
+                location /go/ {
+                    rewrite ^/go/(.*)$ http://127.0.0.1:\(store.port)/store/$1 redirect;
+                }
+                location /go-by-name/ {
+                    rewrite ^/go-by-name/(.*)$ http://localhost:\(store.port)/store/$1 redirect;
+                }
+                """)
+            let bytes = LinkTests.bytes(LoginTests.size, seed: seed)
+            try origin.write(file: "private/film.bin", bytes: bytes)
+            try store.write(file: "store/film.bin", bytes: bytes)
+            return Servers(origin: origin, store: store, bytes: bytes)
+        }
+
+        func stop() {
+            origin.stop()
+            store.stop()
+        }
+
+        /// `http://alice:PASSWORD@127.0.0.1:PORT/PATH` on the origin.
+        func linkWithCredentials(_ path: String) -> String {
+            origin.url(path).replacingOccurrences(of: "http://", with: "http://\(LoginTests.user):\(LoginTests.password)@")
+        }
+    }
+
+    /// Every secret-free place a user or a program reads: the run's output, `haul list`, `haul list --json`.
+    static func expectNoPassword(in run: HaulRun, output: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(!output.contains(password), "the run printed the password: \(output)", sourceLocation: sourceLocation)
+        let listings = try await run.listings()
+        #expect(!listings.isEmpty, sourceLocation: sourceLocation)
+        #expect(!listings.contains(password), "haul list shows the password: \(listings)", sourceLocation: sourceLocation)
+    }
+
+    static func netrc(_ run: HaulRun, machine: String = "127.0.0.1") throws -> String {
+        let path = run.root.file("netrc")
+        try "machine \(machine) login \(user) password \(password)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(chmod(path, 0o600) == 0)
+        return path
+    }
+
+    @Test func credentialsInTheLinkOpenTheDoorAndNeverShow() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1431)
+        defer { servers.stop() }
+
+        // Without them the door stays shut.
+        let (refused, out, err) = try await run.download(
+            ["--headless", "--retries", "0", "-o", "refused.bin", servers.origin.url("/private/film.bin")])
+        #expect(refused != 0, "\(out)\n\(err)")
+        #expect((out + err).contains("401"), "\(out)\n\(err)")
+
+        let haul = try run.start(["--json", "-s", "4", "--min-split-size", "1M", servers.linkWithCredentials("/private/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        let served = servers.origin.accessEntries().filter { $0.uri == "/private/film.bin" && $0.status != 401 }
+        #expect(!served.isEmpty && served.allSatisfy { $0.remoteUser == Self.user && [200, 206].contains($0.status) }, "\(served)")
+        try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    @Test func aNetrcFileOpensTheDoor() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1432)
+        defer { servers.stop() }
+        let netrc = try Self.netrc(run)
+
+        let haul = try run.start(["--json", "--netrc-file", netrc, servers.origin.url("/private/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        let served = servers.origin.accessEntries().filter { $0.uri == "/private/film.bin" && [200, 206].contains($0.status) }
+        #expect(!served.isEmpty && served.allSatisfy { $0.remoteUser == Self.user }, "\(servers.origin.accessEntries())")
+        try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    @Test func linkCredentialsDoNotFollowARedirectToAnotherPort() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1433)
+        defer { servers.stop() }
+
+        let haul = try run.start(["--json", "-s", "4", "--min-split-size", "1M", servers.linkWithCredentials("/go/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        // The origin got the credentials; the store on the other port got none, on any connection.
+        #expect(servers.origin.accessEntries().contains { $0.uri == "/go/film.bin" && $0.remoteUser == Self.user },
+                "\(servers.origin.accessEntries())")
+        let stored = try await eventuallyValue("the store's log", timeout: .seconds(5)) { () -> [NginxFixture.AccessEntry]? in
+            let entries = servers.store.accessEntries()
+            return entries.reduce(0) { $0 + $1.bodyBytesSent } >= Int64(Self.size) ? entries : nil
+        }
+        #expect(stored.filter { $0.range != nil }.count >= 2, "several connections: \(stored)")
+        #expect(stored.allSatisfy { $0.authorization == nil && $0.remoteUser == nil }, "credentials reached the store: \(stored)")
+        try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    @Test func netrcCredentialsDoNotFollowARedirectToAnotherHost() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1434)
+        defer { servers.stop() }
+        let netrc = try Self.netrc(run)
+
+        let haul = try run.start(["--json", "-s", "4", "--min-split-size", "1M", "--netrc-file", netrc, servers.origin.url("/go-by-name/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        #expect(servers.origin.accessEntries().contains { $0.uri == "/go-by-name/film.bin" && $0.remoteUser == Self.user },
+                "netrc gave the origin its login: \(servers.origin.accessEntries())")
+        let stored = try await eventuallyValue("the store's log", timeout: .seconds(5)) { () -> [NginxFixture.AccessEntry]? in
+            let entries = servers.store.accessEntries()
+            return entries.reduce(0) { $0 + $1.bodyBytesSent } >= Int64(Self.size) ? entries : nil
+        }
+        #expect(stored.allSatisfy { $0.authorization == nil }, "credentials reached localhost: \(stored)")
+    }
+}
