@@ -173,4 +173,32 @@ struct CookieTests {
         }
         #expect(try await run.list().isEmpty, "a task was added")
     }
+
+    @Test func aCookiesFileNamedOverRPCMustLieInAnAllowedDirectory() async throws {
+        let nginx = try await Self.start(rate: "0")
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1445)
+        try nginx.write(file: "members/film.bin", bytes: bytes)
+        let run = try HaulRun()
+        let allowed = run.root.file("allowed")
+        try FileManager.default.createDirectory(atPath: allowed, withIntermediateDirectories: true)
+        let outside = try Self.cookiesFile(run)
+        let inside = allowed + "/cookies.txt"
+        try FileManager.default.copyItem(atPath: outside, toPath: inside)
+        let haul = try await Aria2Haul.start(run, arguments: ["--rpc-allowed-dir", allowed])
+        defer { haul.process?.terminate() }
+
+        let refused = try await haul.call("aria2.addUri", [[nginx.url("/members/film.bin")], ["load-cookies": outside]])
+        #expect(refused.error != nil, "\(refused.body)")
+        #expect((try await haul.result("aria2.tellWaiting", [0, 10]) as? [Any])?.isEmpty == true, "a task was added")
+
+        let gid = try #require(try await haul.result("aria2.addUri", [[nginx.url("/members/film.bin")], ["load-cookies": inside]]) as? String)
+        try await eventually("the download to complete", timeout: .seconds(20), poll: .milliseconds(100)) {
+            try await haul.status(gid, ["status"])["status"] as? String == "complete"
+        }
+        expectSameBytes(run.file("film.bin"), bytes)
+        for answer in [try await haul.call("aria2.getOption", [gid]), try await haul.call("aria2.tellStatus", [gid])] {
+            #expect(!answer.body.contains(Self.session), "an RPC answer gives the cookie away: \(answer.body)")
+        }
+    }
 }

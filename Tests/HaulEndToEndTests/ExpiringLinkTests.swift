@@ -18,10 +18,12 @@ struct ExpiringLinkTests {
     static let mtime = 1_700_000_000
 
     /// `/signed/…` needs `md5` and `expires` signed like nginx's documentation does; `rate=slow` throttles.
-    static func start() async throws -> NginxFixture {
+    /// `inside` is added to the location (`auth_basic`, for instance).
+    static func start(inside: String = "") async throws -> NginxFixture {
         try await NginxFixture.start(
             locations: """
                 location /signed/ {
+                    \(inside)
                     secure_link $arg_md5,$arg_expires;
                     secure_link_md5 "$secure_link_expires$uri \(secret)";
                     if ($secure_link = "") { return 403; }
@@ -46,11 +48,13 @@ struct ExpiringLinkTests {
     /// A throttled download whose link expires three seconds after it starts. Once the link has expired, nginx is
     /// killed mid-answer and started again: haul's retry meets the 403 of an expired link with bytes kept.
     /// Returns the running haul and the expired link.
+    /// With `login` (`user:password`), the link carries it.
     static func outliveTheLink(
-        _ nginx: NginxFixture, _ run: HaulRun, extra: [String] = []
+        _ nginx: NginxFixture, _ run: HaulRun, extra: [String] = [], login: String? = nil
     ) async throws -> (HaulProcess, String) {
         let expires = LinkTests.now + 3
-        let link = try signed(nginx, "/signed/film.bin", expires: expires, slow: true)
+        var link = try signed(nginx, "/signed/film.bin", expires: expires, slow: true)
+        if let login { link = link.replacingOccurrences(of: "http://", with: "http://\(login)@") }
         let haul = try run.start(["--headless", "-s", "1", "-o", "film.bin"] + extra + [link])
         try await eventually("bytes on disk and the link expired", timeout: .seconds(15), poll: .milliseconds(50)) {
             LinkTests.partSize(run, "film.bin") > 256 << 10 && LinkTests.now > expires

@@ -141,4 +141,55 @@ struct LoginTests {
         }
         #expect(stored.allSatisfy { $0.authorization == nil }, "credentials reached localhost: \(stored)")
     }
+
+    /// Hooks' arguments are among the places a secret never goes (DESIGN §8): `--on-link-expired` is given the
+    /// expired link without its credentials.
+    @Test func theOnLinkExpiredCommandIsNotGivenTheLinksCredentials() async throws {
+        let run = try HaulRun()
+        let htpasswd = run.root.file("htpasswd")
+        try LinkTests.htpasswdLine(user: Self.user, password: Self.password).write(toFile: htpasswd, atomically: true, encoding: .utf8)
+        let nginx = try await ExpiringLinkTests.start(inside: "auth_basic \"haul\"; auth_basic_user_file \(htpasswd);")
+        defer { nginx.stop() }
+        try ExpiringLinkTests.publish(nginx, "film.bin", LinkTests.bytes(ExpiringLinkTests.size, seed: 1435))
+        let calls = run.root.file("renewals.log")
+        // The script gives no new link: the task fails once it has been asked.
+        let script = try LinkTests.script(run.root.file("renew.sh"), "#!/bin/sh\necho \"$@\" >> '\(calls)'\nexit 1\n")
+
+        let (haul, expired) = try await ExpiringLinkTests.outliveTheLink(
+            nginx, run, extra: ["--on-link-expired", script], login: "\(Self.user):\(Self.password)")
+        #expect(try await haul.waitForExit(timeout: .seconds(20)) == 1, "\(haul.stderrText())")
+        #expect(nginx.accessEntries().contains { $0.remoteUser == Self.user && $0.status == 403 }, "the link's login went with the expired link")
+        let called = (try? String(contentsOfFile: calls, encoding: .utf8)) ?? ""
+        #expect(called.hasPrefix("0000000000000001 http://"), "\(called)")
+        #expect(called.contains(String(expired[expired.range(of: "@")!.upperBound...])), "\(called)")
+        #expect(!called.contains(Self.password), "the hook was given the password: \(called)")
+        try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    @Test func aNetrcFileNamedOverRPCMustLieInAnAllowedDirectory() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1436)
+        defer { servers.stop() }
+        let allowed = run.root.file("allowed")
+        try FileManager.default.createDirectory(atPath: allowed, withIntermediateDirectories: true)
+        let outside = try Self.netrc(run)
+        let inside = allowed + "/netrc"
+        try FileManager.default.copyItem(atPath: outside, toPath: inside)
+        let haul = try await Aria2Haul.start(run, arguments: ["--rpc-allowed-dir", allowed])
+        defer { haul.process?.terminate() }
+
+        let refused = try await haul.call("aria2.addUri", [[servers.origin.url("/private/film.bin")], ["netrc-path": outside]])
+        #expect(refused.error != nil, "\(refused.body)")
+        #expect((try await haul.result("aria2.tellWaiting", [0, 10]) as? [Any])?.isEmpty == true, "a task was added")
+
+        let gid = try #require(try await haul.result(
+            "aria2.addUri", [[servers.origin.url("/private/film.bin")], ["netrc-path": inside]]) as? String)
+        try await eventually("the download to complete", timeout: .seconds(20), poll: .milliseconds(100)) {
+            try await haul.status(gid, ["status"])["status"] as? String == "complete"
+        }
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        #expect(servers.origin.accessEntries().contains { $0.remoteUser == Self.user && $0.status == 200 })
+        let options = try await haul.call("aria2.getOption", [gid])
+        #expect(!options.body.contains(Self.password), "\(options.body)")
+    }
 }
