@@ -60,6 +60,43 @@ struct ProxyTests {
         #expect(!entries.isEmpty && entries.allSatisfy { $0.via?.contains("tinyproxy") == true }, "\(entries)")
     }
 
+    @Test func anHTTPProxyThatWantsALoginGetsItFromTheProxyURLAndTheOriginNever() async throws {
+        let (nginx, bytes) = try await Self.origin(seed: 1421)
+        defer { nginx.stop() }
+        let proxy = try await TinyproxyFixture.start(extra: "BasicAuth alice \(Self.proxyPassword)")
+        defer { proxy.stop() }
+        let run = try HaulRun()
+
+        let (refused, out, err) = try await run.download(
+            ["--headless", "--retries", "0", "--all-proxy", proxy.url, "-o", "refused.bin", nginx.url("/file.bin")])
+        #expect(refused != 0, "no login, no way through: \(out)\n\(err)")
+        let withLogin = proxy.url.replacingOccurrences(of: "http://", with: "http://alice:\(Self.proxyPassword)@")
+        let haul = try run.start(["--json", "--all-proxy", withLogin, nginx.url("/file.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("file.bin"), bytes)
+        let entries = nginx.accessEntries()
+        #expect(!entries.isEmpty && entries.allSatisfy { $0.via?.contains("tinyproxy") == true && $0.authorization == nil }, "\(entries)")
+        try await Self.expectNoSecret(Self.proxyPassword, in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    @Test func anHTTPSDownloadGoesThroughTheProxysTunnel() async throws {
+        let nginx = try await NginxFixture.start(tls: true)
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1422)
+        try nginx.write(file: "file.bin", bytes: bytes)
+        let proxy = try await TinyproxyFixture.start(extra: "ConnectPort \(nginx.port)")
+        defer { proxy.stop() }
+        let run = try HaulRun()
+
+        let (status, out, err) = try await run.download(
+            ["--headless", "--ca-cert", try #require(nginx.certificate), "--all-proxy", proxy.url, nginx.url("/file.bin")])
+        #expect(status == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("file.bin"), bytes)
+        try await eventually("tinyproxy's log of the tunnel", timeout: .seconds(5)) {
+            proxy.requests().contains { $0.hasPrefix("CONNECT 127.0.0.1:\(nginx.port)") }
+        }
+    }
+
     @Test func aSOCKS5ProxyWithCredentialsCarriesTheDownloadAndTheCredentialsNeverShow() async throws {
         let (nginx, bytes) = try await Self.origin(seed: 1412)
         defer { nginx.stop() }
