@@ -118,6 +118,29 @@ struct ExpiringLinkTests {
         try await Self.expectOnlyTheMissingPartFetched(nginx, fresh: fresh, kept: kept)
     }
 
+    /// The way in a person tries first: the same command again with the new link and the same `-o`.
+    @Test func theFreshLinkUnderTheSameOutputNameIsTheTasksNewLink() async throws {
+        let nginx = try await Self.start()
+        defer { nginx.stop() }
+        let film = LinkTests.bytes(Self.size, seed: 1405)
+        try Self.publish(nginx, "film.bin", film)
+        let run = try HaulRun()
+
+        let (haul, _) = try await Self.outliveTheLink(nginx, run)
+        #expect(try await haul.waitForExit(timeout: .seconds(20)) == 1, "\(haul.stderrText())")
+        let kept = try await run.list().first?["bytes"] as? Int ?? 0
+        #expect(kept > 256 << 10)
+
+        let fresh = try Self.signed(nginx, "/signed/film.bin", expires: LinkTests.now + 3600)
+        let (finished, out, err) = try await run.download(["--headless", "-o", "film.bin", fresh])
+        #expect(finished == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("film.bin"), film)
+        let rows = try await run.list()
+        #expect(rows.count == 1 && rows.first?["state"] as? String == "completed", "\(rows)")
+        #expect(!FileManager.default.fileExists(atPath: run.downloads + "/film (1).bin"))
+        try await Self.expectOnlyTheMissingPartFetched(nginx, fresh: fresh, kept: kept)
+    }
+
     @Test func anOnLinkExpiredScriptSignsANewLinkAndTheDownloadFinishesUnattended() async throws {
         let nginx = try await Self.start()
         defer { nginx.stop() }
