@@ -16,7 +16,8 @@ struct CookieTests {
     static let size = 4 << 20
 
     /// `/members/` wants `session=…`, per connection at `rate` (4 MiB at 4 × 512 KiB/s: about 2 s);
-    /// `/login/NAME` sets `ticket=…` and answers 302 to `/tickets/NAME`, which wants both cookies.
+    /// `/login/NAME` sets `ticket=…` and answers 302 to `/tickets/NAME`, which wants both cookies;
+    /// `/sticky/` wants `session=…`, sets `ticket=…` and wants it back with every Range.
     static func start(rate: String = "512k") async throws -> NginxFixture {
         try await NginxFixture.start(locations: """
             location /members/ {
@@ -32,7 +33,15 @@ struct CookieTests {
                 if ($cookie_session != "\(session)") { return 403; }
                 limit_rate \(rate);
             }
-            """)
+            location /sticky/ {
+                if ($haul_sticky_deny) { return 403; }
+                if ($cookie_session != "\(session)") { return 403; }
+                add_header Set-Cookie "ticket=\(ticket); Path=/";
+                limit_rate \(rate);
+            }
+            """,
+            // /sticky/ sets the ticket on every answer and wants it on every request for a range.
+            http: #"map "$http_range|$cookie_ticket" $haul_sticky_deny { "~^bytes=[^|]*\|$" 1; default 0; }"#)
     }
 
     /// A Netscape cookies.txt (TAB-separated, as browsers' exporters and curl write it) with the session cookie.
@@ -134,6 +143,35 @@ struct CookieTests {
         #expect(Set(entries.map(\.connection)).count >= 2, "several connections: \(entries)")
         #expect(entries.allSatisfy { $0.cookie?.contains("ticket=\(Self.ticket)") == true }, "\(entries)")
         try await Self.expectNoCookieValue(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    /// The cookie a server set is the task's: the ranged requests after a kill -9 carry it, though nothing
+    /// asks the server for it again (every request of the resume has a Range, which needs the cookie already).
+    @Test func aCookieTheServerSetIsKeptAcrossAKillAndAResume() async throws {
+        let nginx = try await Self.start(rate: "256k")
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1446)
+        try nginx.write(file: "sticky/film.bin", bytes: bytes)
+        let run = try HaulRun()
+
+        let first = try run.start(["--headless", "-s", "4", "--min-split-size", "1M", "--load-cookies", try Self.cookiesFile(run), nginx.url("/sticky/film.bin")])
+        defer { first.terminate(SIGKILL) }
+        try await eventually("bytes on record", timeout: .seconds(15), poll: .milliseconds(100)) {
+            (try await run.list().first?["bytes"] as? Int ?? 0) > 512 << 10
+        }
+        first.kill(SIGKILL)
+        #expect(try await first.waitForExit(timeout: .seconds(10)) == 128 + SIGKILL)
+        let before = try await eventuallySteady("the cut requests logged", quiet: .milliseconds(500), timeout: .seconds(5)) {
+            nginx.accessEntries().count
+        }
+
+        let second = try run.start(["--headless"], environment: [:])
+        #expect(try await second.waitForExit(timeout: .seconds(30)) == 0, "\(second.stderrText())")
+        expectSameBytes(run.file("film.bin"), bytes)
+        let resumed = Array(nginx.accessEntries().dropFirst(before))
+        #expect(!resumed.isEmpty && resumed.allSatisfy { $0.range != nil && $0.status == 206 }, "\(resumed)")
+        #expect(resumed.allSatisfy { $0.cookie?.contains("ticket=\(Self.ticket)") == true }, "\(resumed)")
+        try await Self.expectNoCookieValue(in: run, output: second.stdoutText() + second.stderrText())
     }
 
     @Test func anInputFileLineTakesItsOwnCookies() async throws {
