@@ -12,6 +12,7 @@ CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out) { ret
 CURLcode CCurl_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *out) { return curl_easy_getinfo(easy, info, out); }
 
 CURLMcode CCurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) { return curl_multi_setopt(multi, option, value); }
+CURLSHcode CCurl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) { return curl_share_setopt(share, option, value); }
 
 CURLcode CCurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out) {
     return curl_easy_getinfo(easy, info, out);

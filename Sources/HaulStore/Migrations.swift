@@ -89,6 +89,13 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE task ADD COLUMN linkHistory TEXT NOT NULL DEFAULT '[]'")
         }
 
+        // Request options fixed when a task is added (proxies, cookies file, netrc file) and the cookies servers
+        // set for it (DESIGN §8).
+        migrator.registerMigration("2026-11-25-task-request-options") { db in
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN requestOptions TEXT")
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN cookies TEXT NOT NULL DEFAULT '[]'")
+        }
+
         return migrator
     }
 }

@@ -31,6 +31,10 @@ struct TaskRecord: Equatable {
     var linkChange: String?
     /// A JSON array of earlier links; `[]` when there are none.
     var linkHistory: String
+    /// `RequestOptions` as a JSON object; nil when none are set.
+    var requestOptions: String?
+    /// A JSON array of the cookies servers set (Netscape lines); `[]` when there are none.
+    var cookies: String = "[]"
 
     enum Columns {
         static let id = Column("id")
@@ -52,6 +56,8 @@ struct TaskRecord: Equatable {
         static let finishedAt = Column("finishedAt")
         static let linkChange = Column("linkChange")
         static let linkHistory = Column("linkHistory")
+        static let requestOptions = Column("requestOptions")
+        static let cookies = Column("cookies")
     }
 }
 
@@ -67,7 +73,8 @@ extension TaskRecord {
             etag: task.validators.etag, lastModified: task.validators.lastModified,
             attempts: task.attempts, lastError: task.lastError, checksum: task.checksum?.description,
             headers: Self.encodeStrings(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt,
-            linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory))
+            linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory),
+            requestOptions: Self.encodeOptions(task.requestOptions), cookies: Self.encodeStrings(task.cookies))
     }
 
     /// The task this row stores; throws when a stored value cannot be read back.
@@ -91,6 +98,8 @@ extension TaskRecord {
             createdAt: createdAt, finishedAt: finishedAt)
         task.linkChange = parsedLinkChange
         task.linkHistory = parsedHistory
+        if let requestOptions { task.requestOptions = try read(requestOptions, "requestOptions", Self.decodeOptions) }
+        task.cookies = try read(cookies, "cookies", Self.decodeStrings)
         return task
     }
 
@@ -100,6 +109,16 @@ extension TaskRecord {
         // Encoding an array of strings cannot fail.
         let data = (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Request options as a JSON object, nil when none are set.
+    static func encodeOptions(_ options: RequestOptions) -> String? {
+        guard !options.isEmpty, let data = try? JSONEncoder().encode(options) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeOptions(_ text: String) -> RequestOptions? {
+        try? JSONDecoder().decode(RequestOptions.self, from: Data(text.utf8))
     }
 
     static func decodeStrings(_ text: String) -> [String]? {
@@ -114,7 +133,7 @@ extension TaskRecord {
     /// Every column in the order `init(positional:)` reads them.
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
-        attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory
+        attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, requestOptions, cookies
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -125,7 +144,8 @@ extension TaskRecord {
             position: row[6], bytesDone: row[7], totalBytes: row[8], etag: row[9], lastModified: row[10],
             attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
-            finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18])
+            finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18], requestOptions: row[19],
+            cookies: row[20])
     }
 }
 
@@ -154,6 +174,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         finishedAt = Date(storedValue: row[Columns.finishedAt])
         linkChange = try row.decode(forColumn: Columns.linkChange)
         linkHistory = try row.decode(forColumn: Columns.linkHistory)
+        requestOptions = try row.decode(forColumn: Columns.requestOptions)
+        cookies = try row.decode(forColumn: Columns.cookies)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -176,6 +198,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.finishedAt] = finishedAt?.storedValue
         container[Columns.linkChange] = linkChange
         container[Columns.linkHistory] = linkHistory
+        container[Columns.requestOptions] = requestOptions
+        container[Columns.cookies] = cookies
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

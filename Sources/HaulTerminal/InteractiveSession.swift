@@ -161,7 +161,8 @@ public enum InteractiveSession {
             if let cached = cachedContext, cached.sequence == snapshot.sequence, cached.visibleRows == layout.visibleRows {
                 return cached.context
             }
-            let context = UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory)
+            var context = UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory)
+            context.proxyDefaults = options.proxyDefaults
             cachedContext = (snapshot.sequence, layout.visibleRows, context)
             return context
         }

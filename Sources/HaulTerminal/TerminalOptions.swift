@@ -1,3 +1,4 @@
+import HaulCore
 import HaulTUI
 
 /// How the interactive screen should look and where it measures free disk space.
@@ -8,6 +9,8 @@ public struct TerminalOptions: Sendable {
     public var downloadDirectory: String
     /// The pid of the background haul the list is attached to; nil when this process owns the downloads.
     public var attachedTo: Int32?
+    /// The proxies of URLs added with `a` (those of the command that opened the list).
+    public var proxyDefaults = ProxySettings()
 
     public init(theme: Theme, downloadDirectory: String, attachedTo: Int32? = nil) {
         self.theme = theme

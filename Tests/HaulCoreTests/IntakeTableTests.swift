@@ -117,8 +117,12 @@ import Testing
         switch error {
         case let .invalidURL(text), let .unsupportedScheme(text), let .invalidOutputName(text), let .notADirectory(text),
              let .directoryNotAllowed(text), let .malformedHeader(text), let .headerControlCharacter(text),
-             let .headerNameWithSpace(text), let .reservedHeader(text), let .invalidChecksum(text):
+             let .headerNameWithSpace(text), let .reservedHeader(text), let .invalidChecksum(text), let .invalidProxy(text),
+             let .unsupportedProxyScheme(_, text), let .invalidNoProxy(text), let .unreadableFile(_, text),
+             let .malformedCookiesFile(text, _), let .fileNotAllowed(_, text):
             return text
+        case let .proxyInEnvironment(_, error):
+            return payload(error)
         case let .headerTooLarge(name, _, _):
             return name
         case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge:

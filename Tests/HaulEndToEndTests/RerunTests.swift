@@ -37,4 +37,73 @@ import Testing
         #expect(try await run.list().count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads) == ["twice.bin"])
     }
+
+    @Test func allowOverwriteFetchesAFinishedFileAgainAndReplacesIt() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let plan = FaultPlan.file(size: 200_000, seed: 603)
+        server.route("/again.bin", plan)
+        let run = try HaulRun()
+        let (first, _, firstError) = try await run.run(["--headless", "-d", run.downloads, server.url("/again.bin")])
+        #expect(first == 0, "\(firstError)")
+        // The file was edited meanwhile: --allow-overwrite fetches it again, into its own name.
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: run.downloads + "/again.bin"))
+        let (again, _, error) = try await run.run(["--headless", "-d", run.downloads, "--allow-overwrite", server.url("/again.bin")])
+        #expect(again == 0, "\(error)")
+        #expect(server.stats("/again.bin").requests == 2)
+        expectSameBytes(run.file("again.bin"), plan.body.bytes())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads) == ["again.bin"])
+    }
+}
+
+/// `-c`: a partial file another program left at the final name is continued when the server agrees.
+@Suite(.timeLimit(.minutes(2))) struct ContinuePartialFileTests {
+    @Test func aPartialFileLeftByAnotherProgramIsContinuedFromItsSize() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let plan = FaultPlan.file(size: 3 << 20, seed: 604)
+        server.route("/film.bin", plan)
+        let run = try HaulRun()
+        let bytes = plan.body.bytes()
+        try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
+        try Data(bytes.prefix(1 << 20)).write(to: URL(fileURLWithPath: run.downloads + "/film.bin"))
+        let (status, _, error) = try await run.run(["--headless", "-d", run.downloads, "-s", "1", "-c", server.url("/film.bin")])
+        #expect(status == 0, "\(error)")
+        expectSameBytes(run.file("film.bin"), bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads) == ["film.bin"])
+        let stats = server.stats("/film.bin")
+        #expect(stats.rangeHeaders.first == "bytes=\(1 << 20)-", "\(stats.rangeHeaders)")
+        #expect(stats.bodyBytesSent == 2 << 20, "only the missing 2 MiB are fetched")
+    }
+
+    @Test func aServerThatDoesNotContinueItLeavesThePartialFileAsItWas() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var plan = FaultPlan.file(size: 1 << 20, seed: 605)
+        plan.acceptRanges = false
+        server.route("/whole.bin", plan)
+        let run = try HaulRun()
+        let partial = Data(repeating: 7, count: 300_000)
+        try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
+        try partial.write(to: URL(fileURLWithPath: run.downloads + "/whole.bin"))
+        let (status, _, error) = try await run.run(["--headless", "-d", run.downloads, "-c", server.url("/whole.bin")])
+        #expect(status == 0, "\(error)")
+        #expect(run.file("whole.bin") == [UInt8](partial), "the partial file is untouched")
+        expectSameBytes(run.file("whole (1).bin"), plan.body.bytes())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads).sorted() == ["whole (1).bin", "whole.bin"])
+    }
+
+    @Test func withoutContinueAFileAtTheNameIsNeverTouched() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let plan = FaultPlan.file(size: 100_000, seed: 606)
+        server.route("/keep.bin", plan)
+        let run = try HaulRun()
+        try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: run.downloads + "/keep.bin"))
+        let (status, _, error) = try await run.run(["--headless", "-d", run.downloads, server.url("/keep.bin")])
+        #expect(status == 0, "\(error)")
+        #expect(run.file("keep.bin") == Array("mine".utf8))
+        expectSameBytes(run.file("keep (1).bin"), plan.body.bytes())
+    }
 }

@@ -88,9 +88,9 @@ import Testing
 
     @Test func anOptionHaulLacksIsRefusedByNameAndHarmlessOnesAreIgnored() async {
         let (_, dispatcher) = await make()
-        // A proxy haul would not use: refused, nothing added (the traffic must not go direct unnoticed).
-        let (_, proxied) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a.bin"],{"all-proxy":"http://127.0.0.1:3128"}]}"#)
-        #expect(error(proxied)?["message"] as? String == "We encountered a problem while processing the option '--all-proxy'.")
+        // A proxy option haul lacks: refused, nothing added (the traffic must not go direct unnoticed).
+        let (_, proxied) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a.bin"],{"http-proxy":"http://127.0.0.1:3128"}]}"#)
+        #expect(error(proxied)?["message"] as? String == "We encountered a problem while processing the option '--http-proxy'.")
         #expect(store.task(1) == nil)
         // What a browser extension sends is applied; BitTorrent keys and switches haul always has are ignored.
         let (_, added) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/b.bin"],{"referer":"http://127.0.0.1/page","user-agent":"Ext/1","header":["X-A: 1"],"split":"2","max-download-limit":"1M","continue":"true","bt-tracker":"udp://x"}]}"#)
@@ -102,6 +102,7 @@ import Testing
         #expect(taskOptions?["referer"] as? String == "http://127.0.0.1/page")
         #expect(taskOptions?["user-agent"] as? String == "Ext/1")
         #expect(taskOptions?["max-tries"] as? String == "5", "what the download inherits is answered too")
+        #expect(taskOptions?["haul-ignored"] as? String == "bt-tracker,continue", "the options addUri ignored are named")
         // changeOption takes what can change live and names what cannot.
         let (_, unchangeable) = await send(dispatcher, #"{"jsonrpc":"2.0","id":4,"method":"aria2.changeOption","params":["token:s3cret","0000000000000001",{"out":"c.bin"}]}"#)
         #expect(error(unchangeable)?["message"] as? String == "We encountered a problem while processing the option '--out'.")
@@ -226,6 +227,42 @@ import Testing
             #expect(error(json)?["code"] as? Int == 1, "\(params)")
             let message = error(json)?["message"] as? String
             #expect(message?.isEmpty == false)
+        }
+        #expect(try store.loadAll().isEmpty)
+    }
+
+    @Test func proxyAndLoginOptionsAreAppliedAndShownWithoutTheirSecrets() async throws {
+        let (_, dispatcher) = await make()
+        let (_, added) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a"],{"all-proxy":"socks5h://127.0.0.1:1080","all-proxy-user":"al ice","all-proxy-passwd":"pw:1","no-proxy":"localhost","http-user":"u","http-passwd":"hunter2","header":"Cookie: s=1"}]}"#)
+        #expect(result(added) as? String == "0000000000000001")
+        let task = try #require(try store.loadAll().first)
+        #expect(task.requestOptions.proxies == ProxySettings(all: "socks5h://al%20ice:pw%3A1@127.0.0.1:1080", noProxy: "localhost"))
+        #expect(task.headers.contains("Authorization: Basic " + Data("u:hunter2".utf8).base64EncodedString()))
+        let (_, options) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.getOption","params":["token:s3cret","0000000000000001"]}"#)
+        let shown = try #require(result(options) as? [String: Any])
+        #expect(shown["all-proxy"] as? String == "socks5h://127.0.0.1:1080")
+        #expect(shown["no-proxy"] as? String == "localhost")
+        let headers = shown["header"] as? [String]
+        #expect(headers?.contains("Cookie: ********") == true && headers?.contains("Authorization: ********") == true)
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: shown), as: UTF8.self)
+        #expect(!text.contains("pw") && !text.contains("al ice") && !text.contains("al%20ice"))
+    }
+
+    @Test func badProxiesAndLocalFilesOutsideTheAllowedDirectoriesAreRefused() async throws {
+        let (_, dispatcher) = await make()
+        let cases: [(String, String)] = [
+            (#"{"all-proxy":"ftp://127.0.0.1:21"}"#, "'ftp'"),
+            (#"{"all-proxy":"http://127.0.0.1:99999"}"#, "http://127.0.0.1:99999"),
+            (#"{"all-proxy-user":"u"}"#, "--all-proxy-user"),
+            (#"{"load-cookies":"/etc/passwd"}"#, "/etc/passwd"),
+            (#"{"netrc-path":"/etc/hostname"}"#, "/etc/hostname"),
+            (#"{"load-cookies":"/nonexistent/c.txt"}"#, "/nonexistent/c.txt"),
+        ]
+        for (options, quoted) in cases {
+            let (reply, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a"],"# + options + "]}")
+            #expect(reply.httpStatus == 400, "\(options)")
+            let message = error(json)?["message"] as? String ?? ""
+            #expect(message.contains(quoted), "\(options): \(message)")
         }
         #expect(try store.loadAll().isEmpty)
     }

@@ -17,5 +17,6 @@ CURLcode CCurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
 CURLcode CCurl_easy_getinfo_socket(CURL *easy, CURLINFO info, curl_socket_t *out);
 
 CURLMcode CCurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLSHcode CCurl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 
 #endif

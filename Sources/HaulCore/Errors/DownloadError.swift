@@ -52,6 +52,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case sizeMismatch(expected: Int64, actual: Int64)
     /// The finished file's digest is not the one the user gave.
     case checksumMismatch(expected: String, actual: String)
+    /// A request option the task was added with cannot be used now (its cookies file went away); the reason.
+    case unusableOption(String)
 
     /// Whether trying again later can help (and so counts against `--retries`).
     public var isTransient: Bool {
@@ -62,7 +64,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
-             .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges:
+             .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
+             .unusableOption:
             return false
         }
     }
@@ -89,7 +92,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(scheme)' URLs are not downloaded; only http and https are allowed"
         case let .httpStatus(code, reason, host, _):
             let text = reason.map { " \($0)" } ?? ""
-            return "HTTP \(code)\(text) from \(host)" + (isTransient ? "" : " — check the URL")
+            let advice = code == 401 ? " — the server wants a login: user:password@ in the link, or --netrc-file" : " — check the URL"
+            return "HTTP \(code)\(text) from \(host)" + (isTransient ? "" : advice)
+        case let .unusableOption(reason):
+            return reason
         case let .proxyRefused(message):
             return "the proxy refused the tunnel (\(message)) — check the proxy's address and credentials "
                 + "(http_proxy, https_proxy, ALL_PROXY)"

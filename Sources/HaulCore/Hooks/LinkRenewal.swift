@@ -32,7 +32,8 @@ public struct LinkRenewal: Sendable {
         } catch {
             return .failure(.cannotStart("\(command) was not found"))
         }
-        process.arguments = [task.id.gid, task.url]
+        // Credentials stay out of other processes' arguments (`ps` shows them to every user).
+        process.arguments = [task.id.gid, URLValidation.redacted(task.url)]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -11,7 +11,9 @@
 /// ```
 public enum InputFile {
     /// Option keys haul understands.
-    public static let knownOptions: Set<String> = ["out", "dir", "checksum", "header", "user-agent", "referer"]
+    public static let knownOptions: Set<String> = [
+        "out", "dir", "checksum", "header", "user-agent", "referer", "all-proxy", "no-proxy", "load-cookies", "netrc-file",
+    ]
 
     /// The tasks of an input file, in order, plus warnings about lines that were ignored.
     ///
@@ -26,7 +28,8 @@ public enum InputFile {
     ///   any URL or without `=`, an empty `out=` or `dir=`, or any value `intake` refuses (the reason
     ///   is then the intake's own `IntakeError`, the same the command line gives).
     public static func parse(
-        _ bytes: some Collection<UInt8>, intake: TaskIntake, headers: [String] = [], checksum: String? = nil
+        _ bytes: some Collection<UInt8>, intake: TaskIntake, headers: [String] = [], checksum: String? = nil,
+        access: AccessRequest = AccessRequest()
     ) throws(InputFileError) -> (tasks: [NewTask], warnings: [String]) {
         var tasks: [NewTask] = []
         var warnings: [String] = []
@@ -44,7 +47,7 @@ public enum InputFile {
                 guard entry != nil else {
                     throw InputFileError(line: number, reason: .syntax("option '\(content)' comes before any URL; put a URL on a line of its own above it"))
                 }
-                if let warning = try apply(option: content, to: &entry!, line: number) { warnings.append(warning) }
+                if let warning = try apply(option: content, to: &entry!, line: number, intake: intake) { warnings.append(warning) }
             } else {
                 if let finished = entry { tasks.append(try finished.task(intake: intake)) }
                 let uris = content.split(separator: "\t").map { $0.trimmingHTTPWhitespace() }.filter { !$0.isEmpty }
@@ -56,7 +59,9 @@ public enum InputFile {
                 if uris.count > 1 {
                     warnings.append("line \(number): only the first of \(uris.count) URLs is downloaded; the others are ignored")
                 }
-                entry = Entry(line: number, request: TaskRequest(url: String(uris[0]), headers: headers, checksum: checksum))
+                var request = TaskRequest(url: String(uris[0]), headers: headers, checksum: checksum)
+                request.access = access
+                entry = Entry(line: number, request: request)
             }
         }
         if let finished = entry { tasks.append(try finished.task(intake: intake)) }
@@ -85,7 +90,7 @@ public enum InputFile {
     }
 
     /// Applies one `key=value` option line to `entry`, checking its value; returns a warning for an unknown key.
-    static func apply(option: Substring, to entry: inout Entry, line: Int) throws(InputFileError) -> String? {
+    static func apply(option: Substring, to entry: inout Entry, line: Int, intake: TaskIntake) throws(InputFileError) -> String? {
         guard let eq = option.firstIndex(of: "=") else {
             throw InputFileError(line: line, reason: .syntax("'\(option)' is not an option; write key=value (out=, dir=, checksum=, header=)"))
         }
@@ -113,6 +118,18 @@ public enum InputFile {
                 let header = (key == "user-agent" ? "User-Agent: " : "Referer: ") + value
                 try HeaderRule.check(header)
                 entry.request.headers.append(header)
+            case "all-proxy":
+                _ = try ProxySettings.resolve(allProxy: value, noProxy: nil, defaults: ProxySettings())
+                entry.request.access.allProxy = value
+            case "no-proxy":
+                if !value.isEmpty { _ = try ProxyURL.checkedNoProxy(value) }
+                entry.request.access.noProxy = value
+            case "load-cookies":
+                entry.request.access.loadCookies = value
+                _ = try intake.requestOptions(AccessRequest(loadCookies: value))
+            case "netrc-file":
+                entry.request.access.netrcFile = value
+                _ = try intake.requestOptions(AccessRequest(netrcFile: value))
             default:
                 return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
             }

@@ -2,7 +2,7 @@
 ///
 /// Every way in (arguments, input files, the live list's prompt, RPC) reports the same case for the same
 /// bad value. Quoted values have their control characters escaped and URLs have credentials removed.
-public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
+public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not an http(s) URL with a host, or a port outside 1–65535 (credentials already removed).
     case invalidURL(String)
     /// A scheme other than http or https (`ftp`, `file`, …), in lower case.
@@ -31,6 +31,21 @@ public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
     case headersTooLarge(bytes: Int, limit: Int)
     /// A checksum that is not `sha-256=` and 64 hex digits.
     case invalidChecksum(String)
+    /// A proxy that is not `[scheme://][user:password@]host[:port]` (credentials already removed).
+    case invalidProxy(String)
+    /// A proxy scheme libcurl does not speak (the scheme, the proxy with credentials removed).
+    case unsupportedProxyScheme(String, String)
+    /// A bad proxy in an environment variable (its name, the reason).
+    case proxyInEnvironment(variable: String, IntakeError)
+    /// A no-proxy list with an entry that is not a host, a domain, an address or `*`.
+    case invalidNoProxy(String)
+    /// A file that is missing, a directory or unreadable (what it is for, its path).
+    case unreadableFile(kind: String, String)
+    /// A cookies file that is not in the Netscape format (its path, the first bad line's number; nil
+    /// when the whole file is unusable: too large or not UTF-8).
+    case malformedCookiesFile(String, line: Int?)
+    /// A local file named over RPC outside `--rpc-allowed-dir` (what it is for, its path).
+    case fileNotAllowed(kind: String, String)
 
     public var description: String {
         switch self {
@@ -62,6 +77,23 @@ public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the headers have \(bytes) bytes together; a task may have at most \(limit)"
         case let .invalidChecksum(text):
             return "checksum '\(quoted(text))' is not of the form sha-256=<64 hex digits>"
+        case let .invalidProxy(text):
+            return "proxy '\(quoted(text))' is not a proxy URL; write [scheme://][user:password@]host[:port]"
+        case let .unsupportedProxyScheme(scheme, text):
+            let known = ProxyURL.schemes.sorted().joined(separator: ", ")
+            return "proxy '\(quoted(text))' uses '\(quoted(scheme))', which is not a proxy scheme; use one of \(known)"
+        case let .proxyInEnvironment(variable, error):
+            return "\(variable) in the environment: \(error)"
+        case let .invalidNoProxy(text):
+            return "no-proxy list '\(quoted(text))' is not a comma-separated list of hosts, domains or addresses"
+        case let .unreadableFile(kind, path):
+            return "cannot read \(kind) '\(quoted(path))' (missing, a directory, or not readable)"
+        case let .malformedCookiesFile(path, line):
+            let place = line.map { "line \($0) of " } ?? ""
+            return "\(place)cookies file '\(quoted(path))' is not in the Netscape cookies.txt format "
+                + "(7 TAB-separated fields: domain, subdomains, path, secure, expiry, name, value)"
+        case let .fileNotAllowed(kind, path):
+            return "\(kind) '\(quoted(path))' is outside the directories RPC may name (--rpc-allowed-dir)"
         }
     }
 

@@ -4,12 +4,18 @@ extension TaskIntake {
     ///
     /// An output name needs exactly one URL, and none from an input file (`hasInputFile`).
     public func commandLineTasks(
-        urls: [String], output: String? = nil, headers: [String] = [], checksum: String? = nil, hasInputFile: Bool = false
+        urls: [String], output: String? = nil, headers: [String] = [], checksum: String? = nil,
+        access: AccessRequest = AccessRequest(), hasInputFile: Bool = false
     ) throws(IntakeError) -> [NewTask] {
         if output != nil, urls.count != 1 || hasInputFile { throw .outputNeedsOneURL }
         // Shared options are checked even with no URL, so a bad -H is reported before any input file.
         try HeaderRule.check(all: headers)
         if let checksum { _ = try Self.checksum(checksum) }
-        return try newTasks(urls.map { TaskRequest(url: $0, output: output, headers: headers, checksum: checksum) })
+        _ = try requestOptions(access)
+        return try newTasks(urls.map { url in
+            var request = TaskRequest(url: url, output: output, headers: headers, checksum: checksum)
+            request.access = access
+            return request
+        })
     }
 }

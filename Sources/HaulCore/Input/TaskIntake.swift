@@ -13,21 +13,60 @@ public struct TaskIntake: Sendable {
     /// When set, the only directories (besides `defaultDirectory`) a task may download into, with
     /// everything below them; nil lets a request name any directory (the user's own command line).
     public let allowedDirectories: [String]?
+    /// The proxies of a task that names none: the adding process's environment, or its `--all-proxy`.
+    public let proxyDefaults: ProxySettings
 
     /// An intake for `defaultDirectory` (absolute, `~/…`, or relative to the current directory).
-    public init(defaultDirectory: String, allowedDirectories: [String]? = nil) {
+    ///
+    /// With `allowedDirectories` set (RPC), a local file a request names (cookies, netrc) must also lie inside one of them.
+    public init(defaultDirectory: String, allowedDirectories: [String]? = nil, proxyDefaults: ProxySettings = ProxySettings()) {
         self.defaultDirectory = Self.absolutePath(defaultDirectory, relativeTo: FileManager.default.currentDirectoryPath)
         self.allowedDirectories = allowedDirectories.map { $0.map { Self.absolutePath($0, relativeTo: FileManager.default.currentDirectoryPath) } }
+        self.proxyDefaults = proxyDefaults
     }
 
-    /// The task `request` describes, checked in a fixed order: URL, output name, directory, headers, checksum.
+    /// The task `request` describes, checked in a fixed order: URL, output name, directory, headers, checksum,
+    /// proxy, cookies file, netrc file.
     public func newTask(_ request: TaskRequest) throws(IntakeError) -> NewTask {
         let url = try Self.url(request.url)
         if let output = request.output { try Self.checkOutput(output) }
         let directory = try resolvedDirectory(request.directory)
         try HeaderRule.check(all: request.headers)
         let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
-        return NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
+        var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
+        task.requestOptions = try requestOptions(request.access)
+        return task
+    }
+
+    /// The proxy, cookies file and netrc file of `request`, checked.
+    public func requestOptions(_ request: AccessRequest) throws(IntakeError) -> RequestOptions {
+        let proxies = try ProxySettings.resolve(allProxy: request.allProxy, noProxy: request.noProxy, defaults: proxyDefaults)
+        var options = RequestOptions(proxies: proxies)
+        if let cookies = request.loadCookies {
+            let path = try localFile(cookies, kind: "cookies file")
+            _ = try CookieFile.read(path)
+            options.cookiesFile = path
+        }
+        if let netrc = request.netrcFile {
+            let path = try localFile(netrc, kind: "netrc file")
+            guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadableFile(kind: "netrc file", path) }
+            options.netrcFile = path
+        }
+        return options
+    }
+
+    /// The absolute path of a local file a request names; over RPC it must lie inside the allowed directories.
+    private func localFile(_ raw: String, kind: String) throws(IntakeError) -> String {
+        let path = Self.absolutePath(raw, relativeTo: FileManager.default.currentDirectoryPath)
+        var isDirectory: ObjCBool = false
+        guard !raw.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+        else { throw .unreadableFile(kind: kind, raw) }
+        if let allowedDirectories {
+            let real = Self.realPath(path)
+            guard allowedDirectories.map(Self.realPath).contains(where: { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
+            else { throw .fileNotAllowed(kind: kind, raw) }
+        }
+        return path
     }
 
     /// Every task of `requests`, or the first error.

@@ -13,6 +13,8 @@ public struct TaskRequest: Sendable, Equatable {
     public var headers: [String]
     /// `--checksum` / `checksum=`: `sha-256=HEX`.
     public var checksum: String?
+    /// Proxy, cookies file and netrc file, as given.
+    public var access = AccessRequest()
 
     public init(url: String, output: String? = nil, directory: String? = nil, headers: [String] = [], checksum: String? = nil) {
         self.url = url
@@ -20,5 +22,24 @@ public struct TaskRequest: Sendable, Equatable {
         self.directory = directory
         self.headers = headers
         self.checksum = checksum
+    }
+}
+
+/// How a request asks to reach its server, as given: nothing checked yet (`TaskIntake.requestOptions`).
+public struct AccessRequest: Sendable, Equatable {
+    /// `--all-proxy` / `all-proxy=`: the proxy for every link ("" for none); nil: the intake's default.
+    public var allProxy: String?
+    /// `--no-proxy` / `no-proxy=`: hosts that go direct ("" for none); nil: the intake's default.
+    public var noProxy: String?
+    /// `--load-cookies` / `load-cookies=`: a Netscape cookies file.
+    public var loadCookies: String?
+    /// `--netrc-file` / `netrc-file=` (aria2's `netrc-path` over RPC): a `.netrc` with the login.
+    public var netrcFile: String?
+
+    public init(allProxy: String? = nil, noProxy: String? = nil, loadCookies: String? = nil, netrcFile: String? = nil) {
+        self.allProxy = allProxy
+        self.noProxy = noProxy
+        self.loadCookies = loadCookies
+        self.netrcFile = netrcFile
     }
 }

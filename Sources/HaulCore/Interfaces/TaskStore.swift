@@ -10,8 +10,8 @@ public protocol TaskStore: Sendable {
     /// Adds tasks at the end of the queue, in order, as `waiting`.
     func enqueue(_ tasks: [NewTask]) throws -> [DownloadTask]
     /// Writes what a task's life changes (its link and the earlier ones, file name, state, position, bytes,
-    /// total, validators, attempts, error, finish time) in one transaction; the directory, requested name,
-    /// checksum, headers and creation time are fixed when the task is enqueued. `bytesDone` must be a durable
+    /// total, validators, attempts, error, finish time, request options, cookies) in one transaction; the
+    /// directory, requested name, checksum, headers and creation time are fixed when the task is enqueued. `bytesDone` must be a durable
     /// count.
     func save(_ tasks: [DownloadTask]) throws
     /// Records durable byte counts in one transaction; unchanged rows may be skipped.

@@ -42,6 +42,10 @@ public struct TransferRequest: Sendable, Equatable {
     /// Set when the link changed since the kept bytes were fetched: the first answer must agree (`LinkChange`).
     /// Never `.restart`: a task that starts over keeps nothing to check.
     public var linkChange: LinkChange?
+    /// Proxy, cookies file and netrc file of the task.
+    public var requestOptions = RequestOptions()
+    /// Cookies servers set for the task earlier (Netscape lines).
+    public var cookies: [String] = []
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -66,6 +70,8 @@ public struct TransferRequest: Sendable, Equatable {
             requestedName: task.requestedName, resumeFrom: task.bytesDone, expectedTotal: task.totalBytes,
             validators: task.validators, checksum: task.checksum, headers: task.headers, options: options)
         segments = task.segments
+        requestOptions = task.requestOptions
+        cookies = task.cookies
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
         if linkChange == .restart {
             // The user chose to start over: nothing kept is trusted, the part file is emptied.

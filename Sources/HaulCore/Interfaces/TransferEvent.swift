@@ -14,6 +14,8 @@ public enum TransferEvent: Sendable, Equatable {
     /// Where each running download over several connections stands byte by byte (done, in flight,
     /// waiting), with the progress ticks, when it changed.
     case segmentMaps([TaskID: SegmentMap])
+    /// The cookies servers set for the task (Netscape lines), when they changed; kept for its later requests.
+    case cookies(TaskID, [String])
     /// The transfer ended; no more events for this task until it is started again.
     case finished(TaskID, TransferOutcome)
 }

@@ -35,6 +35,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var linkChange: LinkChange?
     /// Earlier links of this task, oldest first, credentials removed (shown in the details pane).
     public var linkHistory: [String] = []
+    /// Proxy, cookies file and netrc file, fixed when the task was added.
+    public var requestOptions = RequestOptions()
+    /// Cookies servers set for this task (Netscape lines), kept for its later requests and resumes.
+    public var cookies: [String] = []
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,
@@ -77,6 +81,10 @@ public struct NewTask: Sendable, Equatable, Codable {
     public var headers: [String]
     /// Queued paused, waiting for a resume (aria2's `pause` option): it never starts before that.
     public var startsPaused: Bool?
+    /// Proxy, cookies file and netrc file; the intake always records the proxies (none: direct).
+    public var requestOptions = RequestOptions(proxies: ProxySettings())
+    /// A partial file left at the final name, copied to the part file (`-c`): the task starts with its bytes.
+    public var adoptedPart: AdoptedPart?
 
     public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
         self.url = url
@@ -84,5 +92,18 @@ public struct NewTask: Sendable, Equatable, Codable {
         self.requestedName = requestedName
         self.checksum = checksum
         self.headers = headers
+    }
+}
+
+/// A partial file another program left at a download's final name, taken over as the part file (`-c`).
+public struct AdoptedPart: Sendable, Equatable, Codable {
+    /// The final name (the part file is `fileName + ".part"`).
+    public var fileName: String
+    /// Bytes it holds: the first request asks for the rest.
+    public var bytes: Int64
+
+    public init(fileName: String, bytes: Int64) {
+        self.fileName = fileName
+        self.bytes = bytes
     }
 }

@@ -110,7 +110,9 @@ extension DownloadController {
         var reused: [DownloadTask] = []
         for new in newTasks {
             let identity = TaskIdentity(new)
-            let known = unfinished[identity] ?? completed[identity].flatMap { id in tasks[id].flatMap(Self.fileIsIntact) }
+            // `--allow-overwrite` fetches a finished file again (it replaces the file when done).
+            let finished = new.requestOptions.allowOverwrite == true ? nil : completed[identity]
+            let known = unfinished[identity] ?? finished.flatMap { id in tasks[id].flatMap(Self.fileIsIntact) }
             if let id = known, let task = tasks[id] {
                 if !reused.contains(where: { $0.id == id }) { reused.append(task) }
                 continue

@@ -12,6 +12,10 @@ extension DownloadController {
             task.bytesDone = min(task.bytesDone, response.offset)
             // The new link's first answer passed its check (or the task started over): the link is the task's now.
             task.linkChange = nil
+            if task.requestOptions.continuesPartialFile == true, response.offset == 0 {
+                // The server did not continue the partial file: the file at the final name stays as it is.
+                task.requestOptions.continuesPartialFile = nil
+            }
             if let reason = response.restartReason {
                 task.lastError = "restarted from byte 0: \(reason)"
                 announce(.restarted(task, reason: reason))
@@ -43,6 +47,11 @@ extension DownloadController {
             runtime[id].unrecordedSegments = segments
             flushProgressSoon()
 
+        case let .cookies(id, lines):
+            guard var task = tasks[id], runtime[id].removal == nil else { return }
+            task.cookies = lines
+            save(task)
+
         case let .connections(counts):
             for (id, count) in counts { runtime[id].attempt?.connections = count }
 
@@ -69,7 +78,7 @@ extension DownloadController {
         // next tick; anything else rebuilds every row.
         switch event {
         case .progress: break
-        case .checkpoint, .segmentCheckpoint, .connections, .segmentMaps: figuresDirty = true
+        case .checkpoint, .segmentCheckpoint, .connections, .segmentMaps, .cookies: figuresDirty = true
         default: snapshotDirty = true
         }
     }

@@ -18,9 +18,10 @@ struct Aria2Methods: Sendable {
             throw .failed("No URI to download.")
         }
         let options = try Aria2TaskOptions(params.count > 1 ? (params[1].objectValue ?? [:]) : [:])
-        let request = TaskRequest(
+        var request = TaskRequest(
             url: first, output: options.output, directory: options.directory, headers: options.headers,
             checksum: options.checksum)
+        request.access = options.access
         var newTask: NewTask
         do {
             newTask = try intake.newTask(request)
@@ -29,6 +30,7 @@ struct Aria2Methods: Sendable {
         }
         // aria2's `pause` option (AriaNg's "pause after adding"): queued paused, never started first.
         if options.pause { newTask.startsPaused = true }
+        if options.allowOverwrite { newTask.requestOptions.allowOverwrite = true }
         let result = await access.perform([.add([newTask])])[0]
         switch result {
         case let .added(new, reused):
@@ -41,6 +43,7 @@ struct Aria2Methods: Sendable {
                 if let limit = options.rateLimit { settings.append(.setTaskLimit(task.id, limit)) }
                 if let split = options.split { settings.append(.setTaskConnections(task.id, split)) }
                 if !settings.isEmpty { _ = await access.perform(settings) }
+                await state.recordIgnored(options.ignored, for: task.id)
             }
             return .string(task.id.gid)
         case let .storeFailed(message):
@@ -219,8 +222,12 @@ struct Aria2Methods: Sendable {
         return Self.waitingRows(access.snapshot()).firstIndex { $0.id == id } ?? target
     }
 
-    func getOption(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
-        .object(runOptions.options(of: try row(try Aria2GID.taskID(params.first))))
+    /// The download's options; `haul-ignored` names those its `addUri` accepted without effect.
+    func getOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
+        let row = try row(try Aria2GID.taskID(params.first))
+        var options = runOptions.options(of: row)
+        if let ignored = await state.ignoredOptions[row.task.id] { options["haul-ignored"] = .string(ignored.joined(separator: ",")) }
+        return .object(options)
     }
 
     /// `max-download-limit` changes live; other options of a queued task stay (aria2 answers OK for what it ignores).

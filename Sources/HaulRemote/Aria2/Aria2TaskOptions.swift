@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 /// The per-download options of `aria2.addUri` (and `changeOption`) as haul takes them: every option it has is
@@ -12,6 +13,10 @@ struct Aria2TaskOptions: Equatable {
     var pause = false
     var rateLimit: RateLimit??
     var split: Int?
+    /// Proxy, cookies file and netrc file (files need `--rpc-allowed-dir`, which the intake checks).
+    var access = AccessRequest()
+    /// Fetch a finished file again and replace it, or any file at the name.
+    var allowOverwrite = false
     /// Options accepted without effect, by name.
     var ignored: [String] = []
 
@@ -35,6 +40,10 @@ struct Aria2TaskOptions: Equatable {
 
     /// Reads `options`; throws aria2's error naming the first option haul does not have or cannot read.
     init(_ options: [String: JSONValue]) throws(RPCError) {
+        var proxyUser: String?
+        var proxyPassword: String?
+        var httpUser: String?
+        var httpPassword: String?
         for key in options.keys.sorted() {
             let value = options[key]!
             switch key {
@@ -51,11 +60,39 @@ struct Aria2TaskOptions: Equatable {
                     throw Self.refused(key)
                 }
                 split = SplitLimit.clamped(Int(clamping: count))
+            case "all-proxy": access.allProxy = try Self.text(value, key)
+            case "all-proxy-user": proxyUser = try Self.text(value, key)
+            case "all-proxy-passwd": proxyPassword = try Self.text(value, key)
+            case "no-proxy": access.noProxy = try Self.text(value, key)
+            case "load-cookies": access.loadCookies = try Self.text(value, key)
+            case "netrc-path": access.netrcFile = try Self.text(value, key)
+            case "http-user": httpUser = try Self.text(value, key)
+            case "http-passwd": httpPassword = try Self.text(value, key)
+            case "allow-overwrite": allowOverwrite = value == "true" || value == .bool(true)
             default:
                 guard Self.isHarmless(key) else { throw Self.refused(key) }
                 ignored.append(key)
             }
         }
+        if proxyUser != nil || proxyPassword != nil {
+            guard let proxy = access.allProxy, !proxy.isEmpty else { throw Self.refused(proxyUser != nil ? "all-proxy-user" : "all-proxy-passwd") }
+            access.allProxy = Self.withCredentials(proxy, user: proxyUser ?? "", password: proxyPassword ?? "")
+        }
+        if httpUser != nil || httpPassword != nil {
+            // aria2's login for the server: Basic, which stays with the link's origin like any Authorization header.
+            let pair = Data("\(httpUser ?? ""):\(httpPassword ?? "")".utf8).base64EncodedString()
+            headers.append("Authorization: Basic \(pair)")
+        }
+    }
+
+    /// `proxy` with `user:password@` (percent-encoded) in its authority.
+    static func withCredentials(_ proxy: String, user: String, password: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let login = (user.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + ":"
+            + (password.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "@"
+        guard let separator = proxy.range(of: "://") else { return login + proxy }
+        return proxy[..<separator.upperBound] + login + proxy[separator.upperBound...]
     }
 
     private static func text(_ value: JSONValue, _ key: String) throws(RPCError) -> String {

@@ -46,7 +46,7 @@ extension RPCDispatcher {
         .value("aria2.tellStopped") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.tellStopped(params) },
         .value("aria2.getFiles") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.getFiles(params) },
         .value("aria2.getUris") { dispatcher, params throws(RPCError) in try dispatcher.aria2.getUris(params) },
-        .value("aria2.getOption") { dispatcher, params throws(RPCError) in try dispatcher.aria2.getOption(params) },
+        .value("aria2.getOption") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.getOption(params) },
         .value("aria2.changeUri") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.changeUri(params) },
         .value("aria2.changeOption") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.changeOption(params) },
         .value("aria2.getGlobalOption") { dispatcher, _ in await dispatcher.aria2.getGlobalOption() },

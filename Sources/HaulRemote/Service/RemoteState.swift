@@ -11,6 +11,17 @@ actor RemoteState {
     /// bring back a result the client has removed in the meantime (aria2p removes the result right away).
     private var recordedByRPC: Set<TaskID> = []
 
+    /// Options `addUri` accepted without effect (`Aria2TaskOptions.harmless`), per task, for `getOption`.
+    private(set) var ignoredOptions: [TaskID: [String]] = [:]
+
+    /// Remembers the options a new task's `addUri` ignored.
+    func recordIgnored(_ keys: [String], for id: TaskID) {
+        guard !keys.isEmpty else { return }
+        ignoredOptions[id] = keys
+        // Bounded like the removed list: a client adding forever does not grow it.
+        if ignoredOptions.count > 10 * Self.removedLimit, let oldest = ignoredOptions.keys.min() { ignoredOptions[oldest] = nil }
+    }
+
     /// An RPC client removed an unfinished task: it is `removed` from now on, before its event arrives.
     func recordRemoval(_ task: DownloadTask) {
         recordedByRPC.insert(task.id)

@@ -127,7 +127,7 @@ extension UIState {
         var state = self
         let tasks: [NewTask]
         do {
-            tasks = try TaskIntake(defaultDirectory: context.downloadDirectory).promptTasks(field.text)
+            tasks = try TaskIntake(defaultDirectory: context.downloadDirectory, proxyDefaults: context.proxyDefaults).promptTasks(field.text)
         } catch {
             state.mode = .prompt(field)
             state.message = Message(error.description, isError: true)

@@ -154,6 +154,8 @@ public struct UIContext: Sendable, Equatable {
     public var overallLimit: RateLimit?
     /// Where added URLs are downloaded.
     public var downloadDirectory: String
+    /// The proxies of added URLs.
+    public var proxyDefaults = ProxySettings()
     /// How far the open help or details box scrolls, as last rendered (`ListRenderer.overlayScroll`);
     /// nil when unknown, and then only the renderer keeps the offset inside the content.
     public var overlayScroll: OverlayScroll?

@@ -36,6 +36,23 @@ extension ViewModelBuilder {
         return HelpViewModel(title: "haul — keys", sections: sections, closingHint: "any key closes this help")
     }
 
+    /// The proxy (credentials removed), cookies and login files a task was added with.
+    static func accessFields(_ task: DownloadTask) -> [DetailsViewModel.Field] {
+        var fields: [DetailsViewModel.Field] = []
+        let options = task.requestOptions
+        if let proxies = options.proxies?.redacted {
+            let proxy = proxies.proxy(for: task.url).map { "via \($0)" } ?? "none (direct)"
+            let bypass = proxies.noProxy.map { ", except \($0)" } ?? ""
+            fields.append(.init(label: "Proxy", value: proxy + bypass))
+        }
+        var files: [String] = []
+        if let cookies = options.cookiesFile { files.append("cookies from \(cookies)") }
+        if !task.cookies.isEmpty { files.append("\(task.cookies.count) set by the server") }
+        if let netrc = options.netrcFile { files.append("login from \(netrc)") }
+        if !files.isEmpty { fields.append(.init(label: "Cookies, login", value: files.joined(separator: " · "))) }
+        return fields
+    }
+
     func details(_ row: QueueSnapshot.Row, now: Date) -> DetailsViewModel {
         let task = row.task
         typealias Field = DetailsViewModel.Field
@@ -51,6 +68,7 @@ extension ViewModelBuilder {
         if !task.linkHistory.isEmpty {
             fields.append(Field(label: "Earlier links", value: task.linkHistory.map(URLValidation.redacted).joined(separator: " · ")))
         }
+        fields += Self.accessFields(task)
         let path: String
         if let name = task.fileName {
             path = task.state == .completed

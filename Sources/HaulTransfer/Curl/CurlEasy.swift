@@ -13,6 +13,9 @@ final class CurlEasy {
     /// keeps itself alive until the handle has left the multi handle, so libcurl never calls back after it.
     unowned(unsafe) var receiver: (any CurlReceiver)?
 
+    /// The cookie jar this handle uses; kept alive until the handle is cleaned up (which leaves the share).
+    private var cookies: CurlCookieShare?
+
     /// The receive buffer a new socket of this handle gets before it connects (`CurlRequest.receiveBuffer`).
     fileprivate var newSocketReceiveBuffer: Int?
 
@@ -54,6 +57,13 @@ final class CurlEasy {
         if request.http11Only { try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
         if request.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
         if !request.headers.isEmpty { try setHeaders(request.headers) }
+        if let proxy = request.proxy { try set(CURLOPT_PROXY, proxy) }
+        if let noProxy = request.noProxy { try set(CURLOPT_NOPROXY, noProxy) }
+        if let netrc = request.netrcFile {
+            try set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+            try set(CURLOPT_NETRC_FILE, netrc)
+        }
+        if let share = request.cookies { try useCookies(share, seed: request.cookieSeed) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         newSocketReceiveBuffer = request.receiveBuffer
         if request.receiveBuffer != nil {
@@ -65,6 +75,29 @@ final class CurlEasy {
         try check(CCurl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, bodyCallback))
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_PRIVATE, context))
+    }
+
+    /// Attaches the jar (and turns on the cookie engine, which a share alone does not), then puts `seed` in it.
+    private func useCookies(_ share: CurlCookieShare, seed: [String]) throws(CurlError) {
+        cookies = share
+        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_SHARE, share.handle))
+        try set(CURLOPT_COOKIEFILE, "")
+        for line in seed { try set(CURLOPT_COOKIELIST, line) }
+    }
+
+    /// Every cookie in this handle's jar, as Netscape lines.
+    var cookieLines: [String] {
+        var value: UnsafeMutableRawPointer?
+        guard CCurl_easy_getinfo_pointer(handle, CURLINFO_COOKIELIST, &value) == CURLE_OK, let value else { return [] }
+        let list = value.assumingMemoryBound(to: curl_slist.self)
+        defer { curl_slist_free_all(list) }
+        var lines: [String] = []
+        var node: UnsafeMutablePointer<curl_slist>? = list
+        while let current = node {
+            if let data = current.pointee.data { lines.append(String(cString: data)) }
+            node = current.pointee.next
+        }
+        return lines
     }
 
     /// libcurl's own words for the last failure (more precise than the code's text), possibly empty.

@@ -10,8 +10,9 @@ extension DownloadError {
     ///   - effectiveURL: the URL after redirects, when libcurl knows it.
     ///   - responseSeen: whether a response head arrived (a timeout after it means the transfer stalled).
     ///   - proxyStatus: the status a proxy answered `CONNECT` with (`CURLINFO_HTTP_CONNECTCODE`), 0 for none.
+    ///   - proxy: the proxy the request went through (credentials removed), nil for none.
     init(curl result: CurlResult, detail: String, url: String, effectiveURL: String?, host: String,
-         responseSeen: Bool, stallTimeout: Int, proxyStatus: Int = 0) {
+         responseSeen: Bool, stallTimeout: Int, proxyStatus: Int = 0, proxy: String? = nil) {
         let code = result.code
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         if proxyStatus >= 300 {
@@ -29,6 +30,11 @@ extension DownloadError {
             self = .invalidURL(url)
         case CURLE_PROXY:
             self = .proxyRefused(message: message)
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            self = .network(code: Int(code.rawValue), message: message, host: "the proxy \(proxy ?? "of the environment")")
+        case CURLE_COULDNT_CONNECT where proxy != nil:
+            // Through a proxy, the connection that failed is the one to the proxy.
+            self = .network(code: Int(code.rawValue), message: message, host: "the proxy \(proxy ?? "")")
         case CURLE_TOO_MANY_REDIRECTS:
             self = .tooManyRedirects(host: host)
         case CURLE_OPERATION_TIMEDOUT where responseSeen:

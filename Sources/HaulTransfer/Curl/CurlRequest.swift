@@ -1,6 +1,6 @@
 /// What one easy handle asks for: a plain value built by the engine and applied by `CurlEasy.apply`, so
 /// no libcurl option name leaves `Curl/`.
-struct CurlRequest: Equatable {
+struct CurlRequest {
     var url: String
     /// The `Range` value without its unit (`100-` or `100-199`), nil for the whole resource.
     var range: String?
@@ -21,4 +21,14 @@ struct CurlRequest: Equatable {
     /// A CA bundle to trust instead of the system's.
     var caCertificate: String?
     var userAgent = "haul/0.1"
+    /// The proxy: nil leaves libcurl's default (the environment's), "" goes direct.
+    var proxy: String?
+    /// Hosts that go direct: nil leaves the environment's `no_proxy`, "" none.
+    var noProxy: String?
+    /// A `.netrc` to take the login for the host from (curl's rules), nil for none.
+    var netrcFile: String?
+    /// The jar this request's cookies come from and go to, shared by the download's connections.
+    var cookies: CurlCookieShare?
+    /// Netscape cookie lines to put in the jar before this request (the first connection of an attempt).
+    var cookieSeed: [String] = []
 }

@@ -76,13 +76,15 @@ final class DownloadDirectory: Sendable {
     /// An empty part file that no transfer of this process uses is taken over: it is what a crash between
     /// creating the file and recording its name leaves behind.
     /// Names in `heldElsewhere` belong to other unfinished tasks (whose part file may be missing or empty
-    /// for now) and are never used.
+    /// for now) and are never used. With `replacing`, a regular file at a name does not take it: the download
+    /// will replace it (`--allow-overwrite`).
     func reservePart(
-        for fileName: String, inUse: Set<String>, heldElsewhere: Set<String>
+        for fileName: String, inUse: Set<String>, heldElsewhere: Set<String>, replacing: Bool = false
     ) throws(DownloadError) -> (name: String, writer: FileWriter) {
         for n in 0..<1000 {
             let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
-            if heldElsewhere.contains(candidate) || exists(candidate) { continue }
+            let replaceable = replacing && regularFileSize(candidate) != nil
+            if heldElsewhere.contains(candidate) || (exists(candidate) && !replaceable) { continue }
             let partName = PartialFilePath.partName(for: candidate)
             let fd = openat(self.fd, partName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 { return (candidate, FileWriter(fd: fd, path: fullPath(partName))) }
@@ -95,9 +97,16 @@ final class DownloadDirectory: Sendable {
         throw .fileSystem(call: "open", path: fullPath(fileName), errno: EEXIST, message: "1000 files of that name exist")
     }
 
-    /// Moves `NAME.part` to a free final name (never overwriting) and returns that name.
-    func publish(partOf fileName: String) throws(DownloadError) -> String {
+    /// Moves `NAME.part` to a free final name (never overwriting) and returns that name; with `replacing`, to
+    /// `NAME` itself, over the regular file there (a link or a directory there is never replaced).
+    func publish(partOf fileName: String, replacing: Bool = false) throws(DownloadError) -> String {
         let partName = PartialFilePath.partName(for: fileName)
+        if replacing, regularFileSize(fileName) != nil {
+            guard renameat(fd, partName, fd, fileName) == 0 else {
+                throw FileWriter.error(call: "rename", path: fullPath(partName), errno: errno)
+            }
+            return fileName
+        }
         for n in 0..<1000 {
             let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
             // link() refuses to replace an existing name, which makes the move atomic and non-clobbering.

@@ -107,7 +107,8 @@ extension ActiveTransfer {
                 requested: request.requestedName, contentDisposition: head["content-disposition"], url: request.url,
                 effectiveURL: { self.effectiveURL })
             let (reserved, writer) = try directory.reservePart(
-                for: name, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere)
+                for: name, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere,
+                replacing: request.requestOptions.allowOverwrite == true)
             hold(writer, name: reserved)
         }
         epoch += 1

@@ -17,6 +17,8 @@ final class ActiveTransfer {
     let budget: BandwidthBudget
     /// Connections per host across every transfer.
     let hosts: HostConnections
+    /// The cookies every connection of this attempt shares.
+    let cookies: CookieJar
     /// Part files (full paths) of this engine's transfers.
     let partsInUse: PartRegistry
     /// The engine's own marks for this transfer (progress reported, checkpoints, disk checks).
@@ -54,7 +56,7 @@ final class ActiveTransfer {
     /// Which connections to open, cut, replace or shed.
     var planner: ConnectionPlanner
     /// Leases handed out and not yet done, so checkpoints can commit what each received.
-    private var leases: Set<SegmentLease.ID> = []
+    var leases: Set<SegmentLease.ID> = []
 
     init(
         request: TransferRequest, attempt: Int, partsInUse: PartRegistry, budget: BandwidthBudget,
@@ -68,6 +70,7 @@ final class ActiveTransfer {
         self.emit = emit
         validators = request.validators
         newLink = request.linkChange
+        cookies = try CookieJar(options: request.requestOptions, stored: request.cookies)
         planner = ConnectionPlanner(split: request.options.split)
         host = URLValidation.host(of: request.url)
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)
@@ -266,34 +269,5 @@ final class ActiveTransfer {
         }
         defer { connections = [] }
         return connections
-    }
-
-    // MARK: - Durability
-
-    /// What each lease received up to now, for a checkpoint: committed once a sync covering them is done.
-    func receivedMarks() -> [SegmentLease.ID: Int64] {
-        guard let ledger else { return [:] }
-        var marks: [SegmentLease.ID: Int64] = [:]
-        for lease in leases {
-            guard let status = ledger.status(of: lease) else {
-                leases.remove(lease)
-                continue
-            }
-            marks[lease] = status.range.lowerBound + status.received
-        }
-        return marks
-    }
-
-    /// A sync that covered `bytes` (a single stream) or `marks` (ranges) finished: record them.
-    func synced(bytes: Int64, marks: [SegmentLease.ID: Int64]) {
-        guard var ledger else {
-            guard bytes > durable else { return }
-            durable = bytes
-            return emit(.checkpoint(request.id, durableBytes: bytes))
-        }
-        for (lease, offset) in marks { ledger.commit(lease, durableUpTo: offset) }
-        self.ledger = ledger
-        durable = ledger.committedBytes
-        emit(.segmentCheckpoint(request.id, ledger.records, durableBytes: durable))
     }
 }

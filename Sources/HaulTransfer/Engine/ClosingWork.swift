@@ -12,9 +12,26 @@ struct ClosingWork: Sendable {
     let fileName: String?
     let checksum: Checksum?
     let directory: DownloadDirectory
+    /// A complete file replaces a file at its name (`ActiveTransfer.replacesFile`).
+    let replacing: Bool
     /// The ranges of a segmented download, and what each had received when the transfer stopped.
     let ledger: SegmentLedger?
     let marks: [SegmentLease.ID: Int64]
+
+    /// The work for `transfer` as it stands now (on the transfer thread). The worker gets its own descriptor:
+    /// the transfer, and its own, are released on the transfer thread.
+    init(ending: TransferEnding, transfer: ActiveTransfer) {
+        self.ending = ending
+        writer = transfer.writer?.duplicate()
+        position = transfer.position
+        durable = transfer.durable
+        fileName = transfer.fileName
+        checksum = transfer.request.checksum
+        directory = transfer.directory
+        replacing = transfer.replacesFile
+        ledger = transfer.ledger
+        marks = transfer.receivedMarks()
+    }
 
     /// The outcome, and the layout to record (nil: not segmented; empty: no layout any more).
     func run() -> (TransferOutcome, [SegmentRecord]?) {
@@ -70,7 +87,7 @@ struct ClosingWork: Sendable {
                 }
             }
             do {
-                let finalName = try directory.publish(partOf: fileName)
+                let finalName = try directory.publish(partOf: fileName, replacing: replacing)
                 // Make the rename itself durable.
                 _ = fsync(directory.fd)
                 return (.completed(fileName: finalName, bytes: position), segments == nil ? nil : [])

@@ -68,6 +68,8 @@ final class Connection: CurlReceiver {
         // Under a limit a new socket starts with a small buffer: the server never sees a wide window.
         request.receiveBuffer = transfer.budget.receiveBuffer(for: self)
         receiveBuffer = request.receiveBuffer
+        request.cookies = transfer.cookies.share
+        request.cookieSeed = transfer.cookies.takeSeed()
         try easy.apply(request)
     }
 
@@ -77,7 +79,8 @@ final class Connection: CurlReceiver {
         return .failed(DownloadError(
             curl: result, detail: easy.errorDetail, url: transfer.url(for: self), effectiveURL: easy.effectiveURL,
             host: transfer.host, responseSeen: head.status != 0, stallTimeout: transfer.request.options.stallTimeout,
-            proxyStatus: easy.proxyConnectStatus))
+            proxyStatus: easy.proxyConnectStatus,
+            proxy: transfer.request.requestOptions.proxies?.redacted.proxy(for: transfer.url(for: self))))
     }
 
     /// The connection an easy handle belongs to.

@@ -22,6 +22,13 @@ enum ConnectionRequest {
         curl.caCertificate = options.caCertificate
         // Credentials stay with their origin.
         curl.headers = RedirectCredentials.headers(request.headers, original: request.url, target: url)
+        // Proxies recorded with the task replace the environment of this process (a task from before they
+        // were recorded keeps libcurl's reading of it).
+        if let proxies = request.requestOptions.proxies {
+            curl.proxy = proxies.proxy(for: url) ?? ""
+            curl.noProxy = proxies.noProxy ?? ""
+        }
+        curl.netrcFile = request.requestOptions.netrcFile
         switch role {
         case .first:
             guard requested.lowerBound > 0 else { break }

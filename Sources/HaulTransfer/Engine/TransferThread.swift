@@ -231,11 +231,7 @@ final class TransferThread {
         countConnections()
         janitor.closingBegan(id, part: transfer.writer?.path)
         reportProgress(of: transfer)
-        // The worker gets its own descriptor: the transfer (and its fd) is released here on this thread.
-        disk.close(ClosingWork(
-            ending: ending, writer: transfer.writer?.duplicate(), position: transfer.position,
-            durable: transfer.durable, fileName: transfer.fileName, checksum: transfer.request.checksum,
-            directory: transfer.directory, ledger: transfer.ledger, marks: transfer.receivedMarks()), for: id)
+        disk.close(ClosingWork(ending: ending, transfer: transfer), for: id)
     }
 
     // MARK: - Periodic work

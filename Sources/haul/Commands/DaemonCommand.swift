@@ -48,10 +48,13 @@ struct DaemonCommand: AsyncParsableCommand {
     /// Options that describe tasks rather than the run: a background haul finds those tasks in the queue.
     static let taskOptions: Set<String> = [
         "-i", "--input-file", "-H", "--header", "-o", "--output", "--checksum", "--user-agent", "--referer",
+        "--all-proxy", "--no-proxy", "--load-cookies", "--netrc-file",
     ]
+    /// Task flags without a value.
+    static let taskFlags: Set<String> = ["-c", "--continue", "--allow-overwrite"]
 
-    /// `arguments` without the tasks they name (the URLs, and `taskOptions` with their values, in either
-    /// `--name value` or `--name=value` form): the settings a background haul runs with.
+    /// `arguments` without the tasks they name (the URLs, `taskFlags`, and `taskOptions` with their values, in
+    /// either `--name value` or `--name=value` form): the settings a background haul runs with.
     static func settingsArguments(_ arguments: [String], urls: [String]) -> [String] {
         var settings: [String] = []
         var index = arguments.startIndex
@@ -62,7 +65,8 @@ struct DaemonCommand: AsyncParsableCommand {
                 continue
             }
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if !(argument.hasPrefix("--") && argument.contains("=") && taskOptions.contains(name)), !urls.contains(argument) {
+            if !(argument.hasPrefix("--") && argument.contains("=") && taskOptions.contains(name)), !urls.contains(argument),
+               !taskFlags.contains(argument) {
                 settings.append(argument)
             }
             index += 1

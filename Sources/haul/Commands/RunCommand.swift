@@ -40,15 +40,16 @@ struct RunCommand: AsyncParsableCommand {
         let theme = wantsTerminal ? try loadTheme() : nil
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let downloadDirectory = add.directory.map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
+        var terminal = theme.map { TerminalOptions(theme: $0, downloadDirectory: downloadDirectory) }
+        terminal?.proxyDefaults = try add.proxyDefaults()
         options.confinementRoots = [downloadDirectory] + remote.rpcAllowedDirectories.map { absolutePath($0) }
         let lock: TransferLock
         do {
             lock = try TransferLock.acquire(at: session.directory.lockPath)
         } catch {
             // Another haul owns the downloads: the live list attaches to it.
-            if let theme, let owner = session.owner {
-                let status = try await Attachment.run(
-                    owner: owner, newTasks: newTasks, theme: theme, downloadDirectory: downloadDirectory)
+            if let terminal, let owner = session.owner {
+                let status = try await Attachment.run(owner: owner, newTasks: newTasks, terminal: terminal)
                 throw ExitCode(status.rawValue)
             }
             throw CommandFailure.usage(error.description)
@@ -70,11 +71,11 @@ struct RunCommand: AsyncParsableCommand {
             for task in reused { note(task.reusedNote) }
         }
         let remoteControl = try await RemoteControl.start(
-            composition: composition, state: session.directory, options: remote, downloadDirectory: downloadDirectory)
+            composition: composition, state: session.directory, options: remote, downloadDirectory: downloadDirectory,
+            proxyDefaults: try add.proxyDefaults())
         let status: ExitStatus
-        if let theme {
-            let options = TerminalOptions(theme: theme, downloadDirectory: downloadDirectory)
-            switch await composition.runInteractive(options: options) {
+        if let terminal {
+            switch await composition.runInteractive(options: terminal) {
             case let .status(end):
                 status = end
             case .detach:

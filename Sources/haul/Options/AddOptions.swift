@@ -28,24 +28,65 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name).")
     var referer: String?
 
+    @Option(name: .customLong("all-proxy"), help: ArgumentHelp(
+        "Proxy for every link: http://, https://, socks5:// or socks5h:// (names resolved at the proxy), user:password@ allowed; \"\" for none.",
+        discussion: "Without it the http_proxy, https_proxy, all_proxy and no_proxy environment is used, as curl does.",
+        valueName: "url"))
+    var allProxy: String?
+
+    @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hosts that go direct: comma-separated names, domains or addresses.", valueName: "list"))
+    var noProxy: String?
+
+    @Option(name: .customLong("load-cookies"), help: ArgumentHelp("Cookies to send, from a Netscape cookies.txt file.", valueName: "file"))
+    var loadCookies: String?
+
+    @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Logins from a .netrc file (curl's rules).", valueName: "file"))
+    var netrcFile: String?
+
+    @Flag(name: [.short, .customLong("continue")], help: ArgumentHelp(
+        "Continue a partial file another program left at the final name (the server must agree, else it stays as it is)."))
+    var continuePartial = false
+
+    @Flag(name: .customLong("allow-overwrite"), help: "Fetch a finished file again and replace it, or any file at the name.")
+    var allowOverwrite = false
+
+    /// Proxy, cookies and netrc options as given.
+    var access: AccessRequest {
+        AccessRequest(allProxy: allProxy, noProxy: noProxy, loadCookies: loadCookies, netrcFile: netrcFile)
+    }
+
     /// `-H` lines, then the ones `--user-agent` and `--referer` stand for.
     var allHeaders: [String] {
         headers + (userAgent.map { ["User-Agent: \($0)"] } ?? []) + (referer.map { ["Referer: \($0)"] } ?? [])
     }
 
+    /// The proxies of tasks added by this command, in the list it opens, or over its RPC: `--all-proxy` and
+    /// `--no-proxy`, else this process's environment.
+    func proxyDefaults() throws -> ProxySettings {
+        do {
+            // A bad variable matters only when no option replaces it.
+            let environment = allProxy != nil ? ProxySettings() : try ProxySettings.fromEnvironment(ProcessInfo.processInfo.environment)
+            return try ProxySettings.resolve(allProxy: allProxy, noProxy: noProxy, defaults: environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// The intake for these options: tasks go into `-d` (default: the current directory).
-    var intake: TaskIntake { TaskIntake(defaultDirectory: directory ?? FileManager.default.currentDirectoryPath) }
+    func intake() throws -> TaskIntake {
+        TaskIntake(defaultDirectory: directory ?? FileManager.default.currentDirectoryPath, proxyDefaults: try proxyDefaults())
+    }
 
     /// The tasks these options describe, validated by the core intake; throws a ValidationError with its message.
     ///
     /// `-d` is checked even without URLs: a path that names a file is a usage error before anything runs.
     func newTasks() throws -> [NewTask] {
-        let intake = intake
+        let intake = try intake()
         var tasks: [NewTask]
         do {
             _ = try intake.resolvedDirectory(nil)
             tasks = try intake.commandLineTasks(
-                urls: urls, output: output, headers: allHeaders, checksum: checksum, hasInputFile: inputFile != nil)
+                urls: urls, output: output, headers: allHeaders, checksum: checksum, access: access, hasInputFile: inputFile != nil)
         } catch {
             throw ValidationError(error.description)
         }
@@ -57,12 +98,20 @@ struct AddOptions: ParsableArguments {
             }
             let parsed: (tasks: [NewTask], warnings: [String])
             do {
-                parsed = try InputFile.parse(data, intake: intake, headers: allHeaders, checksum: checksum)
+                parsed = try InputFile.parse(data, intake: intake, headers: allHeaders, checksum: checksum, access: access)
             } catch {
                 throw ValidationError("\(inputFile): \(error)")
             }
             for warning in parsed.warnings { note("\(inputFile): \(warning)") }
             tasks += parsed.tasks
+        }
+        if allowOverwrite {
+            for index in tasks.indices { tasks[index].requestOptions.allowOverwrite = true }
+        }
+        if continuePartial {
+            tasks = try tasks.map { task in
+                do { return try PartialAdoption.adopt(task) } catch { throw ValidationError("\(error)") }
+            }
         }
         return tasks
     }

@@ -7,7 +7,7 @@ import HaulTUI
 /// The live list attached to a background haul: its snapshots, its commands; `q` closes only the view.
 enum Attachment {
     static func run(
-        owner: OwnerClient, newTasks: [NewTask], theme: Theme, downloadDirectory: String
+        owner: OwnerClient, newTasks: [NewTask], terminal: TerminalOptions
     ) async throws -> ExitStatus {
         let pid: Int32
         let first: QueueSnapshot
@@ -28,7 +28,7 @@ enum Attachment {
         let stop = signals.requested
         let end = await InteractiveSession.runOnKeyThread(
             snapshots: remote.snapshots, send: { remote.send($0) },
-            options: TerminalOptions(theme: theme, downloadDirectory: downloadDirectory, attachedTo: pid),
+            options: { var options = terminal; options.attachedTo = pid; return options }(),
             stopRequested: { stop() || lost.pid != nil || watch.ownerSuspended(remote.snapshots.read().ownerProcessID) })
         remote.close()
         if let lastPID = lost.pid ?? watch.suspendedPID {

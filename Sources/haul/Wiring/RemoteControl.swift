@@ -16,7 +16,8 @@ final class RemoteControl {
 
     /// Starts serving; a socket that cannot be bound is reported and the run goes on without it.
     static func start(
-        composition: Composition, state: StateDirectory, options: RemoteOptions, downloadDirectory: String
+        composition: Composition, state: StateDirectory, options: RemoteOptions, downloadDirectory: String,
+        proxyDefaults: ProxySettings
     ) async throws -> RemoteControl? {
         let controller = composition.controller
         let hooks = options.hooks
@@ -32,9 +33,10 @@ final class RemoteControl {
         let access = ControllerAccess(controller: controller, snapshots: composition.snapshots, stop: stop)
         let intake = TaskIntake(
             defaultDirectory: downloadDirectory,
-            allowedDirectories: options.rpcAllowedDirectories.map { absolutePath($0) })
+            allowedDirectories: options.rpcAllowedDirectories.map { absolutePath($0) }, proxyDefaults: proxyDefaults)
         let runOptions = Aria2RunOptions(
-            transfer: composition.configuration.transferOptions, maxTries: composition.configuration.retryPolicy.maxRetries)
+            transfer: composition.configuration.transferOptions, maxTries: composition.configuration.retryPolicy.maxRetries,
+            proxies: proxyDefaults)
         let dispatcher = RPCDispatcher(
             access: access, intake: intake, secret: secret, processID: getpid(), runOptions: runOptions)
         let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(

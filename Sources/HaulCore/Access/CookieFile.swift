@@ -1,0 +1,96 @@
+import Foundation
+
+/// A Netscape `cookies.txt`, as browsers' exporters, curl and wget write it: one cookie per line, seven
+/// TAB-separated fields (domain, include subdomains, path, secure, expiry, name, value); `#` comments and
+/// blank lines; a `#HttpOnly_` prefix on the domain of an HTTP-only cookie.
+public enum CookieFile {
+    /// The largest file read (a browser's whole export is well under this).
+    public static let maxBytes = 4 << 20
+
+    /// One cookie line, its fields as written.
+    public struct Cookie: Sendable, Hashable {
+        public var domain: String
+        public var includeSubdomains: Bool
+        public var path: String
+        public var secure: Bool
+        public var expires: Int64
+        public var name: String
+        public var value: String
+
+        /// The cookie and its value, however its domain was spelled.
+        var identity: String {
+            var bare = Substring(domain)
+            if bare.hasPrefix("#HttpOnly_") { bare = bare.dropFirst("#HttpOnly_".count) }
+            if bare.hasPrefix(".") { bare = bare.dropFirst() }
+            return [bare.lowercased(), path, name, value].joined(separator: "\t")
+        }
+
+        /// The line in the file's format (what libcurl's `CURLOPT_COOKIELIST` takes).
+        public var line: String {
+            [domain, includeSubdomains ? "TRUE" : "FALSE", path, secure ? "TRUE" : "FALSE", String(expires), name, value]
+                .joined(separator: "\t")
+        }
+
+        /// The cookie on one line of a file, nil for a line that is not a cookie (libcurl's own output
+        /// has the same shape).
+        public init?(line: Substring) {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            // Some exporters leave out the tab before an empty value.
+            guard fields.count == 7 || fields.count == 6, !fields[0].isEmpty, !fields[2].isEmpty, !fields[5].isEmpty,
+                  let subdomains = Self.flag(fields[1]), let secure = Self.flag(fields[3]),
+                  let expires = Int64(fields[4].trimmingCharacters(in: .whitespaces))
+            else { return nil }
+            domain = String(fields[0])
+            includeSubdomains = subdomains
+            path = String(fields[2])
+            self.secure = secure
+            self.expires = expires
+            name = String(fields[5])
+            value = fields.count == 7 ? String(fields[6]) : ""
+        }
+
+        private static func flag(_ text: Substring) -> Bool? {
+            switch text.uppercased() {
+            case "TRUE": true
+            case "FALSE": false
+            default: nil
+            }
+        }
+    }
+
+    /// The cookies of the file at `path`, or why it cannot be read: missing, not a file, too large, not
+    /// UTF-8, or a line that is neither a comment nor a cookie (named by its number).
+    public static func read(_ path: String) throws(IntakeError) -> [Cookie] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let handle = FileHandle(forReadingAtPath: path)
+        else { throw .unreadableFile(kind: "cookies file", path) }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maxBytes + 1) ?? Data() else {
+            throw .unreadableFile(kind: "cookies file", path)
+        }
+        guard data.count <= maxBytes else { throw .malformedCookiesFile(path, line: nil) }
+        guard let text = String(data: data, encoding: .utf8) else { throw .malformedCookiesFile(path, line: nil) }
+        return try parse(text, path: path)
+    }
+
+    /// The cookies of `text` (the contents of the file at `path`, named in errors).
+    public static func parse(_ text: String, path: String) throws(IntakeError) -> [Cookie] {
+        var cookies: [Cookie] = []
+        // `\r\n` is one Character, a newline like `\n`.
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            if line.hasPrefix("#"), !line.hasPrefix("#HttpOnly_") { continue }
+            guard let cookie = Cookie(line: line) else { throw .malformedCookiesFile(path, line: index + 1) }
+            cookies.append(cookie)
+        }
+        return cookies
+    }
+
+    /// The cookies of `jar` that are not among `seed`: what servers set or changed since it was seeded.
+    /// libcurl writes a domain that covers its subdomains with a leading dot; that is the same cookie.
+    public static func changes(in jar: [Cookie], since seed: [Cookie]) -> [Cookie] {
+        let known = Set(seed.map(\.identity))
+        return jar.filter { !known.contains($0.identity) }
+    }
+}

@@ -1,0 +1,27 @@
+/// How a task reaches its server besides its link and headers: a proxy, a cookies file, a netrc file.
+/// Checked by the intake and stored with the task (DESIGN §8).
+public struct RequestOptions: Sendable, Equatable, Codable {
+    /// The proxies recorded when the task was added; nil for a task from before they were recorded, which
+    /// follows the environment of the haul that runs it.
+    public var proxies: ProxySettings?
+    /// A Netscape `cookies.txt` read each time the task starts (absolute path).
+    public var cookiesFile: String?
+    /// A `.netrc` whose entry for the link's host gives the login (absolute path; curl's rules).
+    public var netrcFile: String?
+    /// How the finished file is published: over a file already at its name (`--allow-overwrite`), instead of
+    /// under a numbered name.
+    public var allowOverwrite: Bool?
+    /// The part file began as a copy of a partial file left at the final name (`-c`): while its bytes stand,
+    /// the finished file replaces that partial one; once the download starts over, it no longer does.
+    public var continuesPartialFile: Bool?
+
+    public init(proxies: ProxySettings? = nil, cookiesFile: String? = nil, netrcFile: String? = nil) {
+        self.proxies = proxies
+        self.cookiesFile = cookiesFile
+        self.netrcFile = netrcFile
+    }
+
+
+    /// Nothing set.
+    public var isEmpty: Bool { self == RequestOptions() }
+}
