@@ -60,6 +60,24 @@ struct CookieTests {
         }
     }
 
+    /// Per connection in the kill tests: 4 MiB over 4 connections take over 5 s, so the kill lands midway even
+    /// when a loaded machine is slow to see the bytes on record.
+    static let killRate = "192k"
+
+    /// Waits until the task has 256 KiB on record while `haul` still runs.
+    static func awaitBytesOnRecord(_ run: HaulRun, _ haul: HaulProcess) async throws {
+        try await eventually("bytes on record", timeout: .seconds(15), poll: .milliseconds(100)) {
+            guard haul.isRunning else { throw ProcessEnded(status: haul.exitStatus, stderr: haul.stderrText()) }
+            return (try await run.list().first?["bytes"] as? Int ?? 0) > 256 << 10
+        }
+    }
+
+    struct ProcessEnded: Error, CustomStringConvertible {
+        var status: Int32?
+        var stderr: String
+        var description: String { "haul ended (status \(status.map(String.init) ?? "?")) before it was killed: \(stderr)" }
+    }
+
     static func expectNoCookieValue(in run: HaulRun, output: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let listings = try await run.listings()
         #expect(!listings.isEmpty, sourceLocation: sourceLocation)
@@ -95,7 +113,7 @@ struct CookieTests {
     }
 
     @Test func loadedCookiesGoWithTheResumeAfterAKill() async throws {
-        let nginx = try await Self.start(rate: "256k")
+        let nginx = try await Self.start(rate: Self.killRate)
         defer { nginx.stop() }
         let bytes = LinkTests.bytes(Self.size, seed: 1442)
         try nginx.write(file: "members/film.bin", bytes: bytes)
@@ -104,9 +122,7 @@ struct CookieTests {
 
         let first = try run.start(["--headless", "-s", "4", "--min-split-size", "1M", "--load-cookies", cookies, nginx.url("/members/film.bin")])
         defer { first.terminate(SIGKILL) }
-        try await eventually("bytes on record", timeout: .seconds(15), poll: .milliseconds(100)) {
-            (try await run.list().first?["bytes"] as? Int ?? 0) > 512 << 10
-        }
+        try await Self.awaitBytesOnRecord(run, first)
         first.kill(SIGKILL)
         #expect(try await first.waitForExit(timeout: .seconds(10)) == 128 + SIGKILL)
         let kept = try await run.list().first?["bytes"] as? Int ?? 0
@@ -148,7 +164,7 @@ struct CookieTests {
     /// The cookie a server set is the task's: the ranged requests after a kill -9 carry it, though nothing
     /// asks the server for it again (every request of the resume has a Range, which needs the cookie already).
     @Test func aCookieTheServerSetIsKeptAcrossAKillAndAResume() async throws {
-        let nginx = try await Self.start(rate: "256k")
+        let nginx = try await Self.start(rate: Self.killRate)
         defer { nginx.stop() }
         let bytes = LinkTests.bytes(Self.size, seed: 1446)
         try nginx.write(file: "sticky/film.bin", bytes: bytes)
@@ -156,9 +172,7 @@ struct CookieTests {
 
         let first = try run.start(["--headless", "-s", "4", "--min-split-size", "1M", "--load-cookies", try Self.cookiesFile(run), nginx.url("/sticky/film.bin")])
         defer { first.terminate(SIGKILL) }
-        try await eventually("bytes on record", timeout: .seconds(15), poll: .milliseconds(100)) {
-            (try await run.list().first?["bytes"] as? Int ?? 0) > 512 << 10
-        }
+        try await Self.awaitBytesOnRecord(run, first)
         first.kill(SIGKILL)
         #expect(try await first.waitForExit(timeout: .seconds(10)) == 128 + SIGKILL)
         let before = try await eventuallySteady("the cut requests logged", quiet: .milliseconds(500), timeout: .seconds(5)) {
