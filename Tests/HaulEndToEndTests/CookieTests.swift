@@ -18,11 +18,18 @@ struct CookieTests {
     /// `/members/` wants `session=…`, per connection at `rate` (4 MiB at 4 × 512 KiB/s: about 2 s);
     /// `/login/NAME` sets `ticket=…` and answers 302 to `/tickets/NAME`, which wants both cookies;
     /// `/sticky/` wants `session=…`, sets `ticket=…` and wants it back with every Range.
+    /// While the document root holds `slow.flag`, `/members/` and `/sticky/` send only 48 KiB/s per connection:
+    /// a run to be killed midway stays midway however slowly a loaded machine lets the test act.
     static func start(rate: String = "512k") async throws -> NginxFixture {
-        try await NginxFixture.start(locations: """
+        let throttle = """
+            set $haul_rate \(rate);
+                            if (-f $document_root/slow.flag) { set $haul_rate 48k; }
+                            limit_rate $haul_rate;
+            """
+        return try await NginxFixture.start(locations: """
             location /members/ {
                 if ($cookie_session != "\(session)") { return 403; }
-                limit_rate \(rate);
+                \(throttle)
             }
             location /login/ {
                 add_header Set-Cookie "ticket=\(ticket); Path=/; HttpOnly";
@@ -37,7 +44,7 @@ struct CookieTests {
                 if ($haul_sticky_deny) { return 403; }
                 if ($cookie_session != "\(session)") { return 403; }
                 add_header Set-Cookie "ticket=\(ticket); Path=/";
-                limit_rate \(rate);
+                \(throttle)
             }
             """,
             // /sticky/ sets the ticket on every answer and wants it on every request for a range.
@@ -60,9 +67,12 @@ struct CookieTests {
         }
     }
 
-    /// Per connection in the kill tests: 4 MiB over 4 connections take over 5 s, so the kill lands midway even
-    /// when a loaded machine is slow to see the bytes on record.
-    static let killRate = "192k"
+    /// Per connection in the kill tests once `slow.flag` is gone (the resume).
+    static let killRate = "512k"
+
+    /// Throttles the kill tests' first run to 48 KiB/s per connection (see `start`) until `fast(nginx)`.
+    static func slow(_ nginx: NginxFixture) throws { try nginx.write(file: "slow.flag", bytes: [1]) }
+    static func fast(_ nginx: NginxFixture) throws { try FileManager.default.removeItem(atPath: nginx.root + "/slow.flag") }
 
     /// Waits until the task has 256 KiB on record while `haul` still runs.
     static func awaitBytesOnRecord(_ run: HaulRun, _ haul: HaulProcess) async throws {
@@ -120,6 +130,7 @@ struct CookieTests {
         let run = try HaulRun()
         let cookies = try Self.cookiesFile(run)
 
+        try Self.slow(nginx)
         let first = try run.start(["--headless", "-s", "4", "--min-split-size", "1M", "--load-cookies", cookies, nginx.url("/members/film.bin")])
         defer { first.terminate(SIGKILL) }
         try await Self.awaitBytesOnRecord(run, first)
@@ -132,6 +143,7 @@ struct CookieTests {
         }
 
         // The rerun names no URL and no cookies file: the task carries its cookies.
+        try Self.fast(nginx)
         let second = try run.start(["--headless"], environment: [:])
         #expect(try await second.waitForExit(timeout: .seconds(30)) == 0, "\(second.stderrText())")
         expectSameBytes(run.file("film.bin"), bytes)
@@ -170,6 +182,7 @@ struct CookieTests {
         try nginx.write(file: "sticky/film.bin", bytes: bytes)
         let run = try HaulRun()
 
+        try Self.slow(nginx)
         let first = try run.start(["--headless", "-s", "4", "--min-split-size", "1M", "--load-cookies", try Self.cookiesFile(run), nginx.url("/sticky/film.bin")])
         defer { first.terminate(SIGKILL) }
         try await Self.awaitBytesOnRecord(run, first)
@@ -179,6 +192,7 @@ struct CookieTests {
             nginx.accessEntries().count
         }
 
+        try Self.fast(nginx)
         let second = try run.start(["--headless"], environment: [:])
         #expect(try await second.waitForExit(timeout: .seconds(30)) == 0, "\(second.stderrText())")
         expectSameBytes(run.file("film.bin"), bytes)
