@@ -124,6 +124,26 @@ struct LoginTests {
         try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
     }
 
+    /// libcurl 7.88.1 sends a netrc login again after a redirect to another port of the same name (TECH_NOTES
+    /// H.2f); DESIGN §8 counts another port as another host, as libcurl does for every other credential.
+    @Test func netrcCredentialsDoNotFollowARedirectToAnotherPort() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1437)
+        defer { servers.stop() }
+        let netrc = try Self.netrc(run)
+
+        let haul = try run.start(["--json", "--netrc-file", netrc, servers.origin.url("/go/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        #expect(servers.origin.accessEntries().contains { $0.uri == "/go/film.bin" && $0.remoteUser == Self.user },
+                "netrc gave the origin its login: \(servers.origin.accessEntries())")
+        let stored = try await eventuallyValue("the store's log", timeout: .seconds(5)) { () -> [NginxFixture.AccessEntry]? in
+            let entries = servers.store.accessEntries()
+            return entries.reduce(0) { $0 + $1.bodyBytesSent } >= Int64(Self.size) ? entries : nil
+        }
+        #expect(stored.allSatisfy { $0.authorization == nil }, "the netrc login reached the other port: \(stored)")
+    }
+
     @Test func netrcCredentialsDoNotFollowARedirectToAnotherHost() async throws {
         let run = try HaulRun()
         let servers = try await Servers.start(run, seed: 1434)

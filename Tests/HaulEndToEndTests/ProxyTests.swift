@@ -114,9 +114,10 @@ struct ProxyTests {
 
         // The proxy really is in the way: a wrong password, then a proxy that is gone, and nothing arrives.
         let before = nginx.accessEntries().count
-        let wrong = "socks5://alice:wrong@127.0.0.1:\(socks.port)"
+        let wrong = "socks5://alice:b4d-pa55@127.0.0.1:\(socks.port)"
         let (refused, out, err) = try await run.download(["--headless", "--retries", "0", "--all-proxy", wrong, "-o", "again.bin", nginx.url("/file.bin")])
         #expect(refused != 0, "\(out)\n\(err)")
+        #expect(!(out + err).contains("b4d-pa55"), "\(out)\n\(err)")
         socks.stop()
         let (gone, out2, err2) = try await run.download(["--headless", "--retries", "0", "--all-proxy", socks.url(), "-o", "third.bin", nginx.url("/file.bin")])
         #expect(gone != 0, "\(out2)\n\(err2)")
