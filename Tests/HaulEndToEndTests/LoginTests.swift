@@ -212,4 +212,38 @@ struct LoginTests {
         let options = try await haul.call("aria2.getOption", [gid])
         #expect(!options.body.contains(Self.password), "\(options.body)")
     }
+
+    /// RPC answers are among the places a secret never goes (DESIGN §8): not the link's password, not an
+    /// Authorization or Cookie header given as an option.
+    @Test func rpcAnswersNeverGiveALoginAway() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1438)
+        defer { servers.stop() }
+        let haul = try await Aria2Haul.start(run)
+        defer { haul.process?.terminate() }
+        let cookie = "rpc-c00kie-99"
+
+        let gid = try #require(try await haul.result("aria2.addUri", [
+            [servers.linkWithCredentials("/private/film.bin")],
+            ["header": ["Cookie: session=\(cookie)"]],
+        ]) as? String)
+        try await eventually("the download to complete", timeout: .seconds(20), poll: .milliseconds(100)) {
+            try await haul.status(gid, ["status"])["status"] as? String == "complete"
+        }
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        #expect(servers.origin.accessEntries().contains { $0.remoteUser == Self.user && $0.cookie == "session=\(cookie)" })
+        var answers = [
+            try await haul.call("aria2.tellStatus", [gid]), try await haul.call("aria2.getOption", [gid]),
+            try await haul.call("aria2.getFiles", [gid]), try await haul.call("aria2.getUris", [gid]),
+            try await haul.call("aria2.tellStopped", [0, 10]),
+        ]
+        answers.append(try await haul.call("aria2.getGlobalOption"))
+        for answer in answers {
+            #expect(!answer.body.contains(Self.password), "an RPC answer gives the password away: \(answer.body)")
+            #expect(!answer.body.contains(cookie), "an RPC answer gives the cookie away: \(answer.body)")
+        }
+        // The answers were about this task: its link shows, without the password.
+        #expect(answers[0].body.contains("/private/film.bin"), "\(answers[0].body)")
+        #expect(answers[3].body.contains("/private/film.bin"), "\(answers[3].body)")
+    }
 }
