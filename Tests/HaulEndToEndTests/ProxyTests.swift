@@ -319,5 +319,50 @@ struct ProxyTests {
         #expect(!options.body.contains(Self.proxyPassword), "\(options.body)")
         let status = try await haul.call("aria2.tellStatus", [gid])
         #expect(!status.body.contains(Self.proxyPassword), "\(status.body)")
+
+        // no-proxy over RPC: past a proxy that refuses everything.
+        let direct = try #require(try await haul.result("aria2.addUri", [
+            [nginx.url("/file.bin")], ["all-proxy": try Self.deadProxy(), "no-proxy": "127.0.0.1", "out": "direct.bin"],
+        ]) as? String)
+        try await eventually("the direct download to complete", timeout: .seconds(20), poll: .milliseconds(100)) {
+            try await haul.status(direct, ["status"])["status"] as? String == "complete"
+        }
+        expectSameBytes(run.file("direct.bin"), bytes)
+        #expect(socks.connections().count == 1, "\(socks.output())")
+    }
+
+    /// A background haul runs the task with its proxy and cookies, but keeps their secrets off its command line
+    /// (which every local user can read) and out of its log.
+    @Test func aDaemonKeepsProxyAndCookieSecretsOffItsCommandLineAndOutOfItsLog() async throws {
+        let (nginx, bytes) = try await Self.origin(seed: 1423)
+        defer { nginx.stop() }
+        let socks = try await MicrosocksFixture.start(user: "alice", password: Self.proxyPassword)
+        defer { socks.stop() }
+        let run = try HaulRun()
+        let cookieValue = "d43mon-c00kie"
+        let cookies = run.root.file("cookies.txt")
+        try (["127.0.0.1", "FALSE", "/", "FALSE", "0", "session", cookieValue].joined(separator: "\t") + "\n")
+            .write(toFile: cookies, atomically: true, encoding: .utf8)
+
+        let daemon = try await BackgroundDaemon(
+            run, ["--all-proxy", socks.url(), "--load-cookies", cookies, nginx.url("/file.bin"), "-d", run.downloads])
+        defer { daemon.kill() }
+        let cmdline = readProcFile("/proc/\(daemon.pid)/cmdline")
+        #expect(cmdline.contains("--keep-running"), "this is the daemon: \(cmdline)")
+        #expect(!cmdline.contains(Self.proxyPassword), "\(cmdline)")
+        try await eventually("the download to complete", timeout: .seconds(20), poll: .milliseconds(100)) {
+            try await run.list().first?["state"] as? String == "completed"
+        }
+        expectSameBytes(run.file("file.bin"), bytes)
+        #expect(socks.connections() == ["127.0.0.1:\(nginx.port)"], "\(socks.output())")
+        let entries = nginx.accessEntries()
+        #expect(!entries.isEmpty && entries.allSatisfy { $0.cookie == "session=\(cookieValue)" }, "\(entries)")
+        let (stopped, _, _) = try await run.run(["stop"], timeout: .seconds(30))
+        #expect(stopped == 0)
+        let log = (try? String(contentsOfFile: run.state + "/haul.log", encoding: .utf8)) ?? ""
+        #expect(!log.isEmpty)
+        #expect(!log.contains(Self.proxyPassword) && !log.contains(cookieValue), "\(log)")
+        try await Self.expectNoSecret(Self.proxyPassword, in: run, output: daemon.messages)
+        #expect(!(try await run.listings()).contains(cookieValue))
     }
 }
