@@ -60,7 +60,7 @@ clean:
 # 10 s each, one minute in all. Release build with ASan; lld links it (gold crashes on the sanitized objects).
 # The theme target runs without leak detection: TOMLKit's C++ bridge leaks about 1.4 KB a parse (once a run in haul).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = fuzz-json-rpc fuzz-url-intake fuzz-content-disposition fuzz-content-range fuzz-input-file fuzz-theme
+FUZZ_TARGETS = fuzz-json-rpc fuzz-url-intake fuzz-content-disposition fuzz-content-range fuzz-input-file fuzz-theme fuzz-playlist
 FUZZ_BUILD = $(SWIFT) build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
 	-Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
 FUZZ_BIN = .build-fuzz/x86_64-unknown-linux-gnu/release

@@ -22,6 +22,7 @@ let package = Package(
         // C shims: one header and one shim.c each, forwards only.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CCipher", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
 
         .target(name: "HaulCore", swiftSettings: strict),
@@ -29,7 +30,7 @@ let package = Package(
             name: "HaulStore",
             dependencies: ["HaulCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
-        .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest"], swiftSettings: strict),
+        .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest", "CCipher"], swiftSettings: strict),
         .target(
             name: "HaulTUI",
             dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -75,6 +76,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-content-range", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/ContentRange", swiftSettings: strict),
         .executableTarget(name: "fuzz-input-file", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/InputFile", swiftSettings: strict),
+        .executableTarget(name: "fuzz-playlist", dependencies: ["FuzzSupport", "HaulCore"], path: "Fuzz/Playlist", swiftSettings: strict),
         .executableTarget(name: "fuzz-theme", dependencies: ["FuzzSupport", "HaulTUI"], path: "Fuzz/Theme", swiftSettings: strict),
         .target(name: "HaulTestSupport", dependencies: ["FaultServer", "HaulCore"], path: "Tests/HaulTestSupport", swiftSettings: strict),
 

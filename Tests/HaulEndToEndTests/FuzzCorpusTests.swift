@@ -10,7 +10,7 @@ struct FuzzCorpusTests {
         .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus").path
 
     @Test(arguments: ["fuzz-json-rpc", "fuzz-url-intake", "fuzz-content-disposition", "fuzz-content-range", "fuzz-input-file",
-                      "fuzz-theme"])
+                      "fuzz-theme", "fuzz-playlist"])
     func everySavedInputPassesItsTarget(target: String) async throws {
         let directory = Self.corpora + "/" + target
         let inputs = try FileManager.default.contentsOfDirectory(atPath: directory)

@@ -1,0 +1,168 @@
+/// An HLS playlist (RFC 8216) as haul uses it: a master playlist that lists variants, or a media playlist
+/// that lists segments (DESIGN §9). Every URI is absolute and http(s); `PlaylistParser` makes them.
+public enum Playlist: Sendable, Equatable {
+    case master(MasterPlaylist)
+    case media(MediaPlaylist)
+}
+
+/// The variants of a stream and their renditions.
+public struct MasterPlaylist: Sendable, Equatable {
+    public var variants: [Variant]
+    /// `EXT-X-MEDIA` renditions (separate audio, say), by group.
+    public var renditions: [Rendition]
+
+    public init(variants: [Variant], renditions: [Rendition] = []) {
+        self.variants = variants
+        self.renditions = renditions
+    }
+
+    /// The audio rendition to fetch beside `variant`: the default one of its `AUDIO` group (else the group's
+    /// first) when it has its own URI; nil when the variant carries its audio.
+    public func audio(for variant: Variant) -> Rendition? {
+        guard let group = variant.audioGroup else { return nil }
+        let members = renditions.filter { $0.type == .audio && $0.groupID == group && $0.uri != nil }
+        return members.first(where: \.isDefault) ?? members.first
+    }
+}
+
+/// One `EXT-X-STREAM-INF` entry.
+public struct Variant: Sendable, Equatable {
+    public var uri: String
+    /// Peak bits per second (`BANDWIDTH`).
+    public var bandwidth: Int64
+    public var averageBandwidth: Int64?
+    public var resolution: Resolution?
+    public var codecs: String?
+    /// The `AUDIO` group its audio comes from.
+    public var audioGroup: String?
+    /// Its line in the playlist.
+    public var line: Int
+
+    public init(uri: String, bandwidth: Int64, averageBandwidth: Int64? = nil, resolution: Resolution? = nil,
+                codecs: String? = nil, audioGroup: String? = nil, line: Int = 0) {
+        self.uri = uri
+        self.bandwidth = bandwidth
+        self.averageBandwidth = averageBandwidth
+        self.resolution = resolution
+        self.codecs = codecs
+        self.audioGroup = audioGroup
+        self.line = line
+    }
+}
+
+public struct Resolution: Sendable, Equatable, Comparable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public static func < (a: Resolution, b: Resolution) -> Bool { a.width * a.height < b.width * b.height }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// One `EXT-X-MEDIA` entry.
+public struct Rendition: Sendable, Equatable {
+    public enum Kind: String, Sendable { case audio = "AUDIO", video = "VIDEO", subtitles = "SUBTITLES", closedCaptions = "CLOSED-CAPTIONS" }
+    public var type: Kind
+    public var groupID: String
+    public var name: String
+    public var language: String?
+    public var isDefault: Bool
+    /// Its own media playlist; nil when its media is in the variant's.
+    public var uri: String?
+
+    public init(type: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false, uri: String? = nil) {
+        self.type = type
+        self.groupID = groupID
+        self.name = name
+        self.language = language
+        self.isDefault = isDefault
+        self.uri = uri
+    }
+}
+
+/// The segments of one rendition of a video on demand.
+public struct MediaPlaylist: Sendable, Equatable {
+    /// `EXT-X-TARGETDURATION`, seconds.
+    public var targetDuration: Int
+    /// The first segment's media sequence number (`EXT-X-MEDIA-SEQUENCE`).
+    public var mediaSequence: Int64
+    public var segments: [MediaSegment]
+
+    public init(targetDuration: Int, mediaSequence: Int64 = 0, segments: [MediaSegment]) {
+        self.targetDuration = targetDuration
+        self.mediaSequence = mediaSequence
+        self.segments = segments
+    }
+
+    /// Seconds of media in all.
+    public var duration: Double { segments.reduce(0) { $0 + $1.duration } }
+
+    /// Whether the segments are fragmented MP4 (an `EXT-X-MAP` init section), which decides the extension.
+    public var isFragmentedMP4: Bool { segments.contains { $0.initSection != nil } }
+
+    /// Whether any segment is encrypted.
+    public var isEncrypted: Bool { segments.contains { $0.key != nil } }
+}
+
+/// One media segment.
+public struct MediaSegment: Sendable, Equatable {
+    /// Its media sequence number.
+    public var sequence: Int64
+    /// `EXTINF` seconds.
+    public var duration: Double
+    public var uri: String
+    /// The bytes of `uri` it is, for `EXT-X-BYTERANGE`; nil for the whole resource.
+    public var byteRange: Range<Int64>?
+    /// How it is encrypted; nil for clear.
+    public var key: SegmentKey?
+    /// The init section (`EXT-X-MAP`) it needs before it.
+    public var initSection: InitSection?
+    /// `EXT-X-DISCONTINUITY` before it.
+    public var discontinuity: Bool
+    /// Its URI's line in the playlist.
+    public var line: Int
+
+    public init(sequence: Int64, duration: Double, uri: String, byteRange: Range<Int64>? = nil, key: SegmentKey? = nil,
+                initSection: InitSection? = nil, discontinuity: Bool = false, line: Int = 0) {
+        self.sequence = sequence
+        self.duration = duration
+        self.uri = uri
+        self.byteRange = byteRange
+        self.key = key
+        self.initSection = initSection
+        self.discontinuity = discontinuity
+        self.line = line
+    }
+}
+
+/// `METHOD=AES-128`: the key's URI and the 16-byte IV (from the tag, else the sequence number).
+public struct SegmentKey: Sendable, Equatable, Hashable {
+    public var uri: String
+    public var iv: [UInt8]
+
+    public init(uri: String, iv: [UInt8]) {
+        self.uri = uri
+        self.iv = iv
+    }
+
+    /// RFC 8216 §5.2: without an `IV` attribute, the media sequence number as a 128-bit big-endian integer.
+    public static func implicitIV(sequence: Int64) -> [UInt8] {
+        let value = UInt64(bitPattern: sequence)
+        return [UInt8](repeating: 0, count: 8) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * (7 - $0))) }
+    }
+}
+
+/// `EXT-X-MAP`: the init section of fragmented MP4 segments.
+public struct InitSection: Sendable, Equatable, Hashable {
+    public var uri: String
+    public var byteRange: Range<Int64>?
+
+    public init(uri: String, byteRange: Range<Int64>? = nil) {
+        self.uri = uri
+        self.byteRange = byteRange
+    }
+}

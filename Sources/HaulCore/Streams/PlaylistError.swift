@@ -1,0 +1,65 @@
+/// Why a playlist cannot be downloaded, with the line it concerns; the description names it.
+public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// The answer is not a playlist (no `#EXTM3U` first); `html` when it is a web page.
+        case notAPlaylist(html: Bool)
+        case tooLarge(limit: Int)
+        case invalidUTF8
+        case lineTooLong(limit: Int)
+        case tooManySegments(limit: Int)
+        /// A tag whose value cannot be read (the tag's name).
+        case malformedTag(String)
+        case invalidDuration(String)
+        /// A URI that is not http(s) after resolving (what it is for, the URI without credentials).
+        case unsupportedURI(what: String, String)
+        /// No `#EXT-X-ENDLIST`: a live or event stream, which has no end to download.
+        case live
+        /// `SAMPLE-AES` and other methods than AES-128 (the method).
+        case unsupportedEncryption(String)
+        /// A key format other than `identity` (DRM).
+        case unsupportedKeyFormat(String)
+        /// The last segment tag has no URI after it.
+        case truncated
+        /// Master and media tags in one playlist.
+        case mixed
+        /// A master playlist without variants, or a media playlist without segments.
+        case empty
+        /// A variant that is itself a master playlist (haul follows master → media only).
+        case nestedMaster
+    }
+
+    /// The 1-based line, nil for the whole playlist.
+    public var line: Int?
+    public var reason: Reason
+
+    public init(line: Int?, _ reason: Reason) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String {
+        let place = line.map { "playlist line \($0): " } ?? "playlist: "
+        return place + text
+    }
+
+    private var text: String {
+        switch reason {
+        case let .notAPlaylist(html):
+            return html ? "the answer is a web page (HTML), not an HLS playlist" : "not an HLS playlist (it does not start with #EXTM3U)"
+        case let .tooLarge(limit): return "larger than \(limit >> 20) MiB"
+        case .invalidUTF8: return "not UTF-8 text"
+        case let .lineTooLong(limit): return "longer than \(limit >> 10) KiB"
+        case let .tooManySegments(limit): return "more than \(limit) segments"
+        case let .malformedTag(tag): return "\(tag) cannot be read"
+        case let .invalidDuration(text): return "segment duration '\(text.escapingAllControlCharacters)' is not a number of seconds ≥ 0"
+        case let .unsupportedURI(what, uri): return "\(what) URI '\(uri.escapingAllControlCharacters)' is not an http(s) link"
+        case .live: return "a live stream (no #EXT-X-ENDLIST): haul downloads video on demand only"
+        case let .unsupportedEncryption(method): return "encryption \(method.escapingAllControlCharacters) is not supported (AES-128 is)"
+        case let .unsupportedKeyFormat(format): return "key format '\(format.escapingAllControlCharacters)' is DRM, which haul does not decrypt"
+        case .truncated: return "truncated: the last segment has no URI"
+        case .mixed: return "mixes variant and segment tags"
+        case .empty: return "lists nothing to download"
+        case .nestedMaster: return "a variant is itself a list of variants (haul follows one level)"
+        }
+    }
+}
