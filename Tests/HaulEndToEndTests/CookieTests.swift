@@ -267,4 +267,19 @@ struct CookieTests {
             #expect(!answer.body.contains(Self.session), "an RPC answer gives the cookie away: \(answer.body)")
         }
     }
+
+    /// Cookies are the host's: a redirect to another host name (localhost, the same address) takes none along.
+    @Test func loadedCookiesDoNotFollowARedirectToAnotherHost() async throws {
+        let run = try HaulRun()
+        let servers = try await LoginTests.Servers.start(run, seed: 1447)
+        defer { servers.stop() }
+
+        let haul = try run.start(["--json", "-s", "4", "--min-split-size", "1M", "--load-cookies", try Self.cookiesFile(run), servers.origin.url("/go-by-name/film.bin")])
+        #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(haul.stderrText())")
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        #expect(servers.origin.accessEntries().contains { $0.uri == "/go-by-name/film.bin" && $0.cookie == "session=\(Self.session)" },
+                "the origin got its cookie: \(servers.origin.accessEntries())")
+        let stored = servers.store.accessEntries()
+        #expect(!stored.isEmpty && stored.allSatisfy { $0.cookie == nil }, "the cookie reached localhost: \(stored)")
+    }
 }

@@ -104,6 +104,22 @@ struct LoginTests {
         try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
     }
 
+    @Test func anInputFileLineTakesItsOwnNetrcFile() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1439)
+        defer { servers.stop() }
+        let list = run.root.file("links.txt")
+        try "\(servers.origin.url("/private/film.bin"))\n  netrc-file=\(try Self.netrc(run))\n  out=netrc.bin\n\(servers.origin.url("/private/film.bin"))\n  out=none.bin\n"
+            .write(toFile: list, atomically: true, encoding: .utf8)
+
+        let (status, out, err) = try await run.download(["--headless", "--retries", "0", "-i", list])
+        #expect(status != 0, "the line without a login fails: \(out)\n\(err)")
+        expectSameBytes(run.file("netrc.bin"), servers.bytes)
+        #expect(run.file("none.bin") == nil)
+        let states = try await run.list().sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }.map { $0["state"] as? String }
+        #expect(states == ["completed", "failed"], "\(states)")
+    }
+
     @Test func linkCredentialsDoNotFollowARedirectToAnotherPort() async throws {
         let run = try HaulRun()
         let servers = try await Servers.start(run, seed: 1433)

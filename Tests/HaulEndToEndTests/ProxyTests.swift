@@ -189,12 +189,13 @@ struct ProxyTests {
     @Test func theProxyEnvironmentOfTheAddingCommandIsTheTasks() async throws {
         let (nginx, bytes) = try await Self.origin(seed: 1416)
         defer { nginx.stop() }
-        let proxy = try await TinyproxyFixture.start()
+        let proxy = try await TinyproxyFixture.start(extra: "BasicAuth alice \(Self.proxyPassword)")
         defer { proxy.stop() }
         let run = try HaulRun()
 
-        // Queued from a shell whose http_proxy is tinyproxy; run from one without any proxy variable.
-        let add = try run.start(["add", nginx.url("/file.bin")], environment: ["http_proxy": proxy.url])
+        // Queued from a shell whose http_proxy is tinyproxy (with its login); run from one without any proxy variable.
+        let withLogin = proxy.url.replacingOccurrences(of: "http://", with: "http://alice:\(Self.proxyPassword)@")
+        let add = try run.start(["add", nginx.url("/file.bin")], environment: ["http_proxy": withLogin])
         #expect(try await add.waitForExit(timeout: .seconds(20)) == 0, "\(add.stderrText())")
         let (status, out, err) = try await run.download(["--headless"], environment: [:])
         #expect(status == 0, "\(out)\n\(err)")
@@ -204,6 +205,7 @@ struct ProxyTests {
             return found.isEmpty ? nil : found
         }
         #expect(!requests.isEmpty)
+        try await Self.expectNoSecret(Self.proxyPassword, in: run, output: out + err + add.stdoutText() + add.stderrText())
     }
 
     @Test func aTaskQueuedWithoutAProxyIgnoresTheRunnersProxyEnvironment() async throws {
