@@ -49,7 +49,7 @@ public struct TaskIntake: Sendable {
         }
         if let netrc = request.netrcFile {
             let path = try localFile(netrc, kind: "netrc file")
-            guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadableFile(kind: "netrc file", path) }
+            _ = try NetrcFile.read(path)
             options.netrcFile = path
         }
         return options

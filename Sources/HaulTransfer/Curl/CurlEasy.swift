@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import HaulCore
 
 /// Owns one libcurl easy handle (`CURL *`); cleaned up in `deinit`.
 ///
@@ -59,9 +60,9 @@ final class CurlEasy {
         if !request.headers.isEmpty { try setHeaders(request.headers) }
         if let proxy = request.proxy { try set(CURLOPT_PROXY, proxy) }
         if let noProxy = request.noProxy { try set(CURLOPT_NOPROXY, noProxy) }
-        if let netrc = request.netrcFile {
-            try set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
-            try set(CURLOPT_NETRC_FILE, netrc)
+        if let login = request.login {
+            try set(CURLOPT_USERNAME, login.user)
+            try set(CURLOPT_PASSWORD, login.password)
         }
         if let share = request.cookies { try useCookies(share, seed: request.cookieSeed) }
         let context = Unmanaged.passUnretained(self).toOpaque()

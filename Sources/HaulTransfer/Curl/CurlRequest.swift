@@ -1,3 +1,5 @@
+import HaulCore
+
 /// What one easy handle asks for: a plain value built by the engine and applied by `CurlEasy.apply`, so
 /// no libcurl option name leaves `Curl/`.
 struct CurlRequest {
@@ -25,8 +27,9 @@ struct CurlRequest {
     var proxy: String?
     /// Hosts that go direct: nil leaves the environment's `no_proxy`, "" none.
     var noProxy: String?
-    /// A `.netrc` to take the login for the host from (curl's rules), nil for none.
-    var netrcFile: String?
+    /// The login for the server (from the task's `.netrc`), sent as the link's own credentials are: never to
+    /// another host or port after a redirect.
+    var login: NetrcFile.Login?
     /// The jar this request's cookies come from and go to, shared by the download's connections.
     var cookies: CurlCookieShare?
     /// Netscape cookie lines to put in the jar before this request (the first connection of an attempt).

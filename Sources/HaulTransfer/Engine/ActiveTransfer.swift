@@ -19,6 +19,8 @@ final class ActiveTransfer {
     let hosts: HostConnections
     /// The cookies every connection of this attempt shares.
     let cookies: CookieJar
+    /// The task's `.netrc`, read when the attempt starts.
+    let netrc: NetrcFile?
     /// Part files (full paths) of this engine's transfers.
     let partsInUse: PartRegistry
     /// The engine's own marks for this transfer (progress reported, checkpoints, disk checks).
@@ -71,6 +73,11 @@ final class ActiveTransfer {
         validators = request.validators
         newLink = request.linkChange
         cookies = try CookieJar(options: request.requestOptions, stored: request.cookies)
+        do {
+            netrc = try request.requestOptions.netrcFile.map { path throws(IntakeError) in try NetrcFile.read(path) }
+        } catch {
+            throw .unusableOption(error.description)
+        }
         planner = ConnectionPlanner(split: request.options.split)
         host = URLValidation.host(of: request.url)
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)

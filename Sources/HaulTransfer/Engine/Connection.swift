@@ -64,7 +64,7 @@ final class Connection: CurlReceiver {
         easy.receiver = self
         var request = ConnectionRequest.make(
             role: role, request: transfer.request, url: transfer.url(for: self), requested: requested,
-            validators: transfer.ifRangeValidators(for: role), fresh: fresh)
+            validators: transfer.ifRangeValidators(for: role), fresh: fresh, netrc: transfer.netrc)
         // Under a limit a new socket starts with a small buffer: the server never sees a wide window.
         request.receiveBuffer = transfer.budget.receiveBuffer(for: self)
         receiveBuffer = request.receiveBuffer

@@ -9,9 +9,10 @@ enum ConnectionRequest {
     ///   - validators: what an `If-Range` must repeat: the stored ones for a first request, the first
     ///     answer's for a range.
     ///   - fresh: asks for a new TCP connection (it replaces a slow one).
+    ///   - netrc: the task's `.netrc`, read when the attempt started.
     static func make(
         role: Connection.Role, request: TransferRequest, url: String, requested: Range<Int64>,
-        validators: RemoteValidators, fresh: Bool
+        validators: RemoteValidators, fresh: Bool, netrc: NetrcFile? = nil
     ) -> CurlRequest {
         let options = request.options
         var curl = CurlRequest(url: url)
@@ -28,7 +29,10 @@ enum ConnectionRequest {
             curl.proxy = proxies.proxy(for: url) ?? ""
             curl.noProxy = proxies.noProxy ?? ""
         }
-        curl.netrcFile = request.requestOptions.netrcFile
+        // A link with its own credentials keeps them (curl's rule); the login goes only to the link's origin.
+        if let netrc, URLValidation.redacted(url) == url, RedirectCredentials.sameOrigin(url, request.url) {
+            curl.login = netrc.login(for: URLValidation.host(of: url))
+        }
         switch role {
         case .first:
             guard requested.lowerBound > 0 else { break }
