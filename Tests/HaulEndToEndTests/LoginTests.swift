@@ -104,6 +104,53 @@ struct LoginTests {
         try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
     }
 
+    /// curl's netrc rules as a seasoned user writes the file: other machines first, an entry over several lines,
+    /// a quoted password with a space, a `default` entry last (not used: the machine has its own).
+    @Test func aNetrcFileIsReadByCurlsRules() async throws {
+        let run = try HaulRun()
+        let htpasswd = run.root.file("htpasswd")
+        try LinkTests.htpasswdLine(user: "bob", password: "two words").write(toFile: htpasswd, atomically: true, encoding: .utf8)
+        let nginx = try await NginxFixture.start(locations: """
+            location /private/ {
+                auth_basic "haul";
+                auth_basic_user_file \(htpasswd);
+            }
+            """)
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(1 << 20, seed: 1440)
+        try nginx.write(file: "private/film.bin", bytes: bytes)
+        let netrc = run.root.file("netrc")
+        try """
+            # logins
+            machine files.example.org login someone password elsewhere
+
+            machine 127.0.0.1
+                login bob
+                password "two words"
+
+            default login anonymous password guest
+
+            """.write(toFile: netrc, atomically: true, encoding: .utf8)
+        #expect(chmod(netrc, 0o600) == 0)
+
+        let (status, out, err) = try await run.download(["--headless", "--netrc-file", netrc, nginx.url("/private/film.bin")])
+        #expect(status == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("film.bin"), bytes)
+        #expect(nginx.accessEntries().contains { $0.remoteUser == "bob" && $0.status == 200 }, "\(nginx.accessEntries())")
+        #expect(!(out + err).contains("two words"))
+    }
+
+    @Test func aMissingNetrcFileIsRefusedWithItsPathAndAddsNoTask() async throws {
+        let run = try HaulRun()
+        let missing = run.root.file("no-such-netrc")
+        for command in [["--headless"], ["add"]] {
+            let (status, out, err) = try await run.download(command + ["--netrc-file", missing, "http://127.0.0.1:9/film.bin"])
+            #expect(status != 0, "\(command): \(out)\n\(err)")
+            #expect(err.contains(missing), "\(command): \(err)")
+        }
+        #expect(try await run.list().isEmpty, "a task was added")
+    }
+
     @Test func anInputFileLineTakesItsOwnNetrcFile() async throws {
         let run = try HaulRun()
         let servers = try await Servers.start(run, seed: 1439)
