@@ -103,3 +103,19 @@ extension HaulRun {
         return plain + plainErrors + json + jsonErrors
     }
 }
+
+extension NginxFixture {
+    /// The access log once `enough` holds for it, or as it is after `timeout`: nginx writes a request's line when
+    /// the request ends, which may be a moment after the client has read the last byte. The caller's own
+    /// expectation then says what was missing.
+    func entries(
+        timeout: Duration = .seconds(5), when enough: ([AccessEntry]) -> Bool
+    ) async -> [AccessEntry] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let entries = accessEntries()
+            if enough(entries) || ContinuousClock.now >= deadline { return entries }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
