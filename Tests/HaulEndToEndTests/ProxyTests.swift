@@ -97,6 +97,42 @@ struct ProxyTests {
         }
     }
 
+    /// An `https://` proxy (TLS to the proxy itself: nginx forwarding plain requests) whose certificate comes
+    /// from a private CA, which `--ca-cert` names as it does for servers.
+    @Test(.enabled(if: LinkTests.opensslAvailable, "openssl is not installed"))
+    func anHTTPSProxyCarriesTheDownload() async throws {
+        let (nginx, bytes) = try await Self.origin(seed: 1424)
+        defer { nginx.stop() }
+        let run = try HaulRun()
+        let certificate = run.root.file("proxy-cert.pem")
+        let key = run.root.file("proxy-key.pem")
+        _ = try LinkTests.tool("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
+        let port = try #require(LoopbackPort.free())
+        let proxy = try await NginxFixture.start(http: """
+            server {
+                listen 127.0.0.1:\(port) ssl;
+                ssl_certificate \(certificate);
+                ssl_certificate_key \(key);
+                location / {
+                    proxy_pass http://$http_host$uri$is_args$args;
+                    proxy_set_header Via "1.1 haul-https-proxy";
+                }
+            }
+            """)
+        defer { proxy.stop() }
+        try await eventually("the https proxy listens", timeout: .seconds(5)) { LoopbackPort.isAccepting(port) }
+
+        let (status, out, err) = try await run.download(
+            ["--headless", "--retries", "0", "--ca-cert", certificate, "--all-proxy", "https://127.0.0.1:\(port)", nginx.url("/file.bin")])
+        #expect(status == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("file.bin"), bytes)
+        let entries = await nginx.entries { $0.contains { $0.status == 200 } }
+        #expect(!entries.isEmpty && entries.allSatisfy { $0.via == "1.1 haul-https-proxy" }, "\(entries)")
+    }
+
     @Test func aSOCKS5ProxyWithCredentialsCarriesTheDownloadAndTheCredentialsNeverShow() async throws {
         let (nginx, bytes) = try await Self.origin(seed: 1412)
         defer { nginx.stop() }
