@@ -17,7 +17,8 @@ struct CookieTests {
 
     /// `/members/` wants `session=…`, per connection at `rate` (4 MiB at 4 × 512 KiB/s: about 2 s);
     /// `/login/NAME` sets `ticket=…` and answers 302 to `/tickets/NAME`, which wants both cookies;
-    /// `/sticky/` wants `session=…`, sets `ticket=…` and wants it back with every Range.
+    /// `/sticky/` wants `session=…`, sets `ticket=…` and wants it back with every Range;
+    /// `/open-login/NAME` sets `ticket=…` and answers 302 to `/ticketed/NAME`, which wants only the ticket.
     /// While the document root holds `slow.flag`, `/members/` and `/sticky/` send only 48 KiB/s per connection:
     /// a run to be killed midway stays midway however slowly a loaded machine lets the test act.
     static func start(rate: String = "512k") async throws -> NginxFixture {
@@ -38,6 +39,14 @@ struct CookieTests {
             location /tickets/ {
                 if ($cookie_ticket != "\(ticket)") { return 403; }
                 if ($cookie_session != "\(session)") { return 403; }
+                limit_rate \(rate);
+            }
+            location /open-login/ {
+                add_header Set-Cookie "ticket=\(ticket); Path=/";
+                rewrite ^/open-login/(.*)$ /ticketed/$1 redirect;
+            }
+            location /ticketed/ {
+                if ($cookie_ticket != "\(ticket)") { return 403; }
                 limit_rate \(rate);
             }
             location /sticky/ {
@@ -171,6 +180,22 @@ struct CookieTests {
         #expect(Set(entries.map(\.connection)).count >= 2, "several connections: \(entries)")
         #expect(entries.allSatisfy { $0.cookie?.contains("ticket=\(Self.ticket)") == true }, "\(entries)")
         try await Self.expectNoCookieValue(in: run, output: haul.stdoutText() + haul.stderrText())
+    }
+
+    /// As with aria2 (and curl given `-b ""`), cookies a server sets are kept without any cookies file.
+    @Test func aCookieTheServerSetsIsKeptWithoutACookiesFile() async throws {
+        let nginx = try await Self.start()
+        defer { nginx.stop() }
+        let bytes = LinkTests.bytes(Self.size, seed: 1449)
+        try nginx.write(file: "ticketed/film.bin", bytes: bytes)
+        let run = try HaulRun()
+
+        let (status, out, err) = try await run.download(["--headless", "--retries", "0", "-s", "4", "--min-split-size", "1M", nginx.url("/open-login/film.bin")])
+        #expect(status == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("film.bin"), bytes)
+        let entries = try await Self.served(nginx, "/ticketed/film.bin")
+        #expect(entries.allSatisfy { [200, 206].contains($0.status) && $0.cookie?.contains("ticket=\(Self.ticket)") == true }, "\(entries)")
+        #expect(!(out + err).contains(Self.ticket))
     }
 
     /// The cookie a server set is the task's: the ranged requests after a kill -9 carry it, though nothing
