@@ -208,4 +208,36 @@ struct ExpiringLinkTests {
         #expect(Array(spliced[..<start]) == Array(film[..<start]), "the kept bytes are the first file's")
         #expect(Array(spliced[start...]) == Array(other[start...]), "the rest is the new link's")
     }
+
+    /// The task's request options outlive its link: a fresh link set by `set-url` still goes through the task's
+    /// SOCKS proxy, with the task's cookies.
+    @Test(.enabled(if: MicrosocksFixture.isAvailable, "microsocks is not installed"))
+    func aNewLinkKeepsTheTasksProxyAndCookies() async throws {
+        let nginx = try await Self.start()
+        defer { nginx.stop() }
+        let film = LinkTests.bytes(Self.size, seed: 1406)
+        try Self.publish(nginx, "film.bin", film)
+        let socks = try await MicrosocksFixture.start(user: "alice", password: "s0cks-pw")
+        defer { socks.stop() }
+        let run = try HaulRun()
+        let cookies = run.root.file("cookies.txt")
+        try (["127.0.0.1", "FALSE", "/", "FALSE", "0", "session", "kept-c00kie"].joined(separator: "\t") + "\n")
+            .write(toFile: cookies, atomically: true, encoding: .utf8)
+
+        let (haul, _) = try await Self.outliveTheLink(nginx, run, extra: ["--all-proxy", socks.url(), "--load-cookies", cookies])
+        #expect(try await haul.waitForExit(timeout: .seconds(20)) == 1, "\(haul.stderrText())")
+        let tunnelsBefore = socks.connections().count
+        #expect(tunnelsBefore >= 2, "the first request and the retry went through the proxy: \(socks.output())")
+
+        let fresh = try Self.signed(nginx, "/signed/film.bin", expires: LinkTests.now + 3600)
+        #expect(try await run.run(["set-url", "1", fresh]).0 == 0)
+        let (finished, out, err) = try await run.download(["--headless"])
+        #expect(finished == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("film.bin"), film)
+        #expect(socks.connections().count > tunnelsBefore, "the fresh link went through the proxy: \(socks.output())")
+        #expect(socks.connections().allSatisfy { $0 == "127.0.0.1:\(nginx.port)" }, "\(socks.output())")
+        let query = String(fresh[fresh.range(of: "?")!.lowerBound...])
+        let freshEntries = await nginx.entries { $0.contains { $0.uri.hasSuffix(query) } }.filter { $0.uri.hasSuffix(query) }
+        #expect(!freshEntries.isEmpty && freshEntries.allSatisfy { $0.cookie == "session=kept-c00kie" }, "\(freshEntries)")
+    }
 }
