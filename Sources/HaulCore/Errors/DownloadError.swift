@@ -92,7 +92,11 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(scheme)' URLs are not downloaded; only http and https are allowed"
         case let .httpStatus(code, reason, host, _):
             let text = reason.map { " \($0)" } ?? ""
-            let advice = code == 401 ? " — the server wants a login: user:password@ in the link, or --netrc-file" : " — check the URL"
+            let advice = switch code {
+            case 401: " — the server wants a login: user:password@ in the link, or --netrc-file"
+            case 407: " — the proxy wants a login: user:password@ in the proxy's URL (--all-proxy)"
+            default: " — check the URL"
+            }
             return "HTTP \(code)\(text) from \(host)" + (isTransient ? "" : advice)
         case let .unusableOption(reason):
             return reason

@@ -9,6 +9,7 @@ import HaulCore
 final class CurlEasy {
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var proxyHeaderList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// Who gets the header lines and body bytes. Unowned and unchecked: the receiver owns this handle and
     /// keeps itself alive until the handle has left the multi handle, so libcurl never calls back after it.
@@ -33,6 +34,7 @@ final class CurlEasy {
     deinit {
         curl_easy_cleanup(handle)
         if let headerList { curl_slist_free_all(headerList) }
+        if let proxyHeaderList { curl_slist_free_all(proxyHeaderList) }
         errorBuffer.deallocate()
     }
 
@@ -152,13 +154,23 @@ final class CurlEasy {
         try check(CCurl_easy_setopt_string(handle, option, value))
     }
 
-    /// Replaces the extra request headers (`CURLOPT_HTTPHEADER`); the list lives as long as the handle.
+    /// Replaces the extra request headers: `Proxy-Authorization` goes to the proxy alone (`CURLOPT_PROXYHEADER`),
+    /// every other one to the server alone (`CURLOPT_HTTPHEADER` with `CURLHEADER_SEPARATE`); the lists live as
+    /// long as the handle.
     private func setHeaders(_ lines: [String]) throws(CurlError) {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines { list = curl_slist_append(list, line) }
-        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, list))
+        var server: UnsafeMutablePointer<curl_slist>?
+        var proxy: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            let name = line.prefix { $0 != ":" }.lowercased()
+            if name == "proxy-authorization" { proxy = curl_slist_append(proxy, line) } else { server = curl_slist_append(server, line) }
+        }
+        try set(CURLOPT_HEADEROPT, Int(CURLHEADER_SEPARATE))
+        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, server))
+        try check(CCurl_easy_setopt_pointer(handle, CURLOPT_PROXYHEADER, proxy))
         if let headerList { curl_slist_free_all(headerList) }
-        headerList = list
+        if let proxyHeaderList { curl_slist_free_all(proxyHeaderList) }
+        headerList = server
+        proxyHeaderList = proxy
     }
 
     /// Copies the string at once: it belongs to the handle.
