@@ -63,11 +63,12 @@ struct ProxyFixtureTests {
         let nginx = try await NginxFixture.start()
         defer { nginx.stop() }
         try nginx.write(file: "f.bin", bytes: [1, 2, 3])
-        #expect(try await Self.curl(["-u", "alice:pw", "-b", "session=abc", nginx.url("/f.bin")]) == 200)
+        #expect(try await Self.curl(["-u", "alice:pw", "-b", "session=abc", "-H", "Proxy-Authorization: Basic eDp5", nginx.url("/f.bin")]) == 200)
         let entry = try await eventuallyValue("nginx's log", timeout: .seconds(5)) { nginx.accessEntries().first }
         #expect(entry.remoteUser == "alice")
         #expect(entry.authorization?.hasPrefix("Basic ") == true)
         #expect(entry.cookie == "session=abc")
         #expect(entry.via == nil)
+        #expect(entry.proxyAuthorization == "Basic eDp5")
     }
 }

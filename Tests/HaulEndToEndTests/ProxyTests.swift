@@ -79,6 +79,29 @@ struct ProxyTests {
         try await Self.expectNoSecret(Self.proxyPassword, in: run, output: haul.stdoutText() + haul.stderrText())
     }
 
+    /// A Proxy-Authorization header given with -H is the proxy's: it opens tinyproxy's door, and the server sees
+    /// it neither through the proxy nor when the download goes direct.
+    @Test func aProxyAuthorizationHeaderGoesToTheProxyAlone() async throws {
+        let (nginx, bytes) = try await Self.origin(seed: 1425)
+        defer { nginx.stop() }
+        let proxy = try await TinyproxyFixture.start(extra: "BasicAuth alice \(Self.proxyPassword)")
+        defer { proxy.stop() }
+        let run = try HaulRun()
+        let header = "Proxy-Authorization: Basic " + Data("alice:\(Self.proxyPassword)".utf8).base64EncodedString()
+
+        let (status, out, err) = try await run.download(["--headless", "--retries", "0", "-H", header, "--all-proxy", proxy.url, nginx.url("/file.bin")])
+        #expect(status == 0, "\(out)\n\(err)")
+        expectSameBytes(run.file("file.bin"), bytes)
+        let (direct, out2, err2) = try await run.download(["--headless", "--retries", "0", "-H", header, "-o", "direct.bin", nginx.url("/file.bin")])
+        #expect(direct == 0, "\(out2)\n\(err2)")
+        expectSameBytes(run.file("direct.bin"), bytes)
+        let entries = await nginx.entries { $0.filter { $0.status == 200 }.count >= 2 }
+        #expect(entries.filter { $0.status == 200 }.count == 2, "\(entries)")
+        #expect(entries.allSatisfy { $0.proxyAuthorization == nil }, "the server got the proxy's login: \(entries)")
+        #expect(entries.filter { $0.via?.contains("tinyproxy") == true }.count == 1, "\(entries)")
+        try await Self.expectNoSecret(Data("alice:\(Self.proxyPassword)".utf8).base64EncodedString(), in: run, output: out + err + out2 + err2)
+    }
+
     @Test func anHTTPSDownloadGoesThroughTheProxysTunnel() async throws {
         let nginx = try await NginxFixture.start(tls: true)
         defer { nginx.stop() }

@@ -48,6 +48,8 @@ public final class NginxFixture: Sendable {
         public var remoteUser: String? = nil
         /// The request's Via header (a proxy's mark), nil when absent.
         public var via: String? = nil
+        /// The request's Proxy-Authorization header (meant for a proxy, never for the server), nil when absent.
+        public var proxyAuthorization: String? = nil
     }
 
     public let port: UInt16
@@ -152,7 +154,8 @@ public final class NginxFixture: Sendable {
             return AccessEntry(
                 method: fields[0], uri: fields[1], status: status, bytesSent: bytes, bodyBytesSent: body,
                 range: header(fields[5]), ifRange: header(fields[6]), connection: connection,
-                authorization: field(8), cookie: field(9), remoteUser: field(10), via: field(11))
+                authorization: field(8), cookie: field(9), remoteUser: field(10), via: field(11),
+                proxyAuthorization: field(12))
         }
     }
 
@@ -199,7 +202,7 @@ public final class NginxFixture: Sendable {
         let tab = "\t"
         let format = ["$request_method", "$request_uri", "$status", "$bytes_sent", "$body_bytes_sent",
                       "$http_range", "$http_if_range", "$connection", "$http_authorization", "$http_cookie",
-                      "$remote_user", "$http_via"].joined(separator: tab)
+                      "$remote_user", "$http_via", "$http_proxy_authorization"].joined(separator: tab)
         return """
             \(user)daemon off;
             master_process off;
