@@ -91,6 +91,26 @@ struct LoginTests {
         try await Self.expectNoPassword(in: run, output: haul.stdoutText() + haul.stderrText())
     }
 
+    /// The login forgotten: a 401, then `set-url` with the credentials in the link finishes it, and neither
+    /// `set-url` nor the list shows the password.
+    @Test func setURLWithALoginOpensTheDoorOfAFailedTask() async throws {
+        let run = try HaulRun()
+        let servers = try await Servers.start(run, seed: 1430)
+        defer { servers.stop() }
+        let (refused, out, err) = try await run.download(["--headless", "--retries", "0", servers.origin.url("/private/film.bin")])
+        #expect(refused != 0, "\(out)\n\(err)")
+        #expect(try await run.list().first?["state"] as? String == "failed")
+
+        let (status, setOut, setErr) = try await run.run(["set-url", "1", servers.linkWithCredentials("/private/film.bin")])
+        #expect(status == 0, "\(setOut)\n\(setErr)")
+        let (finished, out2, err2) = try await run.download(["--headless"])
+        #expect(finished == 0, "\(out2)\n\(err2)")
+        expectSameBytes(run.file("film.bin"), servers.bytes)
+        let served = await servers.origin.entries { $0.contains { $0.status == 200 } }.filter { $0.status == 200 }
+        #expect(!served.isEmpty && served.allSatisfy { $0.remoteUser == Self.user }, "\(served)")
+        try await Self.expectNoPassword(in: run, output: setOut + setErr + out2 + err2)
+    }
+
     @Test func aNetrcFileOpensTheDoor() async throws {
         let run = try HaulRun()
         let servers = try await Servers.start(run, seed: 1432)
