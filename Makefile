@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 export SWIFT_BACKTRACE = interactive=no
 
-.PHONY: demo test test-tsan build release bench deps clean
+.PHONY: demo test test-tsan build release bench deps clean install uninstall
 
 deps:
 	@scripts/install-deps.sh
@@ -17,6 +17,8 @@ demo: build
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	# The argument parser's man page generator, for the install test (it is a dependency's product).
+	$(SWIFT) build --product generate-manual
 	# One test at a time: the end-to-end suites run real servers, tmux and many haul processes, and their
 	# timing bounds should measure haul, not a 2-core machine running them all at once (about 2.5 min).
 	$(SWIFT) test --skip-build --no-parallel
@@ -40,6 +42,17 @@ RELEASE_FLAGS = -c release --static-swift-stdlib $(BUILD_FLAGS)
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product haul
 	$(SWIFT) build $(RELEASE_FLAGS) --product haul-fault-server
+
+# `make install PREFIX=~/.local` (DESTDIR for packagers): the static release binary, the man page, completions,
+# themes and the systemd user unit; `make uninstall` (same PREFIX and DESTDIR) removes exactly those.
+PREFIX ?= /usr/local
+install: release
+	$(SWIFT) build --product generate-manual
+	@scripts/install.sh "$$($(SWIFT) build -c release --show-bin-path)" "$(DESTDIR)$(PREFIX)" "$(PREFIX)" \
+		"$$($(SWIFT) build --show-bin-path)/generate-manual"
+
+uninstall:
+	@scripts/uninstall.sh "$(DESTDIR)$(PREFIX)"
 
 bench: release
 	@scripts/install-deps.sh --bench
