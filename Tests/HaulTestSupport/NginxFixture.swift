@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,6 +14,10 @@ import Glibc
 ///
 /// The access log has one tab-separated line per request; see `AccessEntry`. nginx writes it after
 /// the last byte is sent, so await it with `eventually` rather than reading it right after a download.
+///
+/// `start(locations:http:)` adds configuration text: `locations` inside the `server` block (next to `location /`),
+/// `http` inside the `http` block (a `map`, another `server`). Files the text names (an htpasswd, a second root)
+/// are the test's to write, by absolute path.
 public final class NginxFixture: Sendable {
     /// Where the binary is expected (Debian's package).
     public static let binaryPath = "/usr/sbin/nginx"
@@ -35,6 +40,16 @@ public final class NginxFixture: Sendable {
         public var ifRange: String?
         /// nginx's connection serial number (same number = reused connection).
         public var connection: Int
+        /// The request's Authorization header, nil when absent.
+        public var authorization: String? = nil
+        /// The request's Cookie header, nil when absent.
+        public var cookie: String? = nil
+        /// The user of a Basic Authorization header (`$remote_user`), nil when none.
+        public var remoteUser: String? = nil
+        /// The request's Via header (a proxy's mark), nil when absent.
+        public var via: String? = nil
+        /// The request's Proxy-Authorization header (meant for a proxy, never for the server), nil when absent.
+        public var proxyAuthorization: String? = nil
     }
 
     public let port: UInt16
@@ -44,20 +59,24 @@ public final class NginxFixture: Sendable {
     public let root: String
     /// The self-signed certificate (for 127.0.0.1) when serving HTTPS, to pass as a CA bundle.
     public let certificate: String?
-    private let process: HaulProcess
+    private let processBox: PthreadMutex<HaulProcess>
+    private var process: HaulProcess { processBox.withLock { $0 } }
 
     private init(port: UInt16, prefix: TemporaryDirectory, root: String, certificate: String?, process: HaulProcess) {
         self.port = port
         self.prefix = prefix
         self.root = root
         self.certificate = certificate
-        self.process = process
+        self.processBox = PthreadMutex(process)
     }
 
     /// Starts nginx on a free loopback port and waits (bounded) until it accepts connections.
     /// Retries with another port when the chosen one was taken in the meantime.
     /// With `tls`, it serves HTTPS and HTTP/2 with a fresh self-signed certificate (made with the openssl tool).
-    public static func start(tls: Bool = false, timeout: Duration = .seconds(10)) async throws -> NginxFixture {
+    /// `locations` and `http` are added to the configuration (see the type's documentation).
+    public static func start(
+        tls: Bool = false, locations: String = "", http: String = "", timeout: Duration = .seconds(10)
+    ) async throws -> NginxFixture {
         let prefix = try TemporaryDirectory(prefix: "haul-nginx")
         let root = prefix.file("root")
         for directory in [root, prefix.file("temp")] {
@@ -69,7 +88,7 @@ public final class NginxFixture: Sendable {
         for _ in 0..<5 {
             guard let port = LoopbackPort.free() else { continue }
             let configuration = prefix.file("nginx.conf")
-            try Self.configuration(port: port, prefix: prefix.path, root: root, tls: tls)
+            try Self.configuration(port: port, prefix: prefix.path, root: root, tls: tls, locations: locations, http: http)
                 .write(toFile: configuration, atomically: true, encoding: .utf8)
             let process = try HaulProcess(
                 URL(fileURLWithPath: binaryPath),
@@ -131,9 +150,12 @@ public final class NginxFixture: Sendable {
             guard fields.count >= 8, let status = Int(fields[2]), let bytes = Int64(fields[3]),
                   let body = Int64(fields[4]), let connection = Int(fields[7]) else { return nil }
             func header(_ value: String) -> String? { value == "-" ? nil : value }
+            func field(_ index: Int) -> String? { index < fields.count ? header(fields[index]) : nil }
             return AccessEntry(
                 method: fields[0], uri: fields[1], status: status, bytesSent: bytes, bodyBytesSent: body,
-                range: header(fields[5]), ifRange: header(fields[6]), connection: connection)
+                range: header(fields[5]), ifRange: header(fields[6]), connection: connection,
+                authorization: field(8), cookie: field(9), remoteUser: field(10), via: field(11),
+                proxyAuthorization: field(12))
         }
     }
 
@@ -142,20 +164,45 @@ public final class NginxFixture: Sendable {
         (try? String(contentsOfFile: prefix.file("error.log"), encoding: .utf8)) ?? ""
     }
 
+    /// Kills nginx at once (SIGKILL: every connection is cut mid-answer), then starts it again on the same port with
+    /// the same configuration, logs and document root, and waits (bounded) until it accepts connections.
+    public func restart(timeout: Duration = .seconds(10)) async throws {
+        process.terminate(SIGKILL, timeout: .seconds(2))
+        let arguments = process.arguments
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let next = try HaulProcess(URL(fileURLWithPath: Self.binaryPath), arguments: arguments)
+            processBox.withLock { $0 = next }
+            let outcome = try await eventuallyValue(
+                "nginx to listen again on 127.0.0.1:\(port)", timeout: ContinuousClock.now.duration(to: deadline)
+            ) { () -> Bool? in
+                if LoopbackPort.isAccepting(port) { return true }
+                return next.exitStatus == nil ? nil : false
+            }
+            if outcome { return }
+            // The port may still be held for a moment by the killed process.
+            guard ContinuousClock.now < deadline else { throw NginxFailure(message: "nginx did not restart:\n\(errorLog())") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     /// Stops nginx (SIGTERM, then SIGKILL after three seconds) and waits for it. Idempotent; blocks at most ~4 s.
     public func stop() {
         process.terminate(SIGTERM, timeout: .seconds(3))
     }
 
     /// The whole nginx.conf for one run.
-    static func configuration(port: UInt16, prefix: String, root: String, tls: Bool = false) -> String {
+    static func configuration(
+        port: UInt16, prefix: String, root: String, tls: Bool = false, locations: String = "", http: String = ""
+    ) -> String {
         let listen = tls
             ? "listen 127.0.0.1:\(port) ssl http2;\n            ssl_certificate \(prefix)/cert.pem;\n            ssl_certificate_key \(prefix)/key.pem;"
             : "listen 127.0.0.1:\(port);"
         let user = geteuid() == 0 ? "user root;\n" : ""
         let tab = "\t"
         let format = ["$request_method", "$request_uri", "$status", "$bytes_sent", "$body_bytes_sent",
-                      "$http_range", "$http_if_range", "$connection"].joined(separator: tab)
+                      "$http_range", "$http_if_range", "$connection", "$http_authorization", "$http_cookie",
+                      "$remote_user", "$http_via", "$http_proxy_authorization"].joined(separator: tab)
         return """
             \(user)daemon off;
             master_process off;
@@ -188,7 +235,9 @@ public final class NginxFixture: Sendable {
                         alias \(root)/$haul_cd_name;
                         add_header Content-Disposition $haul_disposition;
                     }
+            \(locations)
                 }
+            \(http)
             }
 
             """
