@@ -71,8 +71,8 @@ public struct SQLiteTaskStore: TaskStore {
             var position = try Int64.fetchOne(db, TaskRecord.select(max(TaskRecord.Columns.position))) ?? 0
             // Columns not listed take their defaults: no bytes, no attempts, no validators yet.
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO task (url, directory, requestedName, state, position, checksum, headers, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO task (url, directory, requestedName, state, position, checksum, headers, createdAt, mirrors)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var added: [DownloadTask] = []
             added.reserveCapacity(tasks.count)
@@ -81,11 +81,14 @@ public struct SQLiteTaskStore: TaskStore {
                 try insert.execute(arguments: [
                     new.url, new.directory, new.requestedName, TaskState.waiting, position,
                     new.checksum?.description, TaskRecord.encodeStrings(new.headers), now,
+                    TaskRecord.encodeStrings(new.mirrors),
                 ])
-                added.append(DownloadTask(
+                var task = DownloadTask(
                     id: TaskID(db.lastInsertedRowID), url: new.url, directory: new.directory,
                     requestedName: new.requestedName, state: .waiting, position: position,
-                    checksum: new.checksum, headers: new.headers, createdAt: createdAt))
+                    checksum: new.checksum, headers: new.headers, createdAt: createdAt)
+                task.mirrors = new.mirrors
+                added.append(task)
             }
             return added
         }
@@ -102,7 +105,8 @@ public struct SQLiteTaskStore: TaskStore {
         try database.writer.write { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE task SET url = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
-                    lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?
+                    lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
+                    droppedLinks = ?
                 WHERE id = ?
                 """)
             for task in tasks {
@@ -110,7 +114,7 @@ public struct SQLiteTaskStore: TaskStore {
                     task.url, task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
                     task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
                     task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
-                    task.id.rawValue,
+                    TaskRecord.encodeDropped(task.droppedLinks), task.id.rawValue,
                 ])
             }
         }

@@ -31,6 +31,10 @@ struct TaskRecord: Equatable {
     var linkChange: String?
     /// A JSON array of earlier links; `[]` when there are none.
     var linkHistory: String
+    /// A JSON array of mirror links; `[]` when there are none.
+    var mirrors: String = "[]"
+    /// A JSON array of `{"url", "reason"}` objects; `[]` when no link was dropped.
+    var droppedLinks: String = "[]"
 
     enum Columns {
         static let id = Column("id")
@@ -52,6 +56,8 @@ struct TaskRecord: Equatable {
         static let finishedAt = Column("finishedAt")
         static let linkChange = Column("linkChange")
         static let linkHistory = Column("linkHistory")
+        static let mirrors = Column("mirrors")
+        static let droppedLinks = Column("droppedLinks")
     }
 }
 
@@ -67,7 +73,8 @@ extension TaskRecord {
             etag: task.validators.etag, lastModified: task.validators.lastModified,
             attempts: task.attempts, lastError: task.lastError, checksum: task.checksum?.description,
             headers: Self.encodeStrings(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt,
-            linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory))
+            linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory),
+            mirrors: Self.encodeStrings(task.mirrors), droppedLinks: Self.encodeDropped(task.droppedLinks))
     }
 
     /// The task this row stores; throws when a stored value cannot be read back.
@@ -83,6 +90,8 @@ extension TaskRecord {
         let parsedHeaders = try read(headers, "headers", Self.decodeStrings)
         let parsedLinkChange = try linkChange.map { text throws(StoreError) in try read(text, "linkChange", LinkChange.init(rawValue:)) }
         let parsedHistory = try read(linkHistory, "linkHistory", Self.decodeStrings)
+        let parsedMirrors = try read(mirrors, "mirrors", Self.decodeStrings)
+        let parsedDropped = try read(droppedLinks, "droppedLinks", Self.decodeDropped)
         var task = DownloadTask(
             id: taskID, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
             state: state, position: position, bytesDone: bytesDone, totalBytes: totalBytes,
@@ -91,6 +100,8 @@ extension TaskRecord {
             createdAt: createdAt, finishedAt: finishedAt)
         task.linkChange = parsedLinkChange
         task.linkHistory = parsedHistory
+        task.mirrors = parsedMirrors
+        task.droppedLinks = parsedDropped
         return task
     }
 
@@ -106,6 +117,19 @@ extension TaskRecord {
         if text == "[]" { return [] }
         return try? JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
+
+    /// Dropped links as a JSON array of objects.
+    static func encodeDropped(_ dropped: [DroppedLink]) -> String {
+        if dropped.isEmpty { return "[]" }
+        // Encoding strings cannot fail.
+        let data = (try? JSONEncoder().encode(dropped)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeDropped(_ text: String) -> [DroppedLink]? {
+        if text == "[]" { return [] }
+        return try? JSONDecoder().decode([DroppedLink].self, from: Data(text.utf8))
+    }
 }
 
 // MARK: - Bulk reads
@@ -114,7 +138,7 @@ extension TaskRecord {
     /// Every column in the order `init(positional:)` reads them.
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
-        attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory
+        attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, mirrors, droppedLinks
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -125,7 +149,8 @@ extension TaskRecord {
             position: row[6], bytesDone: row[7], totalBytes: row[8], etag: row[9], lastModified: row[10],
             attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
-            finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18])
+            finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18], mirrors: row[19],
+            droppedLinks: row[20])
     }
 }
 
@@ -154,6 +179,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         finishedAt = Date(storedValue: row[Columns.finishedAt])
         linkChange = try row.decode(forColumn: Columns.linkChange)
         linkHistory = try row.decode(forColumn: Columns.linkHistory)
+        mirrors = try row.decode(forColumn: Columns.mirrors)
+        droppedLinks = try row.decode(forColumn: Columns.droppedLinks)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -176,6 +203,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.finishedAt] = finishedAt?.storedValue
         container[Columns.linkChange] = linkChange
         container[Columns.linkHistory] = linkHistory
+        container[Columns.mirrors] = mirrors
+        container[Columns.droppedLinks] = droppedLinks
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

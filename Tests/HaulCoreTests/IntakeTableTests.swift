@@ -121,7 +121,9 @@ import Testing
             return text
         case let .headerTooLarge(name, _, _):
             return name
-        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge:
+        case let .mirrorSchemeDiffers(mirror, _, _):
+            return mirror
+        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge, .mirrorNeedsOneURL:
             return nil
         }
     }

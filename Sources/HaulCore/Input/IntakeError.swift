@@ -31,6 +31,10 @@ public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
     case headersTooLarge(bytes: Int, limit: Int)
     /// A checksum that is not `sha-256=` and 64 hex digits.
     case invalidChecksum(String)
+    /// A mirror whose scheme is not the main link's (the mirror without credentials, its scheme, the main one's).
+    case mirrorSchemeDiffers(mirror: String, scheme: String, main: String)
+    /// Mirrors given for more or fewer than one URL.
+    case mirrorNeedsOneURL
 
     public var description: String {
         switch self {
@@ -62,6 +66,10 @@ public enum IntakeError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the headers have \(bytes) bytes together; a task may have at most \(limit)"
         case let .invalidChecksum(text):
             return "checksum '\(quoted(text))' is not of the form sha-256=<64 hex digits>"
+        case let .mirrorSchemeDiffers(mirror, scheme, main):
+            return "mirror '\(quoted(mirror))' is \(scheme) but the main link is \(main); give mirrors of the same scheme"
+        case .mirrorNeedsOneURL:
+            return "mirrors are links of one file: give exactly one URL with --mirror"
         }
     }
 

@@ -23,11 +23,14 @@ public struct TaskIntake: Sendable {
     /// The task `request` describes, checked in a fixed order: URL, output name, directory, headers, checksum.
     public func newTask(_ request: TaskRequest) throws(IntakeError) -> NewTask {
         let url = try Self.url(request.url)
+        let mirrors = try Self.mirrors(request.mirrors, of: url)
         if let output = request.output { try Self.checkOutput(output) }
         let directory = try resolvedDirectory(request.directory)
         try HeaderRule.check(all: request.headers)
         let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
-        return NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
+        var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
+        task.mirrors = mirrors
+        return task
     }
 
     /// Every task of `requests`, or the first error.

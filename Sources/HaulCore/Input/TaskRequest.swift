@@ -13,6 +13,8 @@ public struct TaskRequest: Sendable, Equatable {
     public var headers: [String]
     /// `--checksum` / `checksum=`: `sha-256=HEX`.
     public var checksum: String?
+    /// `--mirror` / further TAB-separated links / further `uris`: other links serving the same file.
+    public var mirrors: [String] = []
 
     public init(url: String, output: String? = nil, directory: String? = nil, headers: [String] = [], checksum: String? = nil) {
         self.url = url

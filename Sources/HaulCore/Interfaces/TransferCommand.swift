@@ -42,6 +42,8 @@ public struct TransferRequest: Sendable, Equatable {
     /// Set when the link changed since the kept bytes were fetched: the first answer must agree (`LinkChange`).
     /// Never `.restart`: a task that starts over keeps nothing to check.
     public var linkChange: LinkChange?
+    /// Other links serving the same file (DESIGN §8): ranges are fetched from every link at once.
+    public var mirrors: [String] = []
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -66,6 +68,7 @@ public struct TransferRequest: Sendable, Equatable {
             requestedName: task.requestedName, resumeFrom: task.bytesDone, expectedTotal: task.totalBytes,
             validators: task.validators, checksum: task.checksum, headers: task.headers, options: options)
         segments = task.segments
+        mirrors = task.mirrors
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
         if linkChange == .restart {
             // The user chose to start over: nothing kept is trusted, the part file is emptied.

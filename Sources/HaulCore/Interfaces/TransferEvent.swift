@@ -14,6 +14,8 @@ public enum TransferEvent: Sendable, Equatable {
     /// Where each running download over several connections stands byte by byte (done, in flight,
     /// waiting), with the progress ticks, when it changed.
     case segmentMaps([TaskID: SegmentMap])
+    /// A link of a task with mirrors disagreed with the file or kept failing: the transfer goes on without it.
+    case linkDropped(TaskID, DroppedLink)
     /// The transfer ended; no more events for this task until it is started again.
     case finished(TaskID, TransferOutcome)
 }

@@ -35,6 +35,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var linkChange: LinkChange?
     /// Earlier links of this task, oldest first, credentials removed (shown in the details pane).
     public var linkHistory: [String] = []
+    /// Other links serving the same file (`--mirror`), fetched from together with `url` (DESIGN §8).
+    public var mirrors: [String] = []
+    /// Links the last transfers dropped, with their reasons (shown in details and RPC answers).
+    public var droppedLinks: [DroppedLink] = []
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,
@@ -77,6 +81,8 @@ public struct NewTask: Sendable, Equatable, Codable {
     public var headers: [String]
     /// Queued paused, waiting for a resume (aria2's `pause` option): it never starts before that.
     public var startsPaused: Bool?
+    /// Other links serving the same file (`--mirror`); checked by the intake like `url`.
+    public var mirrors: [String] = []
 
     public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
         self.url = url

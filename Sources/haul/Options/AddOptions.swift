@@ -28,6 +28,9 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name).")
     var referer: String?
 
+    @Option(name: .customLong("mirror"), help: "Another link to the same file, fetched from at once (repeatable; one URL).")
+    var mirrors: [String] = []
+
     /// `-H` lines, then the ones `--user-agent` and `--referer` stand for.
     var allHeaders: [String] {
         headers + (userAgent.map { ["User-Agent: \($0)"] } ?? []) + (referer.map { ["Referer: \($0)"] } ?? [])
@@ -45,7 +48,8 @@ struct AddOptions: ParsableArguments {
         do {
             _ = try intake.resolvedDirectory(nil)
             tasks = try intake.commandLineTasks(
-                urls: urls, output: output, headers: allHeaders, checksum: checksum, hasInputFile: inputFile != nil)
+                urls: urls, output: output, headers: allHeaders, checksum: checksum, hasInputFile: inputFile != nil,
+                mirrors: mirrors)
         } catch {
             throw ValidationError(error.description)
         }

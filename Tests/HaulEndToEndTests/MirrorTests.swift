@@ -1,0 +1,98 @@
+import FaultServer
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// Mirrors through the built binary (DESIGN §8): one file from several links at once; a link that disagrees
+/// or dies is dropped with its reason and the others finish the file.
+@Suite(.timeLimit(.minutes(2))) struct MirrorTests {
+    /// The `links` entries of the first task in `haul list --json`.
+    static func links(_ run: HaulRun) async throws -> [[String: Any]] {
+        let rows = try await run.list()
+        return (rows.first?["links"] as? [[String: Any]]) ?? []
+    }
+
+    @Test func twoCappedMirrorsServeOneFileTogether() async throws {
+        let fast = try FaultServer()
+        let slow = try FaultServer()
+        defer {
+            fast.stop()
+            slow.stop()
+        }
+        var plan = FaultPlan.file(size: 16 << 20, seed: 601)
+        plan.connectionRates = [2 << 20]
+        fast.route("/file.bin", plan)
+        plan.connectionRates = [1 << 20]
+        slow.route("/file.bin", plan)
+        let run = try HaulRun()
+        let process = try run.start([
+            "--headless", "-s", "4", "--min-split-size", "1M", "-o", "file.bin",
+            "--mirror", slow.url("/file.bin"), fast.url("/file.bin"),
+        ])
+        #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        let fromFast = fast.stats("/file.bin").bodyBytesSent
+        let fromSlow = slow.stats("/file.bin").bodyBytesSent
+        // Both served, and together not much more than the file (no range fetched twice over).
+        #expect(fromFast > 1 << 20 && fromSlow > 1 << 20, "fast \(fromFast), slow \(fromSlow)")
+        #expect(fromFast + fromSlow < (16 << 20) + (4 << 20), "fast \(fromFast), slow \(fromSlow)")
+        // The faster mirror, by measured speed, served more.
+        #expect(fromFast > fromSlow, "fast \(fromFast), slow \(fromSlow)")
+        let links = try await Self.links(run)
+        #expect(links.count == 2 && links.allSatisfy { $0["dropped"] == nil }, "\(links)")
+    }
+
+    @Test func aMirrorOfAnotherLengthIsDroppedWithItsReason() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var plan = FaultPlan.file(size: 12 << 20, seed: 602)
+        plan.connectionRates = [2 << 20]
+        server.route("/file.bin", plan)
+        var other = FaultPlan.file(size: (12 << 20) + 1000, seed: 602)
+        other.connectionRates = [2 << 20]
+        server.route("/other.bin", other)
+        let run = try HaulRun()
+        let process = try run.start([
+            "--headless", "-s", "3", "--min-split-size", "1M", "-o", "file.bin",
+            "--mirror", server.url("/other.bin"), server.url("/file.bin"),
+        ])
+        #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        // Its ranges were asked, and no byte of its answers was taken.
+        #expect(server.stats("/other.bin").requests > 0)
+        let links = try await Self.links(run)
+        #expect(links.count == 2, "\(links)")
+        let dropped = links.first { ($0["url"] as? String)?.hasSuffix("/other.bin") == true }
+        let reason = dropped?["dropped"] as? String ?? ""
+        #expect(reason.contains("\((12 << 20) + 1000) bytes") && reason.contains("\(12 << 20)"), "\(links)")
+        #expect(links.first { ($0["url"] as? String)?.hasSuffix("/file.bin") == true }?["dropped"] == nil)
+    }
+
+    @Test func aMirrorThatDiesMidwayLeavesItsRangesToTheOther() async throws {
+        let main = try FaultServer()
+        let mirror = try FaultServer()
+        defer {
+            main.stop()
+            mirror.stop()
+        }
+        var plan = FaultPlan.file(size: 16 << 20, seed: 603)
+        plan.connectionRates = [1 << 20]
+        main.route("/file.bin", plan)
+        mirror.route("/file.bin", plan)
+        let run = try HaulRun()
+        let process = try run.start([
+            "--headless", "-s", "4", "--min-split-size", "1M", "-o", "file.bin",
+            "--mirror", mirror.url("/file.bin"), main.url("/file.bin"),
+        ])
+        try await eventually("the mirror serves", timeout: .seconds(20)) {
+            mirror.stats("/file.bin").bodyBytesSent > 1 << 20
+        }
+        mirror.stop()
+        #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        let links = try await Self.links(run)
+        let dropped = links.first { ($0["url"] as? String)?.hasPrefix(mirror.url("")) == true }
+        #expect(dropped?["dropped"] is String, "\(links)")
+        #expect(links.first { ($0["url"] as? String)?.hasPrefix(main.url("")) == true }?["dropped"] == nil)
+    }
+}
