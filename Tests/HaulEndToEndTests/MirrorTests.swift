@@ -20,9 +20,12 @@ import Testing
             slow.stop()
         }
         var plan = FaultPlan.file(size: 16 << 20, seed: 601)
+        // The same bytes under validators of each server's own.
         plan.connectionRates = [2 << 20]
+        plan.etag = "\"fast\""
         fast.route("/file.bin", plan)
         plan.connectionRates = [1 << 20]
+        plan.etag = "\"slow\""
         slow.route("/file.bin", plan)
         let run = try HaulRun()
         let process = try run.start([
@@ -36,6 +39,11 @@ import Testing
         // Both served, and together not much more than the file (no range fetched twice over).
         #expect(fromFast > 1 << 20 && fromSlow > 1 << 20, "fast \(fromFast), slow \(fromSlow)")
         #expect(fromFast + fromSlow < (16 << 20) + (4 << 20), "fast \(fromFast), slow \(fromSlow)")
+        // Each server's If-Range repeats its own ETag, never the other's.
+        let fastIfRange = fast.stats("/file.bin").ifRangeHeaders.compactMap { $0 }
+        let slowIfRange = slow.stats("/file.bin").ifRangeHeaders.compactMap { $0 }
+        #expect(fastIfRange.allSatisfy { $0 == "\"fast\"" } && slowIfRange.allSatisfy { $0 == "\"slow\"" })
+        #expect(!(fastIfRange + slowIfRange).isEmpty)
         // The faster mirror, by measured speed, served more.
         #expect(fromFast > fromSlow, "fast \(fromFast), slow \(fromSlow)")
         let links = try await Self.links(run)
@@ -94,5 +102,35 @@ import Testing
         let dropped = links.first { ($0["url"] as? String)?.hasPrefix(mirror.url("")) == true }
         #expect(dropped?["dropped"] is String, "\(links)")
         #expect(links.first { ($0["url"] as? String)?.hasPrefix(main.url("")) == true }?["dropped"] == nil)
+    }
+
+    @Test func aMainLinkThatIsGoneLeavesTheFileToItsMirror() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let plan = FaultPlan.file(size: 3 << 20, seed: 604)
+        server.route("/gone.bin", FaultPlan.status(404))
+        server.route("/file.bin", plan)
+        let run = try HaulRun()
+        let process = try run.start(["--headless", "-o", "file.bin", "--mirror", server.url("/file.bin"), server.url("/gone.bin")])
+        #expect(try await process.waitForExit(timeout: .seconds(30)) == 0, "\(process.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        let links = try await Self.links(run)
+        let main = links.first { ($0["url"] as? String)?.hasSuffix("/gone.bin") == true }
+        #expect((main?["dropped"] as? String)?.contains("404") == true, "\(links)")
+    }
+
+    @Test func everyLinkFailingFailsTheTask() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/a.bin", FaultPlan.status(404))
+        server.route("/b.bin", FaultPlan.status(410))
+        let run = try HaulRun()
+        let process = try run.start(["--headless", "-o", "file.bin", "--mirror", server.url("/b.bin"), server.url("/a.bin")])
+        #expect(try await process.waitForExit(timeout: .seconds(30)) != 0)
+        let rows = try await run.list()
+        #expect(rows.first?["state"] as? String == "failed", "\(rows)")
+        #expect((rows.first?["error"] as? String)?.contains("410") == true, "\(rows)")
+        let links = try await Self.links(run)
+        #expect(links.count == 2 && links.allSatisfy { $0["dropped"] is String }, "\(links)")
     }
 }

@@ -44,25 +44,39 @@ extension ActiveTransfer {
         }
     }
 
+    /// The first request of a task with mirrors failed before anything was written: its link is dropped and
+    /// the next link is asked for the file instead. Nil when the attempt ends as `ending` says (no link left).
+    func fallOver(from connection: Connection, _ ending: TransferEnding) -> TransferNext? {
+        guard case let .failed(error) = ending, connection.role == .first, position == requestedOffset,
+              LinkAgreement.isLinkFailure(error), links.count > 1 else { return nil }
+        drop(connection.link, reason: error.description)
+        guard let next = links.first(where: \.isLive) else { return nil }
+        phase = .awaitingResponse
+        add(Connection(role: .first, transfer: self, link: next, requested: requestedOffset..<Int64.max, lease: nil))
+        return .keepGoing
+    }
+
     /// The first leases of a segmented download, shared among the links in turn (main link first): up to `-s`
     /// connections on each, within each host's room. `mainOpen` connections of the main link are open already
-    /// and count (the first lease is then theirs: it opens when the first connection has closed).
-    func planLinks(mainOpen: Int) -> [(lease: SegmentLease, link: TransferLink)] {
+    /// and count (the first lease is then theirs: it opens when the first connection has closed). `first` is
+    /// the link of that open connection, nil when none is open.
+    func planLinks(first: TransferLink?) -> [(lease: SegmentLease, link: TransferLink)] {
         guard var ledger else { return [] }
         var room: [String: Int] = [:]
         var counts: [Int] = []
         for link in links {
+            let open = link === first ? 1 : 0
             let free = room[link.host] ?? hosts.room(for: link.host)
-            var count = link.isLive ? max(0, min(link.planner.target - (link.isMain ? mainOpen : 0), free)) : 0
+            var count = link.isLive ? max(0, min(link.planner.target - open, free)) : 0
             // The task's first connection always opens (libcurl queues it when the host is full).
-            if link.isMain, mainOpen == 0 { count = max(1, count) }
+            if link.isMain, first == nil { count = max(1, count) }
             room[link.host] = free - count
-            counts.append(count + (link.isMain ? mainOpen : 0))
+            counts.append(count + open)
         }
         let planned = ledger.plan(connections: counts.reduce(0, +), minSplit: request.options.minSplitSize)
         self.ledger = ledger
         var shared: [(lease: SegmentLease, link: TransferLink)] = []
-        var turn = 0
+        var turn = first?.index ?? 0
         for lease in planned {
             while counts[turn % links.count] == 0 { turn += 1 }
             counts[turn % links.count] -= 1

@@ -19,9 +19,12 @@ extension ActiveTransfer {
     }
 
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
+        // A mirror asked after the main link failed has validators of its own, unknown yet.
+        let link = connection.link
         let verdict = ResumeCheck.verdict(
             head: head, requestedOffset: requestedOffset, expectedTotal: request.expectedTotal,
-            storedValidators: request.validators, host: host, newLink: newLink)
+            storedValidators: link.isMain ? request.validators : RemoteValidators(), host: link.host,
+            newLink: link.isMain ? newLink : nil)
         var restartReason: String?
         do throws(DownloadError) {
             switch verdict {
@@ -50,8 +53,14 @@ extension ActiveTransfer {
         phase = .receiving
         connection.state = .receiving
         connection.cursor = position
-        validators = head.validators
-        newLink = nil
+        if link.isMain {
+            validators = head.validators
+            newLink = nil
+        } else {
+            // The task keeps the main link's validators; the mirror's are its own.
+            link.validators = head.validators
+            link.answered = true
+        }
         reportResponse(status: head.status, restartReason: restartReason)
         if request.options.split > 1,
            RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
@@ -148,7 +157,7 @@ extension ActiveTransfer {
         pendingAllocation = total
         // The first connection is counted already; the others (on every link) only where the host has room.
         ledger = layout
-        let planned = planLinks(mainOpen: 1)
+        let planned = planLinks(first: first.link)
         guard let head = planned.first?.lease, head.range.lowerBound == prefix, var ledger = self.ledger else {
             self.ledger = nil
             pendingAllocation = nil

@@ -138,7 +138,7 @@ final class ActiveTransfer {
             add(Connection(role: .first, transfer: self, link: links[0], requested: requestedOffset..<Int64.max, lease: nil))
             return
         }
-        for (lease, link) in planLinks(mainOpen: 0) {
+        for (lease, link) in planLinks(first: nil) {
             openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound, on: link)
         }
         if connections.isEmpty { phase = .failed(.inconsistentTransfer("nothing left to fetch but the file is not complete")) }
@@ -241,8 +241,9 @@ final class ActiveTransfer {
         hosts.closed(connection.link.host)
         budget.drop(connection)
         guard ledger != nil else {
-            return .conclude(EndingCheck.singleStream(
-                phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host))
+            let ending = EndingCheck.singleStream(
+                phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host)
+            return fallOver(from: connection, ending) ?? .conclude(ending)
         }
         let verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
         if case let .conclude(ending) = verdict { return .conclude(ending) }

@@ -44,4 +44,17 @@ enum LinkAgreement {
             return error.isTransient ? .keep(range) : .drop(error.description)
         }
     }
+
+    /// Whether a failed first request says something about its link (an error status, the network, TLS,
+    /// redirects, a broken answer), so another link may be asked instead; not a local failure (the disk), nor
+    /// a replaced link that serves another file.
+    static func isLinkFailure(_ error: DownloadError) -> Bool {
+        switch error {
+        case .httpStatus, .network, .stalled, .tls, .tooManyRedirects, .invalidResponse, .badContentRange, .bodyPastLength,
+             .sizeMismatch, .unsupportedScheme:
+            return true
+        default:
+            return false
+        }
+    }
 }
