@@ -18,9 +18,11 @@ struct Aria2Methods: Sendable {
             throw .failed("No URI to download.")
         }
         let options = try Aria2TaskOptions(params.count > 1 ? (params[1].objectValue ?? [:]) : [:])
-        let request = TaskRequest(
+        var request = TaskRequest(
             url: first, output: options.output, directory: options.directory, headers: options.headers,
             checksum: options.checksum)
+        // aria2: every URI of the list points at the same file (mirrors).
+        request.mirrors = uris.dropFirst().compactMap(\.stringValue)
         var newTask: NewTask
         do {
             newTask = try intake.newTask(request)
@@ -166,7 +168,7 @@ struct Aria2Methods: Sendable {
 
     func getUris(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
         let id = try Aria2GID.taskID(params.first)
-        return .array([Aria2Status.uri(of: try row(id).task)])
+        return Aria2Status.uris(of: try row(id).task)
     }
 
     func getGlobalStat() async -> JSONValue {
