@@ -61,7 +61,7 @@ import Testing
         server.route("/other.bin", other)
         let run = try HaulRun()
         let process = try run.start([
-            "--headless", "-s", "3", "--min-split-size", "1M", "-o", "file.bin",
+            "--headless", "--json", "-s", "3", "--min-split-size", "1M", "-o", "file.bin",
             "--mirror", server.url("/other.bin"), server.url("/file.bin"),
         ])
         #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
@@ -74,6 +74,10 @@ import Testing
         let reason = dropped?["dropped"] as? String ?? ""
         #expect(reason.contains("\((12 << 20) + 1000) bytes") && reason.contains("\(12 << 20)"), "\(links)")
         #expect(links.first { ($0["url"] as? String)?.hasSuffix("/file.bin") == true }?["dropped"] == nil)
+        // Told as it happened, as a JSON event.
+        let told = events(process, named: "link-dropped")
+        #expect(told.count == 1 && (told.first?["link"] as? String)?.hasSuffix("/other.bin") == true, "\(told)")
+        #expect((told.first?["reason"] as? String) == reason)
     }
 
     @Test func aMirrorThatDiesMidwayLeavesItsRangesToTheOther() async throws {
@@ -132,5 +136,38 @@ import Testing
         #expect((rows.first?["error"] as? String)?.contains("410") == true, "\(rows)")
         let links = try await Self.links(run)
         #expect(links.count == 2 && links.allSatisfy { $0["dropped"] is String }, "\(links)")
+    }
+
+    @Test func anInterruptedDownloadGoesOnFromItsKeptRangesOnEveryLink() async throws {
+        let main = try FaultServer()
+        let mirror = try FaultServer()
+        defer {
+            main.stop()
+            mirror.stop()
+        }
+        var plan = FaultPlan.file(size: 16 << 20, seed: 605)
+        plan.connectionRates = [1 << 20]
+        main.route("/file.bin", plan)
+        mirror.route("/file.bin", plan)
+        let run = try HaulRun()
+        let first = try run.start([
+            "--headless", "-s", "2", "--min-split-size", "1M", "-o", "file.bin",
+            "--mirror", mirror.url("/file.bin"), main.url("/file.bin"),
+        ])
+        try await eventually("both links serve", timeout: .seconds(20)) {
+            main.stats("/file.bin").bodyBytesSent > 2 << 20 && mirror.stats("/file.bin").bodyBytesSent > 2 << 20
+        }
+        first.kill(SIGINT)
+        #expect(try await first.waitForExit(timeout: .seconds(10)) == 130)
+        main.resetStats("/file.bin")
+        mirror.resetStats("/file.bin")
+
+        // The mirrors were stored with the task: the next run uses them without being told again.
+        let second = try run.start(["--headless"])
+        #expect(try await second.waitForExit(timeout: .seconds(60)) == 0, "\(second.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        let again = main.stats("/file.bin").bodyBytesSent + mirror.stats("/file.bin").bodyBytesSent
+        #expect(main.stats("/file.bin").bodyBytesSent > 0 && mirror.stats("/file.bin").bodyBytesSent > 0)
+        #expect(again < 14 << 20, "kept ranges were fetched again: \(again)")
     }
 }

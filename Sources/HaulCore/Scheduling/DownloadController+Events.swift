@@ -54,6 +54,7 @@ extension DownloadController {
             guard var task = tasks[id], runtime[id].removal == nil else { return }
             task.record(dropped)
             save(task)
+            announce(.linkDropped(task, dropped))
 
         case let .finished(id, outcome):
             // Only transfers we started end; anything else is stale.

@@ -93,9 +93,10 @@ struct ConnectionPlanner {
         for connection in everyone {
             if let lease = connection.lease, let end = connection.requestEnd { floors[lease] = end }
         }
-        // The last connection is always replaced: the download goes on, and a refusal ends the attempt.
+        // The last connection is always replaced: the download goes on, and a refusal ends the attempt. A link
+        // whose host is full, or which was asked to wait, waits while the task's other links run.
         while count < target, rangeFailures < Self.maxRangeFailures || count == 0,
-              count == 0 || (room > 0 && heldUntil == nil) {
+              (count == 0 && elsewhere.isEmpty) || (room > 0 && heldUntil == nil) {
             guard let grant = ledger.leaseNext(
                 minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed, floors: floors)
             else { break }

@@ -66,4 +66,15 @@ struct MirrorPlanningTests {
         ledger.release(lease.id)
         #expect(planner.feed(&ledger, running: [], elsewhere: [], hostRoom: 8).conclusion == .complete)
     }
+
+    @Test func aMirrorOnAFullHostWaitsWhileOthersRunButALinkAloneAlwaysGetsOne() {
+        var planner = ConnectionPlanner(split: 4)
+        var ledger = SegmentLedger(total: 64 * mib)
+        let others = ledger.plan(connections: 2, minSplit: 4 * mib)
+        let (steps, conclusion) = planner.feed(&ledger, running: [], elsewhere: running(others, speed: Double(mib)), hostRoom: 0)
+        #expect(steps.isEmpty && conclusion == nil)
+        for lease in others { ledger.release(lease.id) }
+        let (alone, _) = planner.feed(&ledger, running: [], elsewhere: [], hostRoom: 0)
+        #expect(alone.count == 1)
+    }
 }
