@@ -15,10 +15,11 @@
 # /stats?times=1); how long the tool takes to have all its connections flowing. Not shown for curl (one connection).
 #
 # Mirrors (issue 14): the same file on two haul-fault-server instances, one capping each connection at
-# MIRROR_FAST_CAP (2m), the other at MIRROR_SLOW_CAP (1m); haul gets `-s N --mirror` (N connections on each, the
-# host limit raised to 2N: both servers are 127.0.0.1), aria2c the two URIs with -xN -s2N. The ideal time is
-# size / (N × fast + N × slow); goal ≤ 1.05×. Env: MIRROR_SIZE (200m), MIRROR_ROUNDS (SEG_ROUNDS),
-# SEG_MIRROR_ONLY=1 runs only this case.
+# MIRROR_FAST_CAP (2m), the other at MIRROR_SLOW_CAP (1m); haul gets `-s N --mirror` (N connections on each),
+# aria2c the two URIs with -xN -s2N. The second server is named `localhost` (MIRROR_HOST), so both tools see two
+# hosts and each allows N connections to each (aria2c's -x and haul's --max-host-connections count per host
+# name). The ideal time is size / (N × fast + N × slow); goal ≤ 1.05×. Env: MIRROR_SIZE (200m), MIRROR_ROUNDS
+# (SEG_ROUNDS), SEG_MIRROR_ONLY=1 runs only this case.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: bench/segmented.sh BIN_DIR [--big]" >&2; exit 2; }
@@ -145,12 +146,12 @@ for round in $(seq 1 "${MIRROR_ROUNDS:-${SEG_ROUNDS:-1}}"); do
     name="$tool-mirror-$msize-$round.bin"
     rm -rf "$root/out"; mkdir -p "$root/out"
     fast_url="$base/gen/$name?size=$msize&seed=7&conncap=$mfast"
-    slow_url="$mirror_base/gen/$name?size=$msize&seed=7&conncap=$mslow"
+    slow_url="${mirror_base/127.0.0.1/${MIRROR_HOST:-localhost}}/gen/$name?size=$msize&seed=7&conncap=$mslow"
     printf 'round %s  %-5s mirrors  %-7s ' "$round" "$msize" "$tool"
     start=$EPOCHREALTIME
     case "$tool" in
       haul)   timeout -s INT -k 10 "$limit" "$bin/haul" --headless --state-dir "$root/out/state" -d "$root/out" -o "$name" \
-                -s "$n" --max-host-connections $((2 * n)) --mirror "$slow_url" "$fast_url" ;;
+                -s "$n" --max-host-connections "$n" --mirror "$slow_url" "$fast_url" ;;
       aria2c) timeout "$limit" aria2c -q -x"$n" -s$((2 * n)) -k1M --allow-overwrite=true --auto-file-renaming=false \
                 --file-allocation=none --no-conf -d "$root/out" -o "$name" "$fast_url" "$slow_url" ;;
     esac >"$root/logs/$name.log" 2>&1 || { echo "failed:"; tail -5 "$root/logs/$name.log"; exit 1; }
