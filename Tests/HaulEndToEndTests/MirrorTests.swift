@@ -80,7 +80,9 @@ import Testing
         #expect((told.first?["reason"] as? String) == reason)
     }
 
-    @Test func aMirrorThatDiesMidwayLeavesItsRangesToTheOther() async throws {
+    /// The mirror dies, or the main link does (after its first answer decided the file).
+    @Test(arguments: [false, true])
+    func aLinkThatDiesMidwayLeavesItsRangesToTheOther(mainDies: Bool) async throws {
         let main = try FaultServer()
         let mirror = try FaultServer()
         defer {
@@ -96,16 +98,44 @@ import Testing
             "--headless", "-s", "4", "--min-split-size", "1M", "-o", "file.bin",
             "--mirror", mirror.url("/file.bin"), main.url("/file.bin"),
         ])
-        try await eventually("the mirror serves", timeout: .seconds(20)) {
-            mirror.stats("/file.bin").bodyBytesSent > 1 << 20
+        let (dying, surviving) = mainDies ? (main, mirror) : (mirror, main)
+        try await eventually("both serve", timeout: .seconds(20)) {
+            dying.stats("/file.bin").bodyBytesSent > 1 << 20 && surviving.stats("/file.bin").bodyBytesSent > 1 << 20
         }
-        mirror.stop()
+        dying.stop()
         #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
         expectSameBytes(run.file("file.bin"), plan.body.bytes())
         let links = try await Self.links(run)
-        let dropped = links.first { ($0["url"] as? String)?.hasPrefix(mirror.url("")) == true }
+        let dropped = links.first { ($0["url"] as? String)?.hasPrefix(dying.url("")) == true }
         #expect(dropped?["dropped"] is String, "\(links)")
-        #expect(links.first { ($0["url"] as? String)?.hasPrefix(main.url("")) == true }?["dropped"] == nil)
+        #expect(links.first { ($0["url"] as? String)?.hasPrefix(surviving.url("")) == true }?["dropped"] == nil)
+    }
+
+    @Test func aMirrorWhoseFileChangesIsDroppedAndTheTwoVersionsAreNeverSpliced() async throws {
+        let main = try FaultServer()
+        let mirror = try FaultServer()
+        defer {
+            main.stop()
+            mirror.stop()
+        }
+        var plan = FaultPlan.file(size: 12 << 20, seed: 606)
+        plan.connectionRates = [1 << 20]
+        main.route("/file.bin", plan)
+        var changing = plan
+        // Its first three ranges (asked at once) are the file as the main link has it, then it changes.
+        changing.changeAfterRequests = 3
+        mirror.route("/file.bin", changing)
+        let run = try HaulRun()
+        let process = try run.start([
+            "--headless", "-s", "3", "--min-split-size", "1M", "-o", "file.bin",
+            "--mirror", mirror.url("/file.bin"), main.url("/file.bin"),
+        ])
+        #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        #expect(mirror.stats("/file.bin").requests > 3)
+        let links = try await Self.links(run)
+        let reason = links.first { ($0["url"] as? String)?.hasPrefix(mirror.url("")) == true }?["dropped"] as? String
+        #expect(reason?.contains("changed") == true, "\(links)")
     }
 
     @Test func aMainLinkThatIsGoneLeavesTheFileToItsMirror() async throws {
