@@ -122,7 +122,7 @@ import Testing
         plan.connectionRates = [1 << 20]
         main.route("/file.bin", plan)
         var changing = plan
-        // Its first three ranges (asked at once) are the file as the main link has it, then it changes.
+        // Its first three answers are the file as the main link has it, then it changes.
         changing.changeAfterRequests = 3
         mirror.route("/file.bin", changing)
         let run = try HaulRun()

@@ -12,7 +12,7 @@ extension ActiveTransfer {
             let (steps, conclusion) = link.planner.feed(
                 &ledger, running: connections.filter { $0.link === link }.map(planning),
                 elsewhere: connections.filter { $0.link !== link }.map(planning), hostRoom: hosts.room(for: link.host),
-                thiefSpeed: link === thief ? thiefSpeed : nil)
+                thiefSpeed: link === thief ? thiefSpeed : nil, cap: link.isMain || link.answered ? nil : 1)
             self.ledger = ledger
             apply(steps, on: link)
             switch conclusion {
@@ -30,7 +30,7 @@ extension ActiveTransfer {
     }
 
     /// Carries out a planner's steps: cuts on whichever connection holds the lease, new ranges on `link`.
-    private func apply(_ steps: [ConnectionPlanner.Step], on link: TransferLink) {
+    func apply(_ steps: [ConnectionPlanner.Step], on link: TransferLink) {
         guard let ledger else { return }
         for case let .cut(lease, newEnd) in steps {
             // Past its current request (the ledger cuts there at the earliest): its next one stops here.

@@ -44,6 +44,18 @@ extension ActiveTransfer {
         }
     }
 
+    /// A mirror's first range answer was taken: its other connections open now, on halves of the running
+    /// ranges (or free ones), as when room opens.
+    func growAfterFirstAnswer(_ link: TransferLink) {
+        guard var ledger else { return }
+        // The answering connection runs, so there is no conclusion to act on.
+        let (steps, _) = link.planner.feed(
+            &ledger, running: connections.filter { $0.link === link }.map(planning),
+            elsewhere: connections.filter { $0.link !== link }.map(planning), hostRoom: hosts.room(for: link.host))
+        self.ledger = ledger
+        apply(steps, on: link)
+    }
+
     /// The first request of a task with mirrors failed before anything was written: its link is dropped and
     /// the next link is asked for the file instead. Nil when the attempt ends as `ending` says (no link left).
     func fallOver(from connection: Connection, _ ending: TransferEnding) -> TransferNext? {
@@ -56,10 +68,13 @@ extension ActiveTransfer {
         return .keepGoing
     }
 
-    /// The first leases of a segmented download, shared among the links in turn (main link first): up to `-s`
-    /// connections on each, within each host's room. `mainOpen` connections of the main link are open already
-    /// and count (the first lease is then theirs: it opens when the first connection has closed). `first` is
-    /// the link of that open connection, nil when none is open.
+    /// The first leases of a segmented download, shared among the links in turn (the main link first): up to
+    /// `-s` connections on each, within each host's room. A connection of `first` (nil: none) is open already
+    /// and counts; the first lease is then its link's, and opens when that connection has closed.
+    ///
+    /// On a mirror that has not answered yet only its first lease opens now: its first answer fixes the
+    /// validators its other answers must repeat, so two versions from one mirror are never both taken. Its
+    /// other ranges stay free for its connections once it answered (`growAfterFirstAnswer`), or for any other.
     func planLinks(first: TransferLink?) -> [(lease: SegmentLease, link: TransferLink)] {
         guard var ledger else { return [] }
         var room: [String: Int] = [:]
@@ -74,15 +89,21 @@ extension ActiveTransfer {
             counts.append(count + open)
         }
         let planned = ledger.plan(connections: counts.reduce(0, +), minSplit: request.options.minSplitSize)
-        self.ledger = ledger
         var shared: [(lease: SegmentLease, link: TransferLink)] = []
+        var asked: Set<Int> = []
         var turn = first?.index ?? 0
         for lease in planned {
             while counts[turn % links.count] == 0 { turn += 1 }
             counts[turn % links.count] -= 1
-            shared.append((lease, links[turn % links.count]))
+            let link = links[turn % links.count]
             turn += 1
+            if link.isMain || link.answered || asked.insert(link.index).inserted {
+                shared.append((lease, link))
+            } else {
+                ledger.release(lease.id)
+            }
         }
+        self.ledger = ledger
         return shared
     }
 }

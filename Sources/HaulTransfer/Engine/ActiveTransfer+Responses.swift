@@ -87,11 +87,6 @@ extension ActiveTransfer {
         }
         switch verdict {
         case let .accept(end):
-            if !link.isMain, !link.answered {
-                // A mirror's first answer: its validators are the ones its later answers must repeat.
-                link.validators = head.validators
-                link.answered = true
-            }
             if link.isMain, newLink != nil {
                 // The replaced link serves the same file: its validators are the file's from now on.
                 validators = head.validators
@@ -102,6 +97,12 @@ extension ActiveTransfer {
             if !responded {
                 phase = .receiving
                 reportResponse(status: head.status, restartReason: nil)
+            }
+            if !link.isMain, !link.answered {
+                // A mirror's first answer: its validators are the ones its later answers must repeat.
+                link.validators = head.validators
+                link.answered = true
+                growAfterFirstAnswer(link)
             }
         case .ignoresRanges:
             connection.state = .rangesIgnored

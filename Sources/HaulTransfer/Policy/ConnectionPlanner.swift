@@ -76,9 +76,10 @@ struct ConnectionPlanner {
     /// With mirrors each link has its planner: `running` are its own connections, `elsewhere` those on the
     /// task's other links, whose ranges it may halve too (work stealing crosses links). A `.failed` conclusion
     /// then says this link failed for good; a link with nothing left to take while others run just waits.
+    /// `cap` holds the link below its target for now (a mirror that has not answered yet: one connection).
     mutating func feed(
         _ ledger: inout SegmentLedger, running: [Running], elsewhere: [Running] = [], hostRoom: Int,
-        thiefSpeed: Double? = nil
+        thiefSpeed: Double? = nil, cap: Int? = nil
     ) -> (steps: [Step], conclusion: TransferEnding?) {
         if ledger.receivedBytes >= ledger.total, running.isEmpty, elsewhere.isEmpty { return ([], .complete) }
         if rangeFailures >= 2 * Self.maxRangeFailures, running.isEmpty, let lastRangeError {
@@ -95,7 +96,7 @@ struct ConnectionPlanner {
         }
         // The last connection is always replaced: the download goes on, and a refusal ends the attempt. A link
         // whose host is full, or which was asked to wait, waits while the task's other links run.
-        while count < target, rangeFailures < Self.maxRangeFailures || count == 0,
+        while count < min(target, cap ?? target), rangeFailures < Self.maxRangeFailures || count == 0,
               (count == 0 && elsewhere.isEmpty) || (room > 0 && heldUntil == nil) {
             guard let grant = ledger.leaseNext(
                 minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed, floors: floors)

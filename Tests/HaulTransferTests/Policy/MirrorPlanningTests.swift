@@ -77,4 +77,15 @@ struct MirrorPlanningTests {
         let (alone, _) = planner.feed(&ledger, running: [], elsewhere: [], hostRoom: 0)
         #expect(alone.count == 1)
     }
+
+    @Test func aMirrorThatHasNotAnsweredGetsOneConnection() {
+        var planner = ConnectionPlanner(split: 8)
+        var ledger = SegmentLedger(total: 64 * mib)
+        let (steps, _) = planner.feed(&ledger, running: [], hostRoom: 8, cap: 1)
+        #expect(steps.count == 1)
+        let (more, _) = planner.feed(&ledger, running: running([ledger.activeLeases[0]].map {
+            SegmentLease(id: $0.id, range: $0.range)
+        }, speed: 0), hostRoom: 8, cap: 1)
+        #expect(more.isEmpty)
+    }
 }
