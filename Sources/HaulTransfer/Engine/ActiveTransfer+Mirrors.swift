@@ -77,26 +77,15 @@ extension ActiveTransfer {
     /// other ranges stay free for its connections once it answered (`growAfterFirstAnswer`), or for any other.
     func planLinks(first: TransferLink?) -> [(lease: SegmentLease, link: TransferLink)] {
         guard var ledger else { return [] }
-        var room: [String: Int] = [:]
-        var counts: [Int] = []
-        for link in links {
-            let open = link === first ? 1 : 0
-            let free = room[link.host] ?? hosts.room(for: link.host)
-            var count = link.isLive ? max(0, min(link.planner.target - open, free)) : 0
-            // The task's first connection always opens (libcurl queues it when the host is full).
-            if link.isMain, first == nil { count = max(1, count) }
-            room[link.host] = free - count
-            counts.append(count + open)
-        }
+        let counts = LinkShares.counts(links.map { link in
+            LinkShares.Link(
+                host: link.host, isMain: link.isMain, isLive: link.isLive, target: link.planner.target, hasOpen: link === first)
+        }, room: hosts.room(for:))
         let planned = ledger.plan(connections: counts.reduce(0, +), minSplit: request.options.minSplitSize)
         var shared: [(lease: SegmentLease, link: TransferLink)] = []
         var asked: Set<Int> = []
-        var turn = first?.index ?? 0
-        for lease in planned {
-            while counts[turn % links.count] == 0 { turn += 1 }
-            counts[turn % links.count] -= 1
-            let link = links[turn % links.count]
-            turn += 1
+        for (lease, owner) in zip(planned, LinkShares.owners(leases: planned.count, counts: counts, start: first?.index ?? 0)) {
+            let link = links[owner]
             if link.isMain || link.answered || asked.insert(link.index).inserted {
                 shared.append((lease, link))
             } else {
