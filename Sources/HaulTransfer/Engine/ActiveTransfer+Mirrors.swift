@@ -21,12 +21,7 @@ extension ActiveTransfer {
     /// The links still in use, `thief` first, then the fastest per connection, then in the task's order.
     func feedingOrder(thief: TransferLink?) -> [TransferLink] {
         let speeds = links.map { link in TransferLink.speed(of: connections.filter { $0.link === link }) ?? 0 }
-        let order = links.filter(\.isLive).sorted { a, b in
-            if (a === thief) != (b === thief) { return a === thief }
-            if speeds[a.index] != speeds[b.index] { return speeds[a.index] > speeds[b.index] }
-            return a.index < b.index
-        }
-        return order
+        return LinkShares.order(speeds: speeds, live: links.map(\.isLive), thief: thief?.index).map { links[$0] }
     }
 
     /// Stops using `link` for the rest of the attempt: its open connections end (their bytes so far are

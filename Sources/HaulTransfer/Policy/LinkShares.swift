@@ -44,4 +44,15 @@ enum LinkShares {
         }
         return owners
     }
+
+    /// In which order the links still in use (`live`) are offered work: `thief` first (its connection just
+    /// finished a range and likely stays open), then by measured speed per connection (`speeds`, 0: not known
+    /// yet), fastest first, then in the task's order. Indices into the arrays.
+    static func order(speeds: [Double], live: [Bool], thief: Int?) -> [Int] {
+        speeds.indices.filter { live[$0] }.sorted { a, b in
+            if (a == thief) != (b == thief) { return a == thief }
+            if speeds[a] != speeds[b] { return speeds[a] > speeds[b] }
+            return a < b
+        }
+    }
 }

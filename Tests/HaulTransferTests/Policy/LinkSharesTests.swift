@@ -37,4 +37,13 @@ struct LinkSharesTests {
         // Fewer ranges than connections (a small file): the first ones in turn.
         #expect(LinkShares.owners(leases: 2, counts: [8, 8], start: 0) == [0, 1])
     }
+
+    @Test func workGoesToTheFastestLinkFirstAfterTheOneThatJustFinished() {
+        // Measured per connection: link 2 is fastest, link 0 not known yet.
+        #expect(LinkShares.order(speeds: [0, 1_000_000, 3_000_000], live: [true, true, true], thief: nil) == [2, 1, 0])
+        #expect(LinkShares.order(speeds: [0, 1_000_000, 3_000_000], live: [true, true, true], thief: 1) == [1, 2, 0])
+        // A dropped link is offered nothing, even as the thief.
+        #expect(LinkShares.order(speeds: [2, 1, 3], live: [true, true, false], thief: 2) == [0, 1])
+        #expect(LinkShares.order(speeds: [0, 0], live: [true, true], thief: nil) == [0, 1])
+    }
 }
