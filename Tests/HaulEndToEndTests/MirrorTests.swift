@@ -200,4 +200,38 @@ import Testing
         #expect(main.stats("/file.bin").bodyBytesSent > 0 && mirror.stats("/file.bin").bodyBytesSent > 0)
         #expect(again < 14 << 20, "kept ranges were fetched again: \(again)")
     }
+
+    @Test func tabSeparatedLinksOfAnInputFileLineAreOneTaskOnBothServers() async throws {
+        let one = try FaultServer()
+        let two = try FaultServer()
+        defer {
+            one.stop()
+            two.stop()
+        }
+        var plan = FaultPlan.file(size: 8 << 20, seed: 607)
+        plan.connectionRates = [2 << 20]
+        one.route("/file.bin", plan)
+        two.route("/file.bin", plan)
+        let run = try HaulRun()
+        let list = run.root.file("links.txt")
+        try "\(one.url("/file.bin"))\t\(two.url("/file.bin"))\n  out=file.bin\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let process = try run.start(["--headless", "-s", "2", "--min-split-size", "1M", "-i", list])
+        #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        #expect(one.stats("/file.bin").bodyBytesSent > 0 && two.stats("/file.bin").bodyBytesSent > 0)
+        #expect(try await run.list().count == 1)
+    }
+
+    @Test func mirrorUsageErrorsQuoteTheValueAndQueueNothing() async throws {
+        let run = try HaulRun()
+        let (twoURLs, _, twoError) = try await run.run(
+            ["--headless", "--mirror", "http://127.0.0.1:9/m", "http://127.0.0.1:9/a", "http://127.0.0.1:9/b"], directory: true)
+        #expect(twoURLs == 2)
+        #expect(twoError.contains("exactly one URL"), "\(twoError)")
+        let (scheme, _, schemeError) = try await run.run(
+            ["--headless", "--mirror", "https://u:pw@127.0.0.1:9/m", "http://127.0.0.1:9/a"], directory: true)
+        #expect(scheme == 2)
+        #expect(schemeError.contains("'https://127.0.0.1:9/m'") && !schemeError.contains(":pw@"), "\(schemeError)")
+        #expect(try await run.list().isEmpty)
+    }
 }
