@@ -222,6 +222,26 @@ import Testing
         #expect(try await run.list().count == 1)
     }
 
+    @Test func splitOneStillMeansAConnectionOnEachLink() async throws {
+        let one = try FaultServer()
+        let two = try FaultServer()
+        defer {
+            one.stop()
+            two.stop()
+        }
+        var plan = FaultPlan.file(size: 8 << 20, seed: 608)
+        plan.connectionRates = [2 << 20]
+        one.route("/file.bin", plan)
+        two.route("/file.bin", plan)
+        let run = try HaulRun()
+        let process = try run.start([
+            "--headless", "-s", "1", "--min-split-size", "1M", "-o", "file.bin", "--mirror", two.url("/file.bin"), one.url("/file.bin"),
+        ])
+        #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
+        expectSameBytes(run.file("file.bin"), plan.body.bytes())
+        #expect(one.stats("/file.bin").bodyBytesSent > 1 << 20 && two.stats("/file.bin").bodyBytesSent > 1 << 20)
+    }
+
     @Test func mirrorUsageErrorsQuoteTheValueAndQueueNothing() async throws {
         let run = try HaulRun()
         let (twoURLs, _, twoError) = try await run.run(

@@ -29,9 +29,10 @@ public final class MemoryTaskStore: TaskStore {
             tasks.map { new in
                 let id = TaskID(state.nextID)
                 state.nextID += 1
-                let task = DownloadTask(
+                var task = DownloadTask(
                     id: id, url: new.url, directory: new.directory, requestedName: new.requestedName,
                     position: id.rawValue, checksum: new.checksum, headers: new.headers)
+                task.mirrors = new.mirrors
                 state.tasks[id] = task
                 return task
             }

@@ -62,7 +62,8 @@ extension ActiveTransfer {
             link.answered = true
         }
         reportResponse(status: head.status, restartReason: restartReason)
-        if request.options.split > 1,
+        // -s applies to each link: with mirrors even -s 1 means a connection on each.
+        if request.options.split > 1 || links.count > 1,
            RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
             split(from: connection)
         }
