@@ -62,7 +62,8 @@ import Testing
         let run = try HaulRun()
         let process = try run.start([
             "--headless", "--json", "-s", "3", "--min-split-size", "1M", "-o", "file.bin",
-            "--mirror", server.url("/other.bin"), server.url("/file.bin"),
+            "--mirror", server.url("/other.bin").replacingOccurrences(of: "://", with: "://alice:hunter2@"),
+            server.url("/file.bin"),
         ])
         #expect(try await process.waitForExit(timeout: .seconds(60)) == 0, "\(process.stderrText())")
         expectSameBytes(run.file("file.bin"), plan.body.bytes())
@@ -78,6 +79,10 @@ import Testing
         let told = events(process, named: "link-dropped")
         #expect(told.count == 1 && (told.first?["link"] as? String)?.hasSuffix("/other.bin") == true, "\(told)")
         #expect((told.first?["reason"] as? String) == reason)
+        // The mirror's credentials are never shown.
+        let (_, listed, _) = try await run.run(["list", "--json"])
+        #expect(!process.stdoutText().contains("hunter2") && !process.stderrText().contains("hunter2") && !listed.contains("hunter2"))
+        #expect(listed.contains(server.url("/other.bin")), "\(listed)")
     }
 
     /// The mirror dies, or the main link does (after its first answer decided the file).
