@@ -21,5 +21,11 @@ public struct JSONLine {
         fields.append("\(key.jsonStringLiteral):\((value * 10).rounded() / 10)")
     }
 
+    /// An array of objects; nothing for an empty array.
+    public mutating func add(_ key: String, _ objects: [JSONLine]) {
+        guard !objects.isEmpty else { return }
+        fields.append("\(key.jsonStringLiteral):[" + objects.map(\.text).joined(separator: ",") + "]")
+    }
+
     public var text: String { "{" + fields.joined(separator: ",") + "}" }
 }

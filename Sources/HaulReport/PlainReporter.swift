@@ -59,6 +59,8 @@ public struct PlainReporter: Sendable {
             return "#\(task.id) restarted  \(task.displayName) from byte 0: \(reason)"
         case let .paused(task):
             return "#\(task.id) paused     \(task.displayName) at \(ByteCountFormat.size(task.bytesDone))"
+        case let .linkDropped(task, dropped):
+            return "#\(task.id) link dropped \(task.displayName)  \(dropped.url): \(dropped.reason)"
         case let .retrying(task, after, error):
             return "#\(task.id) retrying   \(task.displayName) in \(DurationFormat.eta(after)) (attempt \(task.attempts)): \(error)"
         case let .completed(task):
@@ -85,6 +87,7 @@ public struct PlainReporter: Sendable {
         case let .started(task): ("started", task)
         case let .restarted(task, _): ("restarted", task)
         case let .paused(task): ("paused", task)
+        case let .linkDropped(task, _): ("link-dropped", task)
         case let .retrying(task, _, _): ("retrying", task)
         case let .completed(task): ("completed", task)
         case let .failed(task, _): (task.state == .paused ? "paused" : "failed", task)
@@ -107,6 +110,9 @@ public struct PlainReporter: Sendable {
             json.add("error", error.description)
         case let .restarted(_, reason):
             json.add("reason", reason)
+        case let .linkDropped(_, dropped):
+            json.add("link", dropped.url)
+            json.add("reason", dropped.reason)
         default:
             break
         }

@@ -96,6 +96,12 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE task ADD COLUMN cookies TEXT NOT NULL DEFAULT '[]'")
         }
 
+        // Mirrors of a task (DESIGN §8): its other links, and the links its transfers dropped with their reasons.
+        migrator.registerMigration("2026-11-25-task-mirrors") { db in
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN mirrors TEXT NOT NULL DEFAULT '[]'")
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN droppedLinks TEXT NOT NULL DEFAULT '[]'")
+        }
+
         return migrator
     }
 }

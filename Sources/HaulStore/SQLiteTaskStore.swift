@@ -72,8 +72,8 @@ public struct SQLiteTaskStore: TaskStore {
             // Columns not listed take their defaults: no bytes, no attempts, no validators yet.
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO task (url, directory, requestedName, state, position, checksum, headers, createdAt, requestOptions,
-                    fileName, bytesDone)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    fileName, bytesDone, mirrors)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var added: [DownloadTask] = []
             added.reserveCapacity(tasks.count)
@@ -83,6 +83,7 @@ public struct SQLiteTaskStore: TaskStore {
                     new.url, new.directory, new.requestedName, TaskState.waiting, position,
                     new.checksum?.description, TaskRecord.encodeStrings(new.headers), now,
                     TaskRecord.encodeOptions(new.requestOptions), new.adoptedPart?.fileName, new.adoptedPart?.bytes ?? 0,
+                    TaskRecord.encodeStrings(new.mirrors),
                 ])
                 var task = DownloadTask(
                     id: TaskID(db.lastInsertedRowID), url: new.url, directory: new.directory,
@@ -91,6 +92,7 @@ public struct SQLiteTaskStore: TaskStore {
                 task.requestOptions = new.requestOptions
                 task.fileName = new.adoptedPart?.fileName
                 task.bytesDone = new.adoptedPart?.bytes ?? 0
+                task.mirrors = new.mirrors
                 added.append(task)
             }
             return added
@@ -109,7 +111,7 @@ public struct SQLiteTaskStore: TaskStore {
             let update = try db.cachedStatement(sql: """
                 UPDATE task SET url = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
                     lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
-                    cookies = ?, requestOptions = ?
+                    cookies = ?, requestOptions = ?, droppedLinks = ?
                 WHERE id = ?
                 """)
             for task in tasks {
@@ -117,7 +119,8 @@ public struct SQLiteTaskStore: TaskStore {
                     task.url, task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
                     task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
                     task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
-                    TaskRecord.encodeStrings(task.cookies), TaskRecord.encodeOptions(task.requestOptions), task.id.rawValue,
+                    TaskRecord.encodeStrings(task.cookies), TaskRecord.encodeOptions(task.requestOptions),
+                    TaskRecord.encodeDropped(task.droppedLinks), task.id.rawValue,
                 ])
             }
         }

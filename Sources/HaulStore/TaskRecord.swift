@@ -35,6 +35,10 @@ struct TaskRecord: Equatable {
     var requestOptions: String?
     /// A JSON array of the cookies servers set (Netscape lines); `[]` when there are none.
     var cookies: String = "[]"
+    /// A JSON array of mirror links; `[]` when there are none.
+    var mirrors: String = "[]"
+    /// A JSON array of `{"url", "reason"}` objects; `[]` when no link was dropped.
+    var droppedLinks: String = "[]"
 
     enum Columns {
         static let id = Column("id")
@@ -58,6 +62,8 @@ struct TaskRecord: Equatable {
         static let linkHistory = Column("linkHistory")
         static let requestOptions = Column("requestOptions")
         static let cookies = Column("cookies")
+        static let mirrors = Column("mirrors")
+        static let droppedLinks = Column("droppedLinks")
     }
 }
 
@@ -74,7 +80,8 @@ extension TaskRecord {
             attempts: task.attempts, lastError: task.lastError, checksum: task.checksum?.description,
             headers: Self.encodeStrings(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt,
             linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory),
-            requestOptions: Self.encodeOptions(task.requestOptions), cookies: Self.encodeStrings(task.cookies))
+            requestOptions: Self.encodeOptions(task.requestOptions), cookies: Self.encodeStrings(task.cookies),
+            mirrors: Self.encodeStrings(task.mirrors), droppedLinks: Self.encodeDropped(task.droppedLinks))
     }
 
     /// The task this row stores; throws when a stored value cannot be read back.
@@ -90,6 +97,8 @@ extension TaskRecord {
         let parsedHeaders = try read(headers, "headers", Self.decodeStrings)
         let parsedLinkChange = try linkChange.map { text throws(StoreError) in try read(text, "linkChange", LinkChange.init(rawValue:)) }
         let parsedHistory = try read(linkHistory, "linkHistory", Self.decodeStrings)
+        let parsedMirrors = try read(mirrors, "mirrors", Self.decodeStrings)
+        let parsedDropped = try read(droppedLinks, "droppedLinks", Self.decodeDropped)
         var task = DownloadTask(
             id: taskID, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
             state: state, position: position, bytesDone: bytesDone, totalBytes: totalBytes,
@@ -100,6 +109,8 @@ extension TaskRecord {
         task.linkHistory = parsedHistory
         if let requestOptions { task.requestOptions = try read(requestOptions, "requestOptions", Self.decodeOptions) }
         task.cookies = try read(cookies, "cookies", Self.decodeStrings)
+        task.mirrors = parsedMirrors
+        task.droppedLinks = parsedDropped
         return task
     }
 
@@ -125,6 +136,19 @@ extension TaskRecord {
         if text == "[]" { return [] }
         return try? JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
+
+    /// Dropped links as a JSON array of objects.
+    static func encodeDropped(_ dropped: [DroppedLink]) -> String {
+        if dropped.isEmpty { return "[]" }
+        // Encoding strings cannot fail.
+        let data = (try? JSONEncoder().encode(dropped)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeDropped(_ text: String) -> [DroppedLink]? {
+        if text == "[]" { return [] }
+        return try? JSONDecoder().decode([DroppedLink].self, from: Data(text.utf8))
+    }
 }
 
 // MARK: - Bulk reads
@@ -133,7 +157,8 @@ extension TaskRecord {
     /// Every column in the order `init(positional:)` reads them.
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
-        attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, requestOptions, cookies
+        attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, requestOptions, cookies,
+        mirrors, droppedLinks
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -145,7 +170,7 @@ extension TaskRecord {
             attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
             finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18], requestOptions: row[19],
-            cookies: row[20])
+            cookies: row[20], mirrors: row[21], droppedLinks: row[22])
     }
 }
 
@@ -176,6 +201,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         linkHistory = try row.decode(forColumn: Columns.linkHistory)
         requestOptions = try row.decode(forColumn: Columns.requestOptions)
         cookies = try row.decode(forColumn: Columns.cookies)
+        mirrors = try row.decode(forColumn: Columns.mirrors)
+        droppedLinks = try row.decode(forColumn: Columns.droppedLinks)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -200,6 +227,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.linkHistory] = linkHistory
         container[Columns.requestOptions] = requestOptions
         container[Columns.cookies] = cookies
+        container[Columns.mirrors] = mirrors
+        container[Columns.droppedLinks] = droppedLinks
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -74,10 +74,22 @@ import Testing
         #expect(tasks[0].directory == "/下载")
     }
 
-    @Test func tabSeparatedMirrorsTakeTheFirst() throws {
-        let (tasks, warnings) = try Self.parse("https://a.example/x.bin\thttps://b.example/x.bin\tftp://c.example/x.bin\n")
+    @Test func tabSeparatedLinksAreMirrorsOfOneTask() throws {
+        let (tasks, warnings) = try Self.parse("https://a.example/x.bin\thttps://b.example/x.bin\t https://c.example/x.bin\n  out=x.bin\n")
         #expect(tasks.map(\.url) == ["https://a.example/x.bin"])
-        #expect(warnings == ["line 1: only the first of 3 URLs is downloaded; the others are ignored"])
+        #expect(tasks.map(\.mirrors) == [["https://b.example/x.bin", "https://c.example/x.bin"]])
+        #expect(tasks.map(\.requestedName) == ["x.bin"])
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func aMirrorTheIntakeRefusesIsReportedOnItsLine() throws {
+        #expect(throws: InputFileError(line: 2, reason: .intake(.unsupportedScheme("ftp")))) {
+            try Self.parse("https://a.example/1\nhttps://a.example/x.bin\tftp://c.example/x.bin\n")
+        }
+        #expect(throws: InputFileError(
+            line: 1, reason: .intake(.mirrorSchemeDiffers(mirror: "http://c.example/x.bin", scheme: "http", main: "https")))) {
+            try Self.parse("https://a.example/x.bin\thttp://u:p@c.example/x.bin\n")
+        }
     }
 
     @Test func unknownOptionIsAWarning() throws {

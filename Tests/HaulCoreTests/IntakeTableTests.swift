@@ -125,7 +125,9 @@ import Testing
             return payload(error)
         case let .headerTooLarge(name, _, _):
             return name
-        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge:
+        case let .mirrorSchemeDiffers(mirror, _, _):
+            return mirror
+        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge, .mirrorNeedsOneURL:
             return nil
         }
     }

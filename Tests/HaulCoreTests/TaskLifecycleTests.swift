@@ -27,6 +27,15 @@ import Testing
         #expect(effect == .retry(after: 1, error: network))
     }
 
+    @Test func aNewAttemptAsksEveryLinkAgain() throws {
+        var task = running()
+        task.state = .waiting
+        task.mirrors = ["http://m/x"]
+        task.record(DroppedLink(url: "http://m/x", reason: "HTTP 404 from m — check the URL"))
+        let started = try #require(TaskLifecycle.start(task))
+        #expect(started.droppedLinks.isEmpty && started.mirrors == ["http://m/x"])
+    }
+
     @Test func stoppingWhileRunningRequeues() {
         let (task, effect) = TaskLifecycle.apply(.paused(durableBytes: 42), to: running(), retryPolicy: policy)
         #expect(task.state == .waiting)

@@ -60,6 +60,24 @@ struct QueueStoreTests {
         #expect(try store.load([]) == [])
     }
 
+    @Test("mirrors are kept with the task, and the links a transfer dropped with their reasons")
+    func mirrorsAndDroppedLinksRoundTrip() throws {
+        let store = try makeStore()
+        var new = NewTask(url: "https://a.example/f.iso", directory: "/d")
+        new.mirrors = ["https://b.example/f.iso", "https://u:p@c.example/f.iso"]
+        var task = try #require(try store.enqueue([new]).first)
+        #expect(task.mirrors == new.mirrors)
+        #expect(try store.loadAll() == [task])
+        task.record(DroppedLink(url: "https://b.example/f.iso", reason: "it serves 10 bytes where the file has 12"))
+        task.record(DroppedLink(url: "https://b.example/f.iso", reason: "HTTP 404 from b.example — check the URL"))
+        try store.save([task])
+        let read = try #require(try store.load([task.id]).first)
+        #expect(read == task)
+        #expect(read.droppedLinks.count == 1)
+        #expect(read.dropReason(of: "https://b.example/f.iso") == "HTTP 404 from b.example — check the URL")
+        #expect(read.dropReason(of: "https://a.example/f.iso") == nil)
+    }
+
     @Test("save writes every changing field and reads back the same task")
     func saveRoundTrip() throws {
         let store = try makeStore()

@@ -209,6 +209,17 @@ import Testing
         #expect(!text.contains("bob") && !text.contains(":pw@"))
     }
 
+    @Test func detailsShowEveryMirrorAndWhyOneWasDroppedWithoutCredentials() {
+        var task = Self.longDetails.rows[0].task
+        task.mirrors = ["https://carol:pw2@b.example.org/secret.iso", "https://c.example.org/secret.iso"]
+        task.record(DroppedLink(url: "https://b.example.org/secret.iso", reason: "it serves 10 bytes where the file has 12"))
+        let snapshot = QueueSnapshot(rows: [QueueSnapshot.Row(task: task, bytesReceived: 0)], sequence: 1)
+        let text = TestQueue.screen(snapshot, width: 120, height: 30, state: UIState(mode: .details)).lines().joined(separator: "\n")
+        #expect(text.contains("https://b.example.org/secret.iso — dropped: it serves 10 bytes where the file has 12"), "\(text)")
+        #expect(text.contains("Mirror") && text.contains("https://c.example.org/secret.iso"), "\(text)")
+        #expect(!text.contains("carol") && !text.contains(":pw2@") && !text.contains("URL dropped"))
+    }
+
     @Test func detailsOfACompletedEmptyFileAndOfANameAskedFor() {
         let empty = TestQueue.row(1, "empty.txt", .completed, done: 0, total: 0)
         let text = TestQueue.screen(QueueSnapshot(rows: [empty], sequence: 1), width: 80, height: 24,

@@ -35,6 +35,7 @@ public final class MemoryTaskStore: TaskStore {
                 task.requestOptions = new.requestOptions
                 task.fileName = new.adoptedPart?.fileName
                 task.bytesDone = new.adoptedPart?.bytes ?? 0
+                task.mirrors = new.mirrors
                 state.tasks[id] = task
                 return task
             }

@@ -17,8 +17,8 @@ public enum InputFile {
 
     /// The tasks of an input file, in order, plus warnings about lines that were ignored.
     ///
-    /// A line that starts with neither a space nor a tab holds a URL. aria2 allows several tab-separated
-    /// URLs (mirrors) of one file: the first is taken and the others are ignored with a warning. Lines
+    /// A line that starts with neither a space nor a tab holds a URL, or several tab-separated URLs of one file
+    /// (aria2's mirrors): the first is the task's link and the others its mirrors, by the intake's mirror rule. Lines
     /// indented with spaces or tabs hold `key=value` options for the URL above them. Lines whose first
     /// non-blank character is `#` and blank lines are skipped; a byte order mark and `\r\n` line ends are fine.
     /// An unknown option key gives a warning, not an error. `headers` (from `-H`) come before each
@@ -56,11 +56,9 @@ public enum InputFile {
                 } catch {
                     throw InputFileError(line: number, reason: .intake(error))
                 }
-                if uris.count > 1 {
-                    warnings.append("line \(number): only the first of \(uris.count) URLs is downloaded; the others are ignored")
-                }
                 var request = TaskRequest(url: String(uris[0]), headers: headers, checksum: checksum)
                 request.access = access
+                request.mirrors = uris.dropFirst().map(String.init)
                 entry = Entry(line: number, request: request)
             }
         }

@@ -29,11 +29,13 @@ public struct TaskIntake: Sendable {
     /// proxy, cookies file, netrc file.
     public func newTask(_ request: TaskRequest) throws(IntakeError) -> NewTask {
         let url = try Self.url(request.url)
+        let mirrors = try Self.mirrors(request.mirrors, of: url)
         if let output = request.output { try Self.checkOutput(output) }
         let directory = try resolvedDirectory(request.directory)
         try HeaderRule.check(all: request.headers)
         let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
         var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
+        task.mirrors = mirrors
         task.requestOptions = try requestOptions(request.access)
         return task
     }

@@ -15,6 +15,8 @@ public struct TaskRequest: Sendable, Equatable {
     public var checksum: String?
     /// Proxy, cookies file and netrc file, as given.
     public var access = AccessRequest()
+    /// `--mirror` / further TAB-separated links / further `uris`: other links serving the same file.
+    public var mirrors: [String] = []
 
     public init(url: String, output: String? = nil, directory: String? = nil, headers: [String] = [], checksum: String? = nil) {
         self.url = url

@@ -46,6 +46,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var requestOptions = RequestOptions()
     /// Cookies servers set for the task earlier (Netscape lines).
     public var cookies: [String] = []
+    /// Other links serving the same file (DESIGN §8): ranges are fetched from every link at once.
+    public var mirrors: [String] = []
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -72,6 +74,7 @@ public struct TransferRequest: Sendable, Equatable {
         segments = task.segments
         requestOptions = task.requestOptions
         cookies = task.cookies
+        mirrors = task.mirrors
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
         if linkChange == .restart {
             // The user chose to start over: nothing kept is trusted, the part file is emptied.

@@ -16,6 +16,8 @@ public enum TransferEvent: Sendable, Equatable {
     case segmentMaps([TaskID: SegmentMap])
     /// The cookies servers set for the task (Netscape lines), when they changed; kept for its later requests.
     case cookies(TaskID, [String])
+    /// A link of a task with mirrors disagreed with the file or kept failing: the transfer goes on without it.
+    case linkDropped(TaskID, DroppedLink)
     /// The transfer ended; no more events for this task until it is started again.
     case finished(TaskID, TransferOutcome)
 }

@@ -71,6 +71,8 @@ public enum TaskLifecycle {
         guard task.state == .waiting else { return nil }
         var task = task
         task.state = .running
+        // Links are dropped for one attempt: a new one asks every link again.
+        task.droppedLinks = []
         return task
     }
 

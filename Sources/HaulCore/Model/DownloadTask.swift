@@ -39,6 +39,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var requestOptions = RequestOptions()
     /// Cookies servers set for this task (Netscape lines), kept for its later requests and resumes.
     public var cookies: [String] = []
+    /// Other links serving the same file (`--mirror`), fetched from together with `url` (DESIGN §8).
+    public var mirrors: [String] = []
+    /// Links the last transfers dropped, with their reasons (shown in details and RPC answers).
+    public var droppedLinks: [DroppedLink] = []
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,
@@ -85,6 +89,8 @@ public struct NewTask: Sendable, Equatable, Codable {
     public var requestOptions = RequestOptions(proxies: ProxySettings())
     /// A partial file left at the final name, copied to the part file (`-c`): the task starts with its bytes.
     public var adoptedPart: AdoptedPart?
+    /// Other links serving the same file (`--mirror`); checked by the intake like `url`.
+    public var mirrors: [String] = []
 
     public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
         self.url = url

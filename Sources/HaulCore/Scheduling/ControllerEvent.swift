@@ -5,6 +5,8 @@ public enum ControllerEvent: Sendable, Equatable {
     /// The download started over from byte 0, and why.
     case restarted(DownloadTask, reason: String)
     case paused(DownloadTask)
+    /// A link of a task with mirrors was dropped; the transfer goes on over the others.
+    case linkDropped(DownloadTask, DroppedLink)
     case retrying(DownloadTask, after: Double, error: DownloadError)
     case completed(DownloadTask)
     case failed(DownloadTask, error: DownloadError)

@@ -58,6 +58,13 @@ extension DownloadController {
         case let .segmentMaps(maps):
             for (id, map) in maps { runtime[id].attempt?.segmentMap = map }
 
+        case let .linkDropped(id, dropped):
+            // Kept with the task (details, RPC), so the reason outlives the attempt.
+            guard var task = tasks[id], runtime[id].removal == nil else { return }
+            task.record(dropped)
+            save(task)
+            announce(.linkDropped(task, dropped))
+
         case let .finished(id, outcome):
             // Only transfers we started end; anything else is stale.
             guard let attempt = runtime[id].attempt else { return }

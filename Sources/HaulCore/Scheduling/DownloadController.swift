@@ -207,7 +207,8 @@ public actor DownloadController {
             runtime[id].attempt = TaskRuntime.Attempt(startByte: running.bytesDone)
             var request = TransferRequest(task: running, options: configuration.transferOptions)
             if let split = runtime[id].split { request.options.split = split }
-            if runtime[id].singleConnection { request.options.split = 1 }
+            // One stream from one link: the ranges this server ignored are not asked of its mirrors either.
+            if runtime[id].singleConnection { (request.options.split, request.mirrors) = (1, []) }
             request.options.rate = runtime[id].rate.resolved(inheriting: request.options.rate)
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))

@@ -22,6 +22,8 @@ struct Aria2Methods: Sendable {
             url: first, output: options.output, directory: options.directory, headers: options.headers,
             checksum: options.checksum)
         request.access = options.access
+        // aria2: every URI of the list points at the same file (mirrors).
+        request.mirrors = uris.dropFirst().compactMap(\.stringValue)
         var newTask: NewTask
         do {
             newTask = try intake.newTask(request)
@@ -169,7 +171,7 @@ struct Aria2Methods: Sendable {
 
     func getUris(_ params: [JSONValue]) throws(RPCError) -> JSONValue {
         let id = try Aria2GID.taskID(params.first)
-        return .array([Aria2Status.uri(of: try row(id).task)])
+        return Aria2Status.uris(of: try row(id).task)
     }
 
     func getGlobalStat() async -> JSONValue {

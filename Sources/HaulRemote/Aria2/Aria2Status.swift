@@ -126,12 +126,24 @@ enum Aria2Status {
             "length": .string(String(total)),
             "completedLength": .string(String(done)),
             "selected": "true",
-            "uris": .array([uri(of: task)]),
+            "uris": uris(of: task),
         ]
     }
 
-    static func uri(of task: DownloadTask) -> JSONValue {
-        ["uri": .string(URLValidation.redacted(task.url)), "status": task.state == .running ? "used" : "waiting"]
+    /// Every link of the task, main link first, credentials removed: `used` while the task runs, `waiting`
+    /// otherwise (aria2's two values). A link a transfer dropped was used and is not waited for: `used`, with
+    /// haul's `reason` beside it (aria2 clients read the keys they know).
+    static func uris(of task: DownloadTask) -> JSONValue {
+        .array(task.links.map { link in
+            var entry: [String: JSONValue] = [
+                "uri": .string(URLValidation.redacted(link)), "status": task.state == .running ? "used" : "waiting",
+            ]
+            if let reason = task.dropReason(of: link) {
+                entry["status"] = "used"
+                entry["reason"] = .string(reason)
+            }
+            return .object(entry)
+        })
     }
 
     /// aria2's exit-status codes, from the recorded error text: 3 resource not found, 9 not enough disk

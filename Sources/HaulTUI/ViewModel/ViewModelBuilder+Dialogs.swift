@@ -65,6 +65,12 @@ extension ViewModelBuilder {
             }
             fields.append(Field(label: "Link", value: text))
         }
+        // Mirrors, and why a transfer stopped using a link (DESIGN §8).
+        if let reason = task.dropReason(of: task.url) { fields.append(Field(label: "URL dropped", value: reason)) }
+        for mirror in task.mirrors {
+            let shown = URLValidation.redacted(mirror)
+            fields.append(Field(label: "Mirror", value: task.dropReason(of: mirror).map { "\(shown) — dropped: \($0)" } ?? shown))
+        }
         if !task.linkHistory.isEmpty {
             fields.append(Field(label: "Earlier links", value: task.linkHistory.map(URLValidation.redacted).joined(separator: " · ")))
         }

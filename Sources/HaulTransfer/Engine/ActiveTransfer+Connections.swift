@@ -3,12 +3,35 @@ import HaulCore
 /// The connections of a segmented download: the planner decides, the transfer applies its steps.
 extension ActiveTransfer {
     /// After a connection ended or room opened: done when every byte arrived; else connections for free
-    /// ranges or halves of the slowest ones, up to `-s`, while extra connections keep working.
-    func feed(thiefSpeed: Double? = nil) -> TransferNext {
-        guard var ledger else { return .keepGoing }
-        let (steps, conclusion) = planner.feed(
-            &ledger, running: connections.map(planning), hostRoom: hosts.room(for: host), thiefSpeed: thiefSpeed)
-        self.ledger = ledger
+    /// ranges or halves of the slowest ones, up to `-s` on each link, while extra connections keep working.
+    /// Links are offered the work fastest first (`thief`, whose connection just finished a range, before all);
+    /// a link that failed for good is dropped and the others take its ranges; the task fails with the last.
+    func feed(thiefSpeed: Double? = nil, thief: TransferLink? = nil) -> TransferNext {
+        for link in feedingOrder(thief: thief) {
+            guard var ledger else { return .keepGoing }
+            let (steps, conclusion) = link.planner.feed(
+                &ledger, running: connections.filter { $0.link === link }.map(planning),
+                elsewhere: connections.filter { $0.link !== link }.map(planning), hostRoom: hosts.room(for: link.host),
+                thiefSpeed: link === thief ? thiefSpeed : nil, cap: link.isMain || link.answered ? nil : 1)
+            self.ledger = ledger
+            apply(steps, on: link)
+            switch conclusion {
+            case nil:
+                continue
+            case let .failed(error):
+                drop(link, reason: error.description)
+                // The links offered earlier in this round may take its ranges now.
+                return links.contains(where: \.isLive) ? feed() : .conclude(.failed(error))
+            case let ending?:
+                return .conclude(ending)
+            }
+        }
+        return .keepGoing
+    }
+
+    /// Carries out a planner's steps: cuts on whichever connection holds the lease, new ranges on `link`.
+    func apply(_ steps: [ConnectionPlanner.Step], on link: TransferLink) {
+        guard let ledger else { return }
         for case let .cut(lease, newEnd) in steps {
             // Past its current request (the ledger cuts there at the earliest): its next one stops here.
             if let victim = connections.first(where: { $0.lease == lease }), let end = victim.end {
@@ -19,29 +42,31 @@ extension ActiveTransfer {
         // must fit what is left of it.
         for case let .open(lease) in steps {
             let range = ledger.status(of: lease.id)?.range ?? lease.range
-            openRange(lease.id, from: range.lowerBound, to: range.upperBound)
+            openRange(lease.id, from: range.lowerBound, to: range.upperBound, on: link)
         }
-        return conclusion.map { .conclude($0) } ?? .keepGoing
     }
 
     /// Room opened on the host (another task ended or gave up a connection): take it for more ranges.
     func grow() -> TransferNext {
-        guard ledger != nil, case .receiving = phase, connections.count < planner.target else { return .keepGoing }
+        guard ledger != nil, case .receiving = phase, connections.count < targetConnections else { return .keepGoing }
         return feed()
     }
 
     /// The wait a refused range asked for is over: extra connections may open again.
     func endHold(now: ContinuousClock.Instant) -> TransferNext {
-        planner.endHold(now: now) ? grow() : .keepGoing
+        links.reduce(false) { ended, link in link.planner.endHold(now: now) || ended } ? grow() : .keepGoing
     }
 
     /// Closes connections that stay far below the fast ones (`SlowConnectionCheck`); the engine removes
     /// their handles and ends them, and their ranges go to fresh connections.
     func replaceSlowConnections() -> [Connection] {
         guard ledger != nil, case .receiving = phase else { return [] }
-        let receiving = connections.filter { $0.state == .receiving && $0.lease != nil }
-        let victims = planner.slowConnections(among: receiving.map(planning), limited: budget.limits(request.id))
-            .map { receiving[$0] }
+        // Each link's against its own: a slower mirror is not slow connections.
+        let victims = links.flatMap { link in
+            let receiving = connections.filter { $0.link === link && $0.state == .receiving && $0.lease != nil }
+            return link.planner.slowConnections(among: receiving.map(planning), limited: budget.limits(request.id))
+                .map { receiving[$0] }
+        }
         // Ended on purpose, like a range that reached its end: not a failure of the server.
         for victim in victims { victim.state = .reachedEnd }
         return victims
@@ -50,9 +75,9 @@ extension ActiveTransfer {
     /// A new connection count from now on: more open at once where there is work and room; fewer close
     /// as their ranges end (the extra ones at once, returned for the engine to remove).
     func setTargetConnections(_ count: Int) -> (TransferNext, [Connection]) {
-        planner.retarget(count)
+        for link in links { link.planner.retarget(count) }
         var shed: [Connection] = []
-        while connections.count - shed.count > planner.target, let victim = shedConnection(excluding: shed) {
+        while connections.count - shed.count > targetConnections, let victim = shedConnection(excluding: shed) {
             shed.append(victim)
         }
         return (grow(), shed)
@@ -73,9 +98,11 @@ extension ActiveTransfer {
 
     /// What a request's `If-Range` repeats: the stored validators for the first request, the first answer's for
     /// a range, and none while a replaced link is unconfirmed (its answer is checked against the kept bytes).
-    func ifRangeValidators(for role: Connection.Role) -> RemoteValidators {
+    /// A mirror's range repeats that mirror's own (none before its first answer).
+    func ifRangeValidators(for connection: Connection) -> RemoteValidators {
+        guard connection.link.isMain else { return connection.link.validators }
         if newLink != nil { return RemoteValidators() }
-        return role == .first ? request.validators : validators
+        return connection.role == .first ? request.validators : validators
     }
 
     /// What `connection` is doing, as the planner sees it: its lease's bytes left, not only its request's.

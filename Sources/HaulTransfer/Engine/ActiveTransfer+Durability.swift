@@ -1,6 +1,7 @@
 import HaulCore
 
-/// What a checkpoint records: the bytes synced, the ranges they complete, and the cookies servers set.
+/// What a checkpoint records: the bytes each lease received, committed once a sync covering them is done
+/// (DESIGN §5, §7), and the cookies servers set (§8).
 extension ActiveTransfer {
     /// What each lease received up to now, for a checkpoint: committed once a sync covering them is done.
     func receivedMarks() -> [SegmentLease.ID: Int64] {

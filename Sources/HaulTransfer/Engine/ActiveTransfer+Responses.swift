@@ -5,10 +5,12 @@ import HaulCore
 extension ActiveTransfer {
     /// A connection's final response head arrived (transfer thread, inside curl_multi_perform).
     func accept(_ head: ResponseHead, on connection: Connection) {
-        if effectiveURL == nil { effectiveURL = connection.easy.effectiveURL }
+        let link = connection.link
+        if link.isMain, effectiveURL == nil { effectiveURL = connection.easy.effectiveURL }
+        if !link.isMain, link.effectiveURL == nil { link.effectiveURL = connection.easy.effectiveURL }
         // 0 on a reused connection: the largest seen stands for the server's distance.
         if let micros = connection.easy.connectMicroseconds, micros > 0 {
-            planner.sawConnect(seconds: Double(micros) / 1_000_000)
+            link.planner.sawConnect(seconds: Double(micros) / 1_000_000)
         }
         switch connection.role {
         case .first: acceptFirst(head, on: connection)
@@ -17,9 +19,12 @@ extension ActiveTransfer {
     }
 
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
+        // A mirror asked after the main link failed has validators of its own, unknown yet.
+        let link = connection.link
         let verdict = ResumeCheck.verdict(
             head: head, requestedOffset: requestedOffset, expectedTotal: request.expectedTotal,
-            storedValidators: request.validators, host: host, newLink: newLink)
+            storedValidators: link.isMain ? request.validators : RemoteValidators(), host: link.host,
+            newLink: link.isMain ? newLink : nil)
         var restartReason: String?
         do throws(DownloadError) {
             switch verdict {
@@ -48,10 +53,17 @@ extension ActiveTransfer {
         phase = .receiving
         connection.state = .receiving
         connection.cursor = position
-        validators = head.validators
-        newLink = nil
+        if link.isMain {
+            validators = head.validators
+            newLink = nil
+        } else {
+            // The task keeps the main link's validators; the mirror's are its own.
+            link.validators = head.validators
+            link.answered = true
+        }
         reportResponse(status: head.status, restartReason: restartReason)
-        if request.options.split > 1,
+        // -s applies to each link: with mirrors even -s 1 means a connection on each.
+        if request.options.split > 1 || links.count > 1,
            RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
             split(from: connection)
         }
@@ -64,10 +76,19 @@ extension ActiveTransfer {
 
     private func acceptRange(_ head: ResponseHead, on connection: Connection) {
         guard let total else { return connection.state = .failed(.inconsistentTransfer("no total for a range request")) }
-        switch RangeCheck.verdict(
-            head: head, requested: connection.requested, total: total, validators: validators, host: host, newLink: newLink) {
+        let link = connection.link
+        // A dropped link's answers are not used; each link's are checked against its own validators.
+        guard link.isLive else { return connection.state = .reachedEnd }
+        let agreement = LinkAgreement.verdict(
+            head: head, requested: connection.requested, total: total, validators: link.isMain ? validators : link.validators,
+            host: link.host, othersLive: othersLive(than: link), newLink: link.isMain ? newLink : nil)
+        guard case let .keep(verdict) = agreement else {
+            if case let .drop(reason) = agreement { drop(link, reason: reason) }
+            return connection.state = .reachedEnd
+        }
+        switch verdict {
         case let .accept(end):
-            if newLink != nil {
+            if link.isMain, newLink != nil {
                 // The replaced link serves the same file: its validators are the file's from now on.
                 validators = head.validators
                 newLink = nil
@@ -77,6 +98,12 @@ extension ActiveTransfer {
             if !responded {
                 phase = .receiving
                 reportResponse(status: head.status, restartReason: nil)
+            }
+            if !link.isMain, !link.answered {
+                // A mirror's first answer: its validators are the ones its later answers must repeat.
+                link.validators = head.validators
+                link.answered = true
+                growAfterFirstAnswer(link)
             }
         case .ignoresRanges:
             connection.state = .rangesIgnored
@@ -125,16 +152,20 @@ extension ActiveTransfer {
     private func split(from first: Connection) {
         guard let total else { return }
         let prefix = position
-        guard writer != nil, var ledger = SegmentLedger(
+        guard writer != nil, let layout = SegmentLedger(
             total: total, segments: prefix > 0 ? [SegmentRecord(start: 0, end: prefix, committed: prefix)] : [])
         else { return }
         // Off this thread: allocating takes a while where it really reserves blocks (0.3 s a GiB on tmpfs),
         // and the connections need not wait for it.
         pendingAllocation = total
-        // The first connection is counted already; the others only where the host has room.
-        let planned = ledger.plan(
-            connections: 1 + min(request.options.split - 1, hosts.room(for: host)), minSplit: request.options.minSplitSize)
-        guard let head = planned.first, head.range.lowerBound == prefix else { return }
+        // The first connection is counted already; the others (on every link) only where the host has room.
+        ledger = layout
+        let planned = planLinks(first: first.link)
+        guard let head = planned.first?.lease, head.range.lowerBound == prefix, var ledger = self.ledger else {
+            self.ledger = nil
+            pendingAllocation = nil
+            return
+        }
         // The first request runs to the end of the file and cannot be cut short without the server sending
         // on past the cut: it stops now, before its body, and bounded requests fetch every range. Its own
         // range waits until it has closed (`ended`), so the host never sees one connection more than planned.
@@ -142,7 +173,9 @@ extension ActiveTransfer {
         first.state = .reachedEnd
         ledger.release(head.id)
         self.ledger = ledger
-        for lease in planned.dropFirst() { openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound) }
+        for (lease, link) in planned.dropFirst() {
+            openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound, on: link)
+        }
         // The layout becomes the truth about the file once the file is allocated (`layoutAllocated`).
     }
 

@@ -55,8 +55,8 @@ final class ActiveTransfer {
     private var pending: [Connection] = []
     /// The ranges of a download over several connections; nil for a single stream.
     var ledger: SegmentLedger?
-    /// Which connections to open, cut, replace or shed.
-    var planner: ConnectionPlanner
+    /// The main link, then the mirrors (DESIGN §8); each plans its own connections.
+    let links: [TransferLink]
     /// Leases handed out and not yet done, so checkpoints can commit what each received.
     var leases: Set<SegmentLease.ID> = []
 
@@ -78,7 +78,9 @@ final class ActiveTransfer {
         } catch {
             throw .unusableOption(error.description)
         }
-        planner = ConnectionPlanner(split: request.options.split)
+        links = ([request.url] + request.mirrors).enumerated().map { index, url in
+            TransferLink(index: index, url: url, split: request.options.split)
+        }
         host = URLValidation.host(of: request.url)
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)
         try resume()
@@ -142,14 +144,13 @@ final class ActiveTransfer {
     /// Makes the first connections: one request for the file, or one per planned range when a segmented
     /// download continues.
     func start() {
-        guard var ledger else {
-            add(Connection(role: .first, transfer: self, requested: requestedOffset..<Int64.max, lease: nil))
+        guard ledger != nil else {
+            add(Connection(role: .first, transfer: self, link: links[0], requested: requestedOffset..<Int64.max, lease: nil))
             return
         }
-        let leases = ledger.plan(
-            connections: max(1, min(request.options.split, hosts.room(for: host))), minSplit: request.options.minSplitSize)
-        self.ledger = ledger
-        for lease in leases { openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound) }
+        for (lease, link) in planLinks(first: nil) {
+            openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound, on: link)
+        }
         if connections.isEmpty { phase = .failed(.inconsistentTransfer("nothing left to fetch but the file is not complete")) }
     }
 
@@ -162,15 +163,19 @@ final class ActiveTransfer {
     var hasNewConnections: Bool { !pending.isEmpty }
 
     /// How many connections it has or may soon open (`-s`), for its share of a rate limit.
-    var expectedConnections: Int { max(connections.count, request.options.split, 1) }
+    var expectedConnections: Int { max(connections.count, request.options.split * links.count(where: \.isLive), 1) }
 
     /// A range connection for `lease`, asking for its first window (`RequestWindow`). After `previous`,
     /// the lease's earlier request, it goes on where that one stopped, with its speed, on its kept-alive
-    /// connection.
-    func openRange(_ lease: SegmentLease.ID, from cursor: Int64, to leaseEnd: Int64, after previous: Connection? = nil) {
+    /// connection. Otherwise it asks `link` (the main link when nil).
+    func openRange(
+        _ lease: SegmentLease.ID, from cursor: Int64, to leaseEnd: Int64, after previous: Connection? = nil,
+        on link: TransferLink? = nil
+    ) {
+        let link = previous?.link ?? link ?? links[0]
         let end = RequestWindow.end(
-            cursor: cursor, leaseEnd: leaseEnd, speed: previous?.speed ?? 0, roundTrip: planner.connectSeconds)
-        let connection = Connection(role: .range, transfer: self, requested: cursor..<end, lease: lease)
+            cursor: cursor, leaseEnd: leaseEnd, speed: previous?.speed ?? 0, roundTrip: link.planner.connectSeconds)
+        let connection = Connection(role: .range, transfer: self, link: link, requested: cursor..<end, lease: lease)
         if let previous {
             connection.carry(from: previous)
             // A socket a lifted limit left narrow is not kept: the next request gets a new one.
@@ -180,8 +185,8 @@ final class ActiveTransfer {
     }
 
     func add(_ connection: Connection, continuing: Bool = false) {
-        if connection.role == .range, !continuing, planner.takeFresh() { connection.fresh = true }
-        hosts.opened(host)
+        if connection.role == .range, !continuing, connection.link.planner.takeFresh() { connection.fresh = true }
+        hosts.opened(connection.link.host)
         if let lease = connection.lease { track(lease) }
         connections.append(connection)
         pending.append(connection)
@@ -195,9 +200,11 @@ final class ActiveTransfer {
 
     var isAlreadyComplete: Bool { phase == .alreadyComplete }
 
-    /// The URL connections ask: extra ones go straight to where the first was redirected.
+    /// The URL connections ask: extra ones go straight to where their link's first answer was redirected.
     func url(for connection: Connection) -> String {
-        connection.role == .range ? (effectiveURL ?? request.url) : request.url
+        let link = connection.link
+        guard link.isMain else { return link.effectiveURL ?? link.url }
+        return connection.role == .range ? (effectiveURL ?? request.url) : request.url
     }
 
     // MARK: - Body (transfer thread, inside curl_multi_perform)
@@ -241,15 +248,16 @@ final class ActiveTransfer {
     /// A connection left the network (`exit`); says what comes next.
     func ended(_ connection: Connection, exit: ConnectionExit) -> TransferNext {
         connections.removeAll { $0 === connection }
-        hosts.closed(host)
+        hosts.closed(connection.link.host)
         budget.drop(connection)
         guard ledger != nil else {
-            return .conclude(EndingCheck.singleStream(
-                phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host))
+            let ending = EndingCheck.singleStream(
+                phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host)
+            return fallOver(from: connection, ending) ?? .conclude(ending)
         }
         let verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
         if case let .conclude(ending) = verdict { return .conclude(ending) }
-        if verdict == .finishedRange, exit != .stopped, let lease = connection.lease,
+        if verdict == .finishedRange, exit != .stopped, connection.link.isLive, let lease = connection.lease,
            let status = ledger?.status(of: lease), status.range.lowerBound + status.received < status.range.upperBound {
             // Its request is done and its lease is not: the next request goes on the same connection.
             openRange(lease, from: status.range.lowerBound + status.received, to: status.range.upperBound, after: connection)
@@ -261,9 +269,9 @@ final class ActiveTransfer {
             return .conclude(ending)
         case .finishedRange:
             // A connection that finished its range is likely reused (keep-alive): its speed is the thief's.
-            return feed(thiefSpeed: connection.speed > 0 ? connection.speed : nil)
+            return feed(thiefSpeed: connection.speed > 0 ? connection.speed : nil, thief: connection.link)
         case let .failedRange(error):
-            planner.rangeFailed(error, now: .now)
+            connection.link.planner.rangeFailed(error, now: .now)
             return feed()
         }
     }
@@ -272,7 +280,7 @@ final class ActiveTransfer {
     func closeAll() -> [Connection] {
         for connection in connections {
             budget.drop(connection)
-            hosts.closed(host)
+            hosts.closed(connection.link.host)
         }
         defer { connections = [] }
         return connections

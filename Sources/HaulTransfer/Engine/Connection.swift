@@ -30,6 +30,8 @@ final class Connection: CurlReceiver {
     let role: Role
     let easy = CurlEasy()
     unowned let transfer: ActiveTransfer
+    /// The link it asks: the task's main link or a mirror.
+    let link: TransferLink
     var head = ResponseHead()
     var state = State.awaitingResponse
     /// The range this connection asks for; a `.first` connection asks for everything from its start.
@@ -50,9 +52,10 @@ final class Connection: CurlReceiver {
     /// The receive buffer a rate limit gave its socket (`BandwidthBudget`), nil while none did.
     var receiveBuffer: Int?
 
-    init(role: Role, transfer: ActiveTransfer, requested: Range<Int64>, lease: SegmentLease.ID?) {
+    init(role: Role, transfer: ActiveTransfer, link: TransferLink, requested: Range<Int64>, lease: SegmentLease.ID?) {
         self.role = role
         self.transfer = transfer
+        self.link = link
         self.requested = requested
         cursor = requested.lowerBound
         self.lease = lease
@@ -64,7 +67,7 @@ final class Connection: CurlReceiver {
         easy.receiver = self
         var request = ConnectionRequest.make(
             role: role, request: transfer.request, url: transfer.url(for: self), requested: requested,
-            validators: transfer.ifRangeValidators(for: role), fresh: fresh, netrc: transfer.netrc)
+            validators: transfer.ifRangeValidators(for: self), fresh: fresh, netrc: transfer.netrc)
         // Under a limit a new socket starts with a small buffer: the server never sees a wide window.
         request.receiveBuffer = transfer.budget.receiveBuffer(for: self)
         receiveBuffer = request.receiveBuffer
@@ -78,7 +81,7 @@ final class Connection: CurlReceiver {
         guard !result.isOK else { return .completed }
         return .failed(DownloadError(
             curl: result, detail: easy.errorDetail, url: transfer.url(for: self), effectiveURL: easy.effectiveURL,
-            host: transfer.host, responseSeen: head.status != 0, stallTimeout: transfer.request.options.stallTimeout,
+            host: link.host, responseSeen: head.status != 0, stallTimeout: transfer.request.options.stallTimeout,
             proxyStatus: easy.proxyConnectStatus,
             proxy: transfer.request.requestOptions.proxies?.redacted.proxy(for: transfer.url(for: self))))
     }

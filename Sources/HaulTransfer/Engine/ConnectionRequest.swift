@@ -29,8 +29,10 @@ enum ConnectionRequest {
             curl.proxy = proxies.proxy(for: url) ?? ""
             curl.noProxy = proxies.noProxy ?? ""
         }
-        // A link with its own credentials keeps them (curl's rule); the login goes only to the link's origin.
-        if let netrc, URLValidation.redacted(url) == url, RedirectCredentials.sameOrigin(url, request.url) {
+        // A link with its own credentials keeps them (curl's rule); a login goes only to the origin of the task's
+        // link or of a mirror, each its own host's.
+        let ownLink = ([request.url] + request.mirrors).contains { RedirectCredentials.sameOrigin(url, $0) }
+        if let netrc, URLValidation.redacted(url) == url, ownLink {
             curl.login = netrc.login(for: URLValidation.host(of: url))
         }
         switch role {

@@ -211,12 +211,12 @@ final class TransferThread {
         guard active[transfer.request.id] === transfer else { return }
         multi.remove(connection.easy)
         proceed(transfer, transfer.ended(connection, exit: connection.exit(result)))
-        shareRoom(on: transfer.host)
+        shareRoom(on: connection.link.host)
     }
 
     /// The host has room again: segmented transfers there that run below `-s` take it, busiest last.
     private func shareRoom(on host: String) {
-        let candidates = active.values.filter { $0.host == host }.sorted { $0.connections.count < $1.connections.count }
+        let candidates = active.values.filter { $0.uses(host) }.sorted { $0.connections.count < $1.connections.count }
         for transfer in candidates where hosts.room(for: host) > 0 { proceed(transfer, transfer.grow()) }
     }
 

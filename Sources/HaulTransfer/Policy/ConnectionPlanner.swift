@@ -72,24 +72,32 @@ struct ConnectionPlanner {
     /// After a connection ended or room opened: the conclusion when every byte arrived or the server keeps
     /// refusing; else steps that open connections for free ranges or halves of the slowest ones, up to the
     /// target. `thiefSpeed` is the speed of a connection that just finished its range (likely reused).
+    ///
+    /// With mirrors each link has its planner: `running` are its own connections, `elsewhere` those on the
+    /// task's other links, whose ranges it may halve too (work stealing crosses links). A `.failed` conclusion
+    /// then says this link failed for good; a link with nothing left to take while others run just waits.
+    /// `cap` holds the link below its target for now (a mirror that has not answered yet: one connection).
     mutating func feed(
-        _ ledger: inout SegmentLedger, running: [Running], hostRoom: Int, thiefSpeed: Double? = nil
+        _ ledger: inout SegmentLedger, running: [Running], elsewhere: [Running] = [], hostRoom: Int,
+        thiefSpeed: Double? = nil, cap: Int? = nil
     ) -> (steps: [Step], conclusion: TransferEnding?) {
-        if ledger.receivedBytes >= ledger.total, running.isEmpty { return ([], .complete) }
+        if ledger.receivedBytes >= ledger.total, running.isEmpty, elsewhere.isEmpty { return ([], .complete) }
         if rangeFailures >= 2 * Self.maxRangeFailures, running.isEmpty, let lastRangeError {
             return ([], .failed(lastRangeError))
         }
         var steps: [Step] = []
         var count = running.count
         var room = hostRoom
-        let speeds = Self.speeds(of: running)
+        let everyone = running + elsewhere
+        let speeds = Self.speeds(of: everyone)
         var floors: [SegmentLease.ID: Int64] = [:]
-        for connection in running {
+        for connection in everyone {
             if let lease = connection.lease, let end = connection.requestEnd { floors[lease] = end }
         }
-        // The last connection is always replaced: the download goes on, and a refusal ends the attempt.
-        while count < target, rangeFailures < Self.maxRangeFailures || count == 0,
-              count == 0 || (room > 0 && heldUntil == nil) {
+        // The last connection is always replaced: the download goes on, and a refusal ends the attempt. A link
+        // whose host is full, or which was asked to wait, waits while the task's other links run.
+        while count < min(target, cap ?? target), rangeFailures < Self.maxRangeFailures || count == 0,
+              (count == 0 && elsewhere.isEmpty) || (room > 0 && heldUntil == nil) {
             guard let grant = ledger.leaseNext(
                 minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed, floors: floors)
             else { break }
@@ -100,7 +108,7 @@ struct ConnectionPlanner {
             room -= 1
             if rangeFailures >= Self.maxRangeFailures { break }
         }
-        if count > 0 { return (steps, nil) }
+        if count > 0 || !elsewhere.isEmpty { return (steps, nil) }
         if ledger.receivedBytes >= ledger.total { return (steps, .complete) }
         return (steps, .failed(lastRangeError ?? .inconsistentTransfer("every connection ended before the file was complete")))
     }

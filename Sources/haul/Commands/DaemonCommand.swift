@@ -48,7 +48,7 @@ struct DaemonCommand: AsyncParsableCommand {
     /// Options that describe tasks rather than the run: a background haul finds those tasks in the queue.
     static let taskOptions: Set<String> = [
         "-i", "--input-file", "-H", "--header", "-o", "--output", "--checksum", "--user-agent", "--referer",
-        "--all-proxy", "--no-proxy", "--load-cookies", "--netrc-file",
+        "--all-proxy", "--no-proxy", "--load-cookies", "--netrc-file", "--mirror",
     ]
     /// Task flags without a value.
     static let taskFlags: Set<String> = ["-c", "--continue", "--allow-overwrite"]

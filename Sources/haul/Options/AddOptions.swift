@@ -54,6 +54,8 @@ struct AddOptions: ParsableArguments {
     var access: AccessRequest {
         AccessRequest(allProxy: allProxy, noProxy: noProxy, loadCookies: loadCookies, netrcFile: netrcFile)
     }
+    @Option(name: .customLong("mirror"), help: "Another link to the same file, fetched from at once (repeatable; one URL).")
+    var mirrors: [String] = []
 
     /// `-H` lines, then the ones `--user-agent` and `--referer` stand for.
     var allHeaders: [String] {
@@ -86,7 +88,8 @@ struct AddOptions: ParsableArguments {
         do {
             _ = try intake.resolvedDirectory(nil)
             tasks = try intake.commandLineTasks(
-                urls: urls, output: output, headers: allHeaders, checksum: checksum, access: access, hasInputFile: inputFile != nil)
+                urls: urls, output: output, headers: allHeaders, checksum: checksum, access: access,
+                hasInputFile: inputFile != nil, mirrors: mirrors)
         } catch {
             throw ValidationError(error.description)
         }

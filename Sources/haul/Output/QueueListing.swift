@@ -26,6 +26,13 @@ enum QueueListing {
         line.add("total", task.totalBytes)
         line.add("attempts", Int64(task.attempts))
         line.add("error", task.lastError)
+        // A task with mirrors: every link, credentials removed, with the reason it was dropped if it was.
+        line.add("links", task.mirrors.isEmpty ? [] : task.links.map { link in
+            var entry = JSONLine()
+            entry.add("url", URLValidation.redacted(link))
+            entry.add("dropped", task.dropReason(of: link))
+            return entry
+        })
         return line.text
     }
 

@@ -1,0 +1,45 @@
+import HaulCore
+import Testing
+
+/// The mirror rule of the one intake (DESIGN §8).
+struct MirrorIntakeTests {
+    let intake = TaskIntake(defaultDirectory: "/nonexistent-haul-downloads")
+
+    @Test func mirrorsPassTheURLRuleAndRepeatsGo() throws {
+        var request = TaskRequest(url: "https://a.example/f.iso")
+        request.mirrors = ["https://b.example/f.iso", "https://a.example/f.iso", "https://b.example/f.iso", "https://c.example/f.iso"]
+        let task = try intake.newTask(request)
+        #expect(task.mirrors == ["https://b.example/f.iso", "https://c.example/f.iso"])
+    }
+
+    @Test func aMirrorOfAnotherSchemeIsRefusedQuotingItWithoutCredentials() {
+        var request = TaskRequest(url: "https://a.example/f.iso")
+        request.mirrors = ["http://alice:hunter2@b.example/f.iso"]
+        #expect(throws: IntakeError.mirrorSchemeDiffers(mirror: "http://b.example/f.iso", scheme: "http", main: "https")) {
+            try intake.newTask(request)
+        }
+        let text = IntakeError.mirrorSchemeDiffers(mirror: "http://b.example/f.iso", scheme: "http", main: "https").description
+        #expect(text.contains("'http://b.example/f.iso'") && !text.contains("hunter2"))
+    }
+
+    @Test func aBadMirrorGetsTheURLRulesAnswer() {
+        var request = TaskRequest(url: "https://a.example/f.iso")
+        request.mirrors = ["ftp://b.example/f.iso"]
+        #expect(throws: IntakeError.unsupportedScheme("ftp")) { try intake.newTask(request) }
+        request.mirrors = ["https://"]
+        #expect(throws: IntakeError.self) { try intake.newTask(request) }
+    }
+
+    @Test func mirrorsOnTheCommandLineNeedExactlyOneURL() throws {
+        #expect(throws: IntakeError.mirrorNeedsOneURL) {
+            try intake.commandLineTasks(urls: ["https://a.example/1", "https://a.example/2"], mirrors: ["https://b.example/1"])
+        }
+        #expect(throws: IntakeError.mirrorNeedsOneURL) {
+            try intake.commandLineTasks(urls: ["https://a.example/1"], hasInputFile: true, mirrors: ["https://b.example/1"])
+        }
+        // Plain URL1 URL2 stays two tasks.
+        #expect(try intake.commandLineTasks(urls: ["https://a.example/1", "https://b.example/1"]).map(\.mirrors) == [[], []])
+        let one = try intake.commandLineTasks(urls: ["https://a.example/1"], mirrors: ["https://b.example/1"])
+        #expect(one.map(\.mirrors) == [["https://b.example/1"]])
+    }
+}
