@@ -11,7 +11,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let log = run.root.file("notify.log")
         let script = directory + "/notify-send"
-        try "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(log)'\necho >> '\(log)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        // One write per call: two notifications at once must not interleave their lines.
+        try "#!/bin/sh\nline=$(printf '%s|' \"$@\")\nprintf '%s\\n' \"$line\" >> '\(log)'\n".write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
         return (directory, log)
     }

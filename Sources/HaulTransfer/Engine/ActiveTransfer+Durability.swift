@@ -32,13 +32,6 @@ extension ActiveTransfer {
         emit(.segmentCheckpoint(request.id, ledger.records, durableBytes: durable))
     }
 
-    /// Whether the finished file replaces a file at its name: with `--allow-overwrite`, or when it continues a
-    /// partial file left there (`-c`) and was never emptied since.
-    var replacesFile: Bool {
-        let options = request.requestOptions
-        return options.allowOverwrite == true || (options.continuesPartialFile == true && epoch == 0)
-    }
-
     /// Reports the cookies servers set since the last report, for the task to keep (at checkpoints: cookies
     /// rarely change, and a resume needs only those of the bytes it keeps).
     func reportCookies() {

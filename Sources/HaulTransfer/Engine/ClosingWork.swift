@@ -12,7 +12,7 @@ struct ClosingWork: Sendable {
     let fileName: String?
     let checksum: Checksum?
     let directory: DownloadDirectory
-    /// A complete file replaces a file at its name (`ActiveTransfer.replacesFile`).
+    /// A complete file replaces a file at its name.
     let replacing: Bool
     /// The ranges of a segmented download, and what each had received when the transfer stopped.
     let ledger: SegmentLedger?
@@ -28,7 +28,9 @@ struct ClosingWork: Sendable {
         fileName = transfer.fileName
         checksum = transfer.request.checksum
         directory = transfer.directory
-        replacing = transfer.replacesFile
+        // With --allow-overwrite, or when it continues a partial file left at the name (-c) and was never emptied since.
+        let options = transfer.request.requestOptions
+        replacing = options.allowOverwrite == true || (options.continuesPartialFile == true && transfer.epoch == 0)
         ledger = transfer.ledger
         marks = transfer.receivedMarks()
     }
