@@ -240,3 +240,23 @@ final class TemporaryThemes {
         _ = try ThemeFile.parse("# ▶ ⏸\ndescription = \"Solarized — dark\"\n[styles]\n", source: "t.toml")
     }
 }
+
+/// Found by fuzz-theme: toml++ asserts on a `}` where an array expects a value (`a = [ }`); a theme with one is a
+/// syntax error naming its line, while braces in strings and comments and valid nesting stay fine.
+@Suite struct ThemeBraceInArrayTests {
+    @Test(arguments: [("a = [ }\n", 1), ("name = \"x\"\na = [1,\n }\n", 3), ("a = [ { b = 1 }, }\n", 1), ("a = [ # c\n}\n", 2)])
+    func aBraceWhereAnArrayExpectsAValueIsASyntaxError(text: String, line: Int) {
+        do {
+            _ = try ThemeFile.parse(text, source: "t.toml")
+            Issue.record("accepted")
+        } catch {
+            #expect("\(error)".contains("t.toml:\(line)"), "\(error)")
+        }
+    }
+
+    @Test func bracesInStringsCommentsAndTablesAreFine() throws {
+        _ = try ThemeFile.parse(
+            "description = \"a } b [ c\" # } [\nname = '}'\n[styles]\n\"bar.done\" = { fg = \"red\" }\n", source: "t.toml")
+        _ = try ThemeFile.parse("description = \"\"\"\n}]\n\"\"\"\n", source: "t.toml")
+    }
+}

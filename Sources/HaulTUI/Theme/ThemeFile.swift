@@ -32,21 +32,11 @@ public struct ThemeFile: Sendable, Equatable {
 
     /// Decodes `text`; `source` names the file in messages. Throws only when the text is not TOML.
     public static func parse(_ text: String, source: String) throws(ThemeError) -> (ThemeFile, warnings: [String]) {
-        // toml++ (inside TOMLKit) asserts, ending the process, on a table header whose name does not start with a
-        // bare-key character or a quote on the same line (`[ü]`, `[=]`, `[` alone, found by fuzz-theme): such a file
-        // is refused as a syntax error.
-        // Scalar by scalar: `[` followed by a combining mark is one Character.
-        for (index, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
-            guard rest.first == "[" else { continue }
-            rest = rest.dropFirst()
-            if rest.first == "[" { rest = rest.dropFirst() }  // an array of tables, `[[name]]`
-            rest = rest.drop { $0 == " " || $0 == "\t" }
-            if !(rest.first.map(Self.startsKey) ?? false) {
-                throw .syntax(
-                    source: source, line: index + 1, column: 0,
-                    message: "a table name must start with a letter, a digit, _, - or a quote")
-            }
+        // Invalid TOML on which toml++ would end the process is refused here as a syntax error.
+        do {
+            try TOMLPrecheck.check(text)
+        } catch {
+            throw .syntax(source: source, line: error.line, column: 0, message: error.message)
         }
         let table: TOMLTable
         do {
@@ -59,12 +49,6 @@ public struct ThemeFile: Sendable, Equatable {
         var decoder = Decoding(source: source)
         let file = decoder.decode(table)
         return (file, decoder.warnings)
-    }
-
-    /// Whether a TOML key may start with `scalar`: a bare-key character or a quote.
-    static func startsKey(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-            || ("0"..."9").contains(scalar) || "_-\"'".unicodeScalars.contains(scalar)
     }
 
     /// One decoding pass; collects warnings as it walks the table.
