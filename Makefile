@@ -20,7 +20,7 @@ test: deps
 	# The argument parser's man page generator, for the install test (it is a dependency's product).
 	$(SWIFT) build --product generate-manual
 	# One test at a time: the end-to-end suites run real servers, tmux and many haul processes, and their
-	# timing bounds should measure haul, not a 2-core machine running them all at once (about 2.5 min).
+	# timing bounds should measure haul, not a 2-core machine running them all at once (about 5 min).
 	$(SWIFT) test --skip-build --no-parallel
 
 # The engine and controller suites under the thread sanitizer (any report fails the run), in their own build

@@ -12,8 +12,8 @@ extension DownloadController {
     public func perform(_ commands: [QueueCommand]) -> [CommandResult] {
         loadIfNeeded()
         // A task another shell added to the database a moment ago (it found no socket yet, as this run
-        // started) is known before a command about it is refused.
-        if isRunning, commands.contains(where: { $0.taskID.map { tasks[$0] == nil } ?? false }) {
+        // started) is known before a command about it is refused, also before the queue runs.
+        if commands.contains(where: { $0.taskID.map { tasks[$0] == nil } ?? false }) {
             reconcileExternalChanges()
         }
         let results = commands.map(carryOut)

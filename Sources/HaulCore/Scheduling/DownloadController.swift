@@ -114,7 +114,6 @@ public actor DownloadController {
         recoverInterruptedTasks()
         isRunning = true
         if let limit = configuration.overallLimit { driver.send(.setOverallLimit(limit.bytesPerSecond)) }
-        externalToken = attempt { try store.externalChangeToken() }
         fillSlots()
         publish()
         stopIfIdle()
@@ -169,7 +168,12 @@ public actor DownloadController {
     // MARK: - Loading and scheduling
 
     func loadIfNeeded() {
-        guard !isLoaded, let all = attempt({ try store.loadAll() }) else { return }
+        guard !isLoaded else { return }
+        // The change token before the rows: a task another process adds in between counts as a change, so
+        // `reconcileExternalChanges` picks it up (read after, it would be missed until the next change).
+        let token = attempt { try store.externalChangeToken() }
+        guard let all = attempt({ try store.loadAll() }) else { return }
+        externalToken = token
         isLoaded = true
         for task in all { tasks[task.id] = task }
     }
