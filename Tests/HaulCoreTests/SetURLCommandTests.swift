@@ -39,6 +39,29 @@ import HaulTestSupport
         _ = await run.value
     }
 
+    @Test func newMirrorsReplaceTheOldOnesAndARunningTaskStartsAgainWithThem() async throws {
+        let controller = controller()
+        var new = NewTask(url: "http://127.0.0.1:1/f.bin", directory: "/tmp/haul-tests")
+        new.mirrors = ["http://127.0.0.1:2/f.bin"]
+        await controller.perform(.add([new]))
+        let run = Task { await controller.run() }
+        try await eventually("started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
+        let result = await controller.perform(.setMirrors(TaskID(1), ["http://localhost:3/f.bin", "http://127.0.0.1:1/f.bin"]))
+        #expect(result == .done)
+        #expect(store.task(1)?.mirrors == ["http://localhost:3/f.bin"], "the main link is not its own mirror")
+        #expect(driver.commands.contains(.pause(TaskID(1))))
+        driver.emit(.finished(TaskID(1), .paused(durableBytes: 9)))
+        try await eventually("started again", timeout: .seconds(20)) { driver.started.count == 2 }
+        #expect(requests().last?.mirrors == ["http://localhost:3/f.bin"])
+        // Another scheme is refused by the mirror rule, and nothing changes.
+        let refused = await controller.perform(.setMirrors(TaskID(1), ["https://localhost:3/f.bin"]))
+        guard case let .rejected(message) = refused else { Issue.record("accepted: \(refused)"); return }
+        #expect(message.contains("https://localhost:3/f.bin"))
+        #expect(store.task(1)?.mirrors == ["http://localhost:3/f.bin"])
+        await controller.stop()
+        _ = await run.value
+    }
+
     @Test func restartDropsWhatWasKeptEvenWhenTheEngineSyncedMore() async throws {
         let controller = controller()
         await controller.perform(.add(newTasks(1)))

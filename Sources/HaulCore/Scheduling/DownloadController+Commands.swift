@@ -64,6 +64,8 @@ extension DownloadController {
             return .done
         case let .setURL(id, url, change):
             return setURL(id, url, change: change)
+        case let .setMirrors(id, mirrors):
+            return setMirrors(id, mirrors)
         case let .setTaskConnections(id, count):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
@@ -163,6 +165,24 @@ extension DownloadController {
         }
         task.linkChange = change
         task.lastError = nil
+        save(task)
+        return .done
+    }
+
+    /// New mirrors for an unfinished task, checked by the mirror rule against its link. A running task goes back
+    /// in line with its bytes synced and starts again with them; the reasons earlier links were dropped go.
+    private func setMirrors(_ id: TaskID, _ raw: [String]) -> CommandResult {
+        guard var task = tasks[id] else { return .unknownTask(id) }
+        guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
+        let mirrors: [String]
+        do { mirrors = try TaskIntake.mirrors(raw, of: task.url) } catch { return .rejected(error.description) }
+        guard mirrors != task.mirrors else { return .done }
+        if task.state == .running, let waiting = TaskLifecycle.requeue(task) {
+            task = waiting
+            driver.send(.pause(id))
+        }
+        task.mirrors = mirrors
+        task.droppedLinks = []
         save(task)
         return .done
     }

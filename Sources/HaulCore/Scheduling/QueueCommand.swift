@@ -20,6 +20,8 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     case setTaskConnections(TaskID, Int)
     /// Give an unfinished task a new link; what happens to its bytes is `change` (DESIGN §8).
     case setURL(TaskID, url: String, change: LinkChange)
+    /// Replace an unfinished task's mirrors (its other links; an empty list removes them all).
+    case setMirrors(TaskID, [String])
 }
 
 extension QueueCommand {
@@ -27,7 +29,7 @@ extension QueueCommand {
     public var taskID: TaskID? {
         switch self {
         case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _),
-             let .setTaskConnections(id, _), let .setURL(id, _, _): id
+             let .setTaskConnections(id, _), let .setURL(id, _, _), let .setMirrors(id, _): id
         case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit: nil
         }
     }

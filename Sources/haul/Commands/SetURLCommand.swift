@@ -19,10 +19,18 @@ struct SetURLCommand: AsyncParsableCommand {
     var keepBytes = false
     @Flag(name: .customLong("restart"), help: "Drop the kept bytes and fetch the whole file from the new link.")
     var restart = false
+    @Option(name: .customLong("mirror"), help: "Another link to the same file (repeatable): replaces the task's mirrors; without it they stay.")
+    var mirrors: [String] = []
     @OptionGroup var state: StateOptions
 
     func validate() throws {
         if keepBytes && restart { throw ValidationError("--keep-bytes and --restart cannot both be given") }
+        // The link and its mirrors are checked here first: one refused leaves the task as it was.
+        do {
+            _ = try TaskIntake.mirrors(mirrors, of: try TaskIntake.url(url))
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() async throws {
@@ -31,7 +39,10 @@ struct SetURLCommand: AsyncParsableCommand {
         let endpoint = try await QueueEndpoint.open(session)
         let result: CommandResult
         do {
-            result = try await endpoint.perform([.setURL(TaskID(id), url: url, change: change)])[0]
+            var commands: [QueueCommand] = [.setURL(TaskID(id), url: url, change: change)]
+            if !mirrors.isEmpty { commands.append(.setMirrors(TaskID(id), mirrors)) }
+            let results = try await endpoint.perform(commands)
+            result = results.first { $0.failure(verb: "set the link of") != nil } ?? results[0]
         } catch {
             await endpoint.close()
             throw error
