@@ -115,6 +115,27 @@ import Testing
         #expect(result(harmless) as? String == "OK")
     }
 
+    @Test func changeUriEditsTheLinksAsAria2Does() async {
+        let (_, dispatcher) = await make()
+        _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a.bin"]]}"#)
+        // Added at the end: a mirror, the link stays.
+        let (_, added) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",1,[],["http://localhost:9/b.bin"]]}"#)
+        #expect(result(added) as? [Int] == [0, 1])
+        #expect(store.task(1)?.url == "http://127.0.0.1:9/a.bin" && store.task(1)?.mirrors == ["http://localhost:9/b.bin"])
+        // At position 0: the task's link; the old one becomes a mirror.
+        let (_, first) = await send(dispatcher, #"{"jsonrpc":"2.0","id":3,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",1,[],["http://127.0.0.2:9/c.bin"],0]}"#)
+        #expect(result(first) as? [Int] == [0, 1])
+        #expect(store.task(1)?.url == "http://127.0.0.2:9/c.bin")
+        #expect(store.task(1)?.mirrors == ["http://127.0.0.1:9/a.bin", "http://localhost:9/b.bin"])
+        // Deleting the link makes the next one the task's; deleting them all is refused.
+        let (_, removed) = await send(dispatcher, #"{"jsonrpc":"2.0","id":4,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",1,["http://127.0.0.2:9/c.bin","http://nowhere/x"],[]]}"#)
+        #expect(result(removed) as? [Int] == [1, 0])
+        #expect(store.task(1)?.url == "http://127.0.0.1:9/a.bin" && store.task(1)?.mirrors == ["http://localhost:9/b.bin"])
+        let (_, all) = await send(dispatcher, #"{"jsonrpc":"2.0","id":5,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",1,["http://127.0.0.1:9/a.bin","http://localhost:9/b.bin"],[]]}"#)
+        #expect((error(all)?["message"] as? String)?.contains("keeps one link") == true)
+        #expect(store.task(1)?.mirrors == ["http://localhost:9/b.bin"])
+    }
+
     @Test func changeUriReplacesTheLinkAndAnswersAsAria2Does() async {
         let (_, dispatcher) = await make()
         _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/old.bin"]]}"#)

@@ -258,14 +258,29 @@ struct Aria2Methods: Sendable {
         guard let deleting = params[2].arrayValue, let adding = params[3].arrayValue else {
             throw .invalidParams
         }
-        let deleted = deleting.filter { $0.stringValue == task.url }.count
-        guard let first = adding.first else {
-            guard deleted == 0 else { throw .failed("GID#\(id.gid) keeps one link: give the new one in addUris") }
-            return .array([.int(0), .int(0)])
+        // aria2's rule on the file's links (the task's link, then its mirrors): each of delUris removes one
+        // equal link, then addUris go in at `position` (the end without it). The first link is the task's.
+        var links = [task.url] + task.mirrors
+        var deleted = 0
+        for uri in deleting {
+            guard let text = uri.stringValue else { throw .invalidParams }
+            if let index = links.firstIndex(of: text) {
+                links.remove(at: index)
+                deleted += 1
+            }
         }
-        guard let url = first.stringValue else { throw .invalidParams }
-        try await run(.setURL(id, url: url, change: .sameFile), id)
-        return .array([.int(Int64(deleted)), .int(1)])
+        let added = try adding.map { uri throws(RPCError) -> String in
+            guard let text = uri.stringValue else { throw .invalidParams }
+            return text
+        }
+        let position = params.count > 4 ? params[4].integerValue.map { Int(clamping: $0) } : nil
+        links.insert(contentsOf: added, at: min(max(0, position ?? links.count), links.count))
+        guard let main = links.first else { throw .failed("GID#\(id.gid) keeps one link: give the new one in addUris") }
+        var commands: [QueueCommand] = []
+        if main != task.url { commands.append(.setURL(id, url: main, change: .sameFile)) }
+        if Array(links.dropFirst()) != task.mirrors { commands.append(.setMirrors(id, Array(links.dropFirst()))) }
+        for command in commands { try await run(command, id) }
+        return .array([.int(Int64(deleted)), .int(Int64(added.count))])
     }
 
     /// A rate as aria2 takes it (a string or a number): bytes per second with an optional K, M or G suffix; 0 for none.
