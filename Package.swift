@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "fuzz-theme", dependencies: ["FuzzSupport", "HaulTUI"], path: "Fuzz/Theme", swiftSettings: strict),
         .target(name: "HaulTestSupport", dependencies: ["FaultServer", "HaulCore"], path: "Tests/HaulTestSupport", swiftSettings: strict),
 
-        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulCore"], swiftSettings: strict),
         .testTarget(
             name: "HaulTransferTests",
