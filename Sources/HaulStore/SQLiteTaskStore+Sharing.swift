@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import HaulCore
 
@@ -25,6 +26,23 @@ extension SQLiteTaskStore {
     public func saveMaxConcurrent(_ value: Int) throws {
         try database.writer.write { db in
             try SettingRecord.set(.maxConcurrent, to: String(value), in: db)
+        }
+    }
+
+    public func loadSchedule() throws -> Schedule? {
+        let text = try database.writer.read { db in try SettingRecord.value(of: .schedule, in: db) }
+        guard let text else { return nil }
+        do {
+            return try JSONDecoder().decode(Schedule.self, from: Data(text.utf8))
+        } catch {
+            throw StoreError.unreadableSetting(key: SettingRecord.Key.schedule.rawValue, value: text)
+        }
+    }
+
+    public func saveSchedule(_ schedule: Schedule) throws {
+        let text = String(decoding: try JSONEncoder().encode(schedule), as: UTF8.self)
+        try database.writer.write { db in
+            try SettingRecord.set(.schedule, to: text, in: db)
         }
     }
 }

@@ -6,6 +6,8 @@ struct SettingRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
     enum Key: String {
         /// The concurrency limit last chosen with `-j` or `<`/`>`.
         case maxConcurrent
+        /// The run and cap windows (`haul schedule`), as JSON.
+        case schedule
     }
 
     static let databaseTableName = "setting"

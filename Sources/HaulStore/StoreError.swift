@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerSchema(path: String)
     /// A stored value this version cannot read (a row edited by hand, or a bug).
     case unreadableValue(taskID: TaskID, column: String, value: String)
+    /// A stored setting this version cannot read.
+    case unreadableSetting(key: String, value: String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the queue database \(path) was written by a newer haul — upgrade haul, or pass --state-dir DIR"
         case let .unreadableValue(taskID, column, value):
             return "task \(taskID) has an unreadable \(column) '\(value)' in the queue database — remove it with `haul remove \(taskID)`"
+        case let .unreadableSetting(key, value):
+            return "the setting \(key) '\(value)' in the queue database cannot be read — set it again (haul \(key))"
         }
     }
 }

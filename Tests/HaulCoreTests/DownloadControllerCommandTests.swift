@@ -149,4 +149,6 @@ final class FailingStore: TaskStore, @unchecked Sendable {
     func externalChangeToken() throws -> Int64 { 0 }
     func loadMaxConcurrent() throws -> Int? { nil }
     func saveMaxConcurrent(_ value: Int) throws {}
+    func loadSchedule() throws -> Schedule? { nil }
+    func saveSchedule(_ schedule: Schedule) throws {}
 }

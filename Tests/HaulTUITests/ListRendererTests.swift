@@ -125,6 +125,15 @@ import Testing
         #expect(lines[6] == " Downloading empty                                            3 at a time (< >)")
     }
 
+    @Test func theScheduleShowsInTheHeaderAndGoesFirstWhenNarrow() {
+        var snapshot = QueueSnapshot()
+        snapshot.schedule = "scheduled: resumes at 01:00"
+        let wide = TestQueue.screen(snapshot, width: 110, height: 8).lines()
+        #expect(wide[0] == " haul  0 running · 0 waiting · scheduled: resumes at 01:00                           ↓ —   disk 80.2 GiB free")
+        let narrow = TestQueue.screen(snapshot, width: 80, height: 8).lines()
+        #expect(narrow[0] == " haul  0 running · 0 waiting                           ↓ —   disk 80.2 GiB free")
+    }
+
     @Test func theCompletedListShowsFinishedTasks() {
         let state = UIState(list: .completed)
         let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 8, state: state).lines()

@@ -8,6 +8,7 @@ public final class MemoryTaskStore: TaskStore {
         var tasks: [TaskID: DownloadTask] = [:]
         var nextID: Int64 = 1
         var maxConcurrent: Int?
+        var schedule: Schedule?
         var token: Int64 = 0
         var progressWrites = 0
     }
@@ -66,6 +67,10 @@ public final class MemoryTaskStore: TaskStore {
     public func loadMaxConcurrent() throws -> Int? { state.withLock { $0.maxConcurrent } }
 
     public func saveMaxConcurrent(_ value: Int) throws { state.withLock { $0.maxConcurrent = value } }
+
+    public func loadSchedule() throws -> Schedule? { state.withLock { $0.schedule } }
+
+    public func saveSchedule(_ schedule: Schedule) throws { state.withLock { $0.schedule = schedule } }
 
     /// Adds a task as another process would (bumping the change token).
     public func externalAdd(_ task: NewTask) throws {

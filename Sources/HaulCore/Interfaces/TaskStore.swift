@@ -28,4 +28,7 @@ public protocol TaskStore: Sendable {
     /// The persisted concurrency limit, if one was set.
     func loadMaxConcurrent() throws -> Int?
     func saveMaxConcurrent(_ value: Int) throws
+    /// The schedule last set (`haul schedule`), nil when none was.
+    func loadSchedule() throws -> Schedule?
+    func saveSchedule(_ schedule: Schedule) throws
 }

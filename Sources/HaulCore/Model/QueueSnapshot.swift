@@ -57,6 +57,8 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     public var warning: String?
     /// The cap on the sum of all downloads; nil for none.
     public var overallLimit: RateLimit?
+    /// What the schedule does now (`scheduled: resumes at 01:00`); nil when it does nothing.
+    public var schedule: String?
     /// The process that owns the queue, as an attached list last reached it (it changes when the background haul
     /// is restarted); nil in the owner's own snapshots.
     public var ownerProcessID: Int32?
@@ -75,7 +77,7 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case storedRows = "rows", tally, maxConcurrent, totalSpeed, sequence, warning, overallLimit, ownerProcessID
+        case storedRows = "rows", tally, maxConcurrent, totalSpeed, sequence, warning, overallLimit, schedule, ownerProcessID
     }
 
     /// Replaces the row at `index` by `row` of the same task in the same state (new live figures, a new retry

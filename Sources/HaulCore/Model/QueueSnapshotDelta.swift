@@ -11,6 +11,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
     public var totalSpeed: Double?
     public var warning: String?
     public var overallLimit: RateLimit?
+    public var schedule: String?
     /// Every row's task, in order, when rows came, went or moved; nil when the order is the base's.
     public var order: [TaskID]?
     /// The rows that are new or differ from the base's.
@@ -23,6 +24,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
         totalSpeed = new.totalSpeed
         warning = new.warning
         overallLimit = new.overallLimit
+        schedule = new.schedule
         let sameOrder = old.rows.count == new.rows.count && zip(old.rows, new.rows).allSatisfy { $0.id == $1.id }
         if sameOrder {
             order = nil
@@ -50,6 +52,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
                 patched.sequence = sequence
                 patched.warning = warning
                 patched.overallLimit = overallLimit
+                patched.schedule = schedule
                 return patched
             }
         }
@@ -71,8 +74,10 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
                 result[position] = row
             }
         }
-        return QueueSnapshot(
+        var snapshot = QueueSnapshot(
             rows: result, maxConcurrent: maxConcurrent, totalSpeed: totalSpeed, sequence: sequence, warning: warning,
             overallLimit: overallLimit)
+        snapshot.schedule = schedule
+        return snapshot
     }
 }

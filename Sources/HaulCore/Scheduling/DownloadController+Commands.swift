@@ -29,8 +29,11 @@ extension DownloadController {
         case let .add(newTasks):
             return add(newTasks)
         case let .pause(id):
+            runtime[id].startedByHand = false
             return pause(id)
         case let .resume(id):
+            // Started by hand: it runs even outside the schedule's run windows.
+            if scheduleHolds { runtime[id].startedByHand = true }
             return resume(id)
         case .pauseAll:
             for task in tasks.values where task.state == .running || task.state == .waiting { _ = pause(task.id) }
@@ -38,6 +41,7 @@ extension DownloadController {
         case .startAll:
             for task in tasks.values.sorted(by: { $0.position < $1.position })
             where task.state == .paused || task.state == .failed {
+                if scheduleHolds { runtime[task.id].startedByHand = true }
                 _ = resume(task.id)
             }
             return .done
@@ -54,8 +58,10 @@ extension DownloadController {
             return .done
         case let .setOverallLimit(limit):
             configuration.overallLimit = limit
-            driver.send(.setOverallLimit(limit?.bytesPerSecond))
+            driver.send(.setOverallLimit(effectiveOverallLimit))
             return .done
+        case let .setSchedule(schedule):
+            return setSchedule(schedule)
         case let .setTaskLimit(id, limit):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
@@ -88,7 +94,7 @@ extension DownloadController {
         return size == (task.totalBytes ?? task.bytesDone) ? task.id : nil
     }
 
-    private var storeFailure: CommandResult { .storeFailed(lastStoreError ?? "the queue database could not be written") }
+    var storeFailure: CommandResult { .storeFailed(lastStoreError ?? "the queue database could not be written") }
 
     /// Queues new tasks; a URL already in the queue for the same directory and name is not fetched twice:
     /// an unfinished task carries on (resumed when it was paused or failed), and a completed one whose file is

@@ -17,6 +17,9 @@ public actor DownloadController {
         public var overallLimit: RateLimit?
         /// `--on-link-expired`: asked for a new link when one expires with bytes kept.
         public var linkRenewal: LinkRenewal?
+        /// The wall clock and calendar the schedule is read on (tests give their own).
+        public var wallClock: @Sendable () -> Date = { Date() }
+        public var calendar = Calendar.current
 
         public init(maxConcurrent: Int = 3, retryPolicy: RetryPolicy = RetryPolicy(),
                     transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false,
@@ -83,6 +86,11 @@ public actor DownloadController {
     /// Task changes and layouts taken but not yet written (`flushSaves`).
     var unsaved: [TaskID: DownloadTask] = [:]
     var unsavedSegments: [TaskID: [SegmentRecord]] = [:]
+    /// The run and cap windows (`DownloadController+Schedule`), and what they decided last.
+    var schedule = Schedule()
+    var scheduleHolds = false
+    var scheduleCap: Int64?
+    var scheduleNote: String?
 
     let hub = Broadcast<ControllerEvent>(bufferLimit: 10_000)
     /// Events told since the last snapshot: they go out right after the next one (`publish()`), so a
@@ -113,7 +121,7 @@ public actor DownloadController {
         loadIfNeeded()
         recoverInterruptedTasks()
         isRunning = true
-        if let limit = configuration.overallLimit { driver.send(.setOverallLimit(limit.bytesPerSecond)) }
+        applySchedule(force: true)
         fillSlots()
         publish()
         stopIfIdle()
@@ -169,6 +177,7 @@ public actor DownloadController {
 
     func loadIfNeeded() {
         guard !isLoaded else { return }
+        schedule = (attempt { try store.loadSchedule() } ?? nil) ?? Schedule()
         // The change token before the rows: a task another process adds in between counts as a change, so
         // `reconcileExternalChanges` picks it up (read after, it would be missed until the next change).
         let token = attempt { try store.externalChangeToken() }
@@ -194,6 +203,8 @@ public actor DownloadController {
         // A task that went back in line is not ready until the engine let go of its last transfer.
         var ready = tasks.waiting
         for id in runtime.inFlight where ready[id] != nil { ready[id] = nil }
+        // Outside the schedule's run windows only what the user started by hand starts.
+        if scheduleHolds { ready = ready.filter { runtime[$0.key].startedByHand } }
         let plan = SlotPolicy.plan(
             waiting: ready, running: tasks.runningPositions, maxRunning: configuration.maxConcurrent,
             backingOff: runtime.backoffInstants, now: .now)
@@ -242,6 +253,7 @@ public actor DownloadController {
         if now - lastSlowTick >= .seconds(1) {
             lastSlowTick = now
             reconcileExternalChanges()
+            applySchedule()
             // Speeds, ETAs and back-off countdowns change every second; an idle queue is not redrawn.
             if runtime.hasAttempts || runtime.hasBackoff { figuresDirty = true }
         }
@@ -299,9 +311,10 @@ public actor DownloadController {
                 last, index: rowIndex, tasks: tasks, runtime: runtime, defaultSplit: split, sequence: sequence, now: .now,
                 wallNow: Date())
         }
-        let snapshot = patched ?? SnapshotBuilder.build(
+        var snapshot = patched ?? SnapshotBuilder.build(
             tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, overallLimit: configuration.overallLimit,
             defaultSplit: split, sequence: sequence, warning: lastStoreError, now: .now, wallNow: Date())
+        snapshot.schedule = scheduleNote
         if patched == nil {
             rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
         }

@@ -22,6 +22,8 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     case setURL(TaskID, url: String, change: LinkChange)
     /// Replace an unfinished task's mirrors (its other links; an empty list removes them all).
     case setMirrors(TaskID, [String])
+    /// Replace the run and cap windows (an empty schedule: always run, no cap), live and kept.
+    case setSchedule(Schedule)
 }
 
 extension QueueCommand {
@@ -30,7 +32,7 @@ extension QueueCommand {
         switch self {
         case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _),
              let .setTaskConnections(id, _), let .setURL(id, _, _), let .setMirrors(id, _): id
-        case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit: nil
+        case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit, .setSchedule: nil
         }
     }
 }

@@ -50,10 +50,12 @@ struct TaskRuntime: Sendable {
     /// `--on-link-expired` runs for it now; the bytes it had when it last ran.
     var renewing = false
     var renewedAtBytes: Int64?
+    /// The user resumed it outside the schedule's run windows: it runs anyway.
+    var startedByHand = false
 
     var isEmpty: Bool {
         attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
-            && !singleConnection && rate == .inherit && split == nil && !renewing && renewedAtBytes == nil
+            && !singleConnection && rate == .inherit && split == nil && !renewing && renewedAtBytes == nil && !startedByHand
     }
 }
 

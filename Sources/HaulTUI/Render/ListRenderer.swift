@@ -65,15 +65,17 @@ public struct ListRenderer: Sendable {
             rights.append([speed, ("  ", .header), ("\(compact) free", .headerDisk)])
         }
         rights.append([speed])
-        let lefts = [title + words, title + short, short]
+        var lefts = [title + words, title + short, short]
+        if let schedule = header.schedule {
+            lefts.insert(title + words + [(glyphs.separator, .headerCounts), (schedule, .stateWaiting)], at: 0)
+        }
         var candidates: [([Segment], [Segment])] = []
-        for right in rights { for left in lefts.prefix(2) { candidates.append((left, right)) } }
-        candidates.append((lefts[1], []))
-        candidates.append((lefts[2], []))
+        for right in rights { for left in lefts.dropLast() { candidates.append((left, right)) } }
+        for left in lefts.suffix(2) { candidates.append((left, [])) }
         let available = grid.width - 2
         let chosen = candidates.first { left, right in
             width(left) + (right.isEmpty ? 0 : 2 + width(right)) <= available
-        } ?? (lefts[2], [])
+        } ?? (lefts[lefts.count - 1], [])
         grid.fill(row: row, from: 0, to: grid.width, role: .header)
         draw(chosen.0, row: row, column: 1, limit: grid.width, into: &grid)
         if !chosen.1.isEmpty { draw(chosen.1, row: row, column: grid.width - 1 - width(chosen.1), limit: grid.width, into: &grid) }

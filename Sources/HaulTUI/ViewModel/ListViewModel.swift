@@ -11,6 +11,8 @@ public struct ListViewModel: Sendable, Equatable {
         public var freeDisk: String?
         /// `80.2G`, nil when unknown.
         public var freeDiskCompact: String?
+        /// What the schedule does now (`scheduled: resumes at 01:00`), nil when nothing; dropped first when narrow.
+        public var schedule: String? = nil
     }
 
     public struct Count: Sendable, Equatable {

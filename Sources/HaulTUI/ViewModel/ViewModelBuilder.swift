@@ -77,12 +77,14 @@ public struct ViewModelBuilder: Sendable {
             .init(number: done, word: "done", glyph: glyphs.completed, role: .stateCompleted),
         ]
         counts += optional.filter { $0.number > 0 }
-        return ListViewModel.Header(
+        var header = ListViewModel.Header(
             counts: counts,
             speed: ByteCountFormat.rate(snapshot.totalSpeed)
                 + (snapshot.overallLimit.map { " (cap \($0))" } ?? ""),
             freeDisk: freeDiskBytes.map { ByteCountFormat.size(max(0, $0)) },
             freeDiskCompact: freeDiskBytes.map { ByteCountFormat.compact(max(0, $0)) })
+        header.schedule = snapshot.schedule
+        return header
     }
 
     // MARK: Rows

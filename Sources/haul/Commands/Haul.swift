@@ -26,7 +26,8 @@ struct Haul: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [RunCommand.self, AddCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self,
-                      RemoveCommand.self, SetURLCommand.self, DaemonCommand.self, StopCommand.self, LimitCommand.self],
+                      RemoveCommand.self, SetURLCommand.self, DaemonCommand.self, StopCommand.self, LimitCommand.self,
+                      ScheduleCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 

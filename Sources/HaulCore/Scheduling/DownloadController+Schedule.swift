@@ -1,0 +1,57 @@
+import Foundation
+
+/// The schedule (DESIGN §10): outside its run windows running tasks go back in line and nothing starts but what
+/// the user starts by hand; its cap windows lower the overall cap. The pure `Schedule` decides; this carries it
+/// out, once a second and whenever the schedule or the overall cap changes.
+extension DownloadController {
+    /// The cap the engine applies: the lower of `--max-overall-download-limit` (or the list's) and the schedule's.
+    var effectiveOverallLimit: Int64? {
+        switch (configuration.overallLimit?.bytesPerSecond, scheduleCap) {
+        case let (own?, cap?): min(own, cap)
+        case let (own, cap): own ?? cap
+        }
+    }
+
+    /// Replaces the schedule, keeps it and applies it at once.
+    func setSchedule(_ new: Schedule) -> CommandResult {
+        guard attempt({ try store.saveSchedule(new) }) != nil else { return storeFailure }
+        schedule = new
+        applySchedule(force: true)
+        return .done
+    }
+
+    /// Reads the schedule on the wall clock and does what changed: holds or releases the queue, sets the cap,
+    /// and words the note the list and `haul list` show. `force` sends the cap even when it did not change.
+    func applySchedule(force: Bool = false) {
+        guard isRunning else { return }
+        let now = configuration.wallClock()
+        let calendar = configuration.calendar
+        let holds = !schedule.runs(at: now, calendar: calendar)
+        if holds != scheduleHolds {
+            scheduleHolds = holds
+            if holds {
+                // Back in line with their bytes synced, to start again when a window opens.
+                for id in Array(tasks.runningPositions.keys) where !runtime[id].startedByHand {
+                    if let task = tasks[id], let waiting = TaskLifecycle.requeue(task) {
+                        save(waiting)
+                        driver.send(.pause(id))
+                    }
+                }
+            } else {
+                for id in tasks.waiting.keys { runtime[id].startedByHand = false }
+                fillSlots()
+            }
+            snapshotDirty = true
+        }
+        let cap = schedule.cap(at: now, calendar: calendar)
+        if cap != scheduleCap || force {
+            scheduleCap = cap
+            driver.send(.setOverallLimit(effectiveOverallLimit))
+        }
+        let note = schedule.note(at: now, calendar: calendar)
+        if note != scheduleNote {
+            scheduleNote = note
+            snapshotDirty = true
+        }
+    }
+}

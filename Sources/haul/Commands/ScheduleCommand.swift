@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulStore
+
+/// `haul schedule [WINDOW ...] [--limit WINDOW=RATE ...] [--clear]`: when the queue runs and how fast, kept in the
+/// queue database and applied live by a running haul (DESIGN §10). Without arguments it shows the schedule.
+struct ScheduleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "Run the queue only in some hours, or cap it in some hours (local time).",
+        discussion: """
+            A window is [DAYS] HH:MM[:SS]-HH:MM[:SS]: 01:00-07:00, mon-fri 22:00-06:30 (over midnight it belongs to
+            the day it starts), sat,sun 00:00-24:00. Outside every run window running tasks go back in line and
+            nothing starts, except a task resumed by hand. A cap window ends in =RATE: --limit 08:00-18:00=1M.
+            Giving windows replaces the whole schedule; --clear removes it.
+            """)
+
+    @Argument(help: "Run windows; none keeps the queue running at all hours.") var windows: [String] = []
+    @Option(name: .customLong("limit"), help: "A cap window, HH:MM-HH:MM=RATE (repeatable).") var limits: [String] = []
+    @Flag(help: "Remove the schedule: the queue always runs, with no scheduled cap.") var clear = false
+    @OptionGroup var state: StateOptions
+
+    func validate() throws {
+        if clear && !(windows.isEmpty && limits.isEmpty) { throw ValidationError("--clear takes no windows") }
+        _ = try schedule()
+    }
+
+    /// The schedule the arguments give.
+    func schedule() throws -> Schedule {
+        do {
+            return Schedule(
+                runWindows: try windows.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: false) },
+                capWindows: try limits.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: true) })
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() async throws {
+        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        guard clear || !windows.isEmpty || !limits.isEmpty else {
+            print(Self.describe((try session.store.loadSchedule()) ?? Schedule()))
+            return
+        }
+        let schedule = try schedule()
+        let endpoint = try await QueueEndpoint.open(session)
+        let result: CommandResult
+        do {
+            result = try await endpoint.perform([.setSchedule(schedule)])[0]
+        } catch {
+            await endpoint.close()
+            throw error
+        }
+        await endpoint.close()
+        if let failure = result.failure(verb: "set the schedule of") { throw failure }
+        print(Self.describe(schedule))
+    }
+
+    /// The windows and what they mean now.
+    static func describe(_ schedule: Schedule, now: Date = Date(), calendar: Calendar = .current) -> String {
+        guard !schedule.isEmpty else { return "no schedule: the queue runs at all hours with no scheduled cap" }
+        var lines: [String] = []
+        if !schedule.runWindows.isEmpty { lines.append("runs   " + schedule.runWindows.map(\.description).joined(separator: "  ")) }
+        if !schedule.capWindows.isEmpty { lines.append("caps   " + schedule.capWindows.map(\.description).joined(separator: "  ")) }
+        lines.append("now    " + (schedule.note(at: now, calendar: calendar) ?? "running, no scheduled cap"))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,51 @@
+import FaultServer
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// `haul schedule` through the built binary with windows seconds wide (DESIGN §10): a queued task waits for its
+/// window, then runs; the schedule is kept, shown and cleared.
+@Suite(.timeLimit(.minutes(1))) struct ScheduleTests {
+    /// `HH:MM:SS` of `date` in this process's time zone (haul reads the same one).
+    static func clock(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour!, parts.minute!, parts.second!)
+    }
+
+    @Test func aQueuedTaskWaitsForItsWindowThenRuns() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let plan = FaultPlan.file(size: 200_000, seed: 91)
+        server.route("/night.bin", plan)
+        let run = try HaulRun()
+        let opens = Date().addingTimeInterval(4)
+        let window = Self.clock(opens) + "-" + Self.clock(opens.addingTimeInterval(120))
+        let (set, shown, setError) = try await run.run(["schedule", window])
+        #expect(set == 0, "\(setError)")
+        #expect(shown.contains("runs   \(window)") && shown.contains("now    scheduled: resumes at \(Self.clock(opens))"), "\(shown)")
+
+        let runner = try run.start(["--headless", "--keep-running", "--json", server.url("/night.bin")])
+        defer { runner.terminate() }
+        try await eventually("added", timeout: .seconds(10)) { !events(runner, named: "added").isEmpty }
+        #expect(events(runner, named: "started").isEmpty, "nothing starts outside the window")
+        #expect(server.stats("/night.bin").requests == 0)
+        try await eventually("completed in the window", timeout: .seconds(20)) { !events(runner, named: "completed").isEmpty }
+        #expect(Date() >= opens.addingTimeInterval(-1), "not before the window opened")
+        expectSameBytes(run.file("night.bin"), plan.body.bytes())
+
+        let (cleared, none, _) = try await run.run(["schedule", "--clear"])
+        #expect(cleared == 0 && none.contains("no schedule"), "\(none)")
+        let (_, again, _) = try await run.run(["schedule"])
+        #expect(again.contains("no schedule"), "kept: \(again)")
+    }
+
+    @Test func aBadWindowIsRefusedNamingIt() async throws {
+        let run = try HaulRun()
+        let (status, _, error) = try await run.run(["schedule", "25:00-26:00"])
+        #expect(status == 2 && error.contains("'25:00-26:00'"), "\(error)")
+        let (capStatus, _, capError) = try await run.run(["schedule", "--limit", "08:00-18:00"])
+        #expect(capStatus == 2 && capError.contains("needs its cap"), "\(capError)")
+        let (_, shown, _) = try await run.run(["schedule"])
+        #expect(shown.contains("no schedule"), "nothing was kept: \(shown)")
+    }
+}
