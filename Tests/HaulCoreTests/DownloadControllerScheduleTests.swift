@@ -64,6 +64,24 @@ import Testing
         _ = await run.value
     }
 
+    @Test func aSuspendedScheduleLetsTheQueueRunUntilItsNextChange() async throws {
+        clock.now = Self.at(12)
+        try store.saveSchedule(Schedule(runWindows: [ScheduleWindow(start: 3600, end: 7200)]))
+        let (controller, box) = controller()
+        await controller.perform(.add(newTasks(1)))
+        let run = Task { await controller.run() }
+        try await eventually("held", timeout: .seconds(10)) { box.read().schedule == "scheduled: resumes at Thu 01:00" }
+        #expect(await controller.perform(.suspendSchedule(true)) == .done)
+        try await eventually("started while suspended", timeout: .seconds(10)) { driver.started.count == 1 }
+        #expect(box.read().schedule == "schedule suspended until Thu 01:00" && box.read().scheduleSuspended)
+        // Taken up again: the running task goes back in line.
+        #expect(await controller.perform(.suspendSchedule(false)) == .done)
+        try await eventually("stopped again", timeout: .seconds(10)) { driver.commands.contains(.pause(TaskID(1))) }
+        #expect(!box.read().scheduleSuspended)
+        await controller.stop()
+        _ = await run.value
+    }
+
     @Test func capWindowsLowerTheOverallCapAndGiveItBack() async throws {
         clock.now = Self.at(9)
         let (controller, box) = controller(overallLimit: RateLimit(bytesPerSecond: 4 << 20))

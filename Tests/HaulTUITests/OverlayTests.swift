@@ -31,7 +31,7 @@ import Testing
 
     @Test func helpIsGeneratedFromTheBindingTable() {
         // Tall enough for one column with no scrolling.
-        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 48, state: UIState(mode: .help)).lines().joined(separator: "\n")
+        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 50, state: UIState(mode: .help)).lines().joined(separator: "\n")
         for binding in KeyBinding.table {
             let keys = binding.keys.map(\.label).joined(separator: " ")
             #expect(text.contains(keys + String(repeating: " ", count: max(2, 9 - DisplayWidth.of(keys))) + binding.help), "\(binding.action)")
@@ -110,13 +110,13 @@ import Testing
 
     @Test func theRendererClampsAnOffsetPastTheContent() {
         let far = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 1000)).lines()
-        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 36)).lines()
+        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 37)).lines()
         #expect(far == last)
         #expect(last[9] == "│ Enter    details: close              │")
         let layout = ScreenLayout(width: 40, height: 12)
         let model = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(mode: .help), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
-        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 36))
+        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 37))
         let list = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
         #expect(ListRenderer().overlayScroll(list, layout: layout) == nil)

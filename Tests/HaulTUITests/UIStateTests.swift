@@ -28,6 +28,18 @@ import Testing
 
     static func type(_ text: String) -> [KeyPress] { text.map { .character($0) } }
 
+    // MARK: Schedule
+
+    @Test func zSetsTheScheduleAsideAndTakesItUpAgain() {
+        var context = Self.context(Self.refs([1]))
+        let (idle, none) = Self.press([.character("z")], in: context)
+        #expect(none.isEmpty && idle.message?.text.contains("haul schedule") == true)
+        context.schedule = "scheduled: resumes at 01:00"
+        #expect(Self.press([.character("z")], in: context).1 == [.suspendSchedule(true)])
+        context.scheduleSuspended = true
+        #expect(Self.press([.character("z")], in: context).1 == [.suspendSchedule(false)])
+    }
+
     // MARK: Selection
 
     @Test func selectionFollowsTheTaskIdWhenRowsAreInsertedAbove() {
@@ -126,8 +138,8 @@ import Testing
         (state, _) = Self.press([.character("q")], from: state, in: context)
         #expect(state.mode == .list)
         #expect(!state.quitRequested, "q closes the help first")
-        (state, _) = Self.press([.character("z")], from: state, in: context)
-        #expect(state.message?.text == "z does nothing here — press ? for the keys")
+        (state, _) = Self.press([.character("y")], from: state, in: context)
+        #expect(state.message?.text == "y does nothing here — press ? for the keys")
         (state, _) = Self.press([.down], from: state, in: context)
         #expect(state.message == nil, "a message lasts until the next key")
         (state, _) = Self.press([.character("q")], from: state, in: context)

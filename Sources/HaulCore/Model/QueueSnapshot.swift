@@ -59,6 +59,8 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     public var overallLimit: RateLimit?
     /// What the schedule does now (`scheduled: resumes at 01:00`); nil when it does nothing.
     public var schedule: String?
+    /// The user set the schedule aside until its next change.
+    public var scheduleSuspended = false
     /// The process that owns the queue, as an attached list last reached it (it changes when the background haul
     /// is restarted); nil in the owner's own snapshots.
     public var ownerProcessID: Int32?
@@ -77,7 +79,7 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case storedRows = "rows", tally, maxConcurrent, totalSpeed, sequence, warning, overallLimit, schedule, ownerProcessID
+        case storedRows = "rows", tally, maxConcurrent, totalSpeed, sequence, warning, overallLimit, schedule, scheduleSuspended, ownerProcessID
     }
 
     /// Replaces the row at `index` by `row` of the same task in the same state (new live figures, a new retry

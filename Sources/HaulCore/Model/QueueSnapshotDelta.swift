@@ -12,6 +12,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
     public var warning: String?
     public var overallLimit: RateLimit?
     public var schedule: String?
+    public var scheduleSuspended: Bool
     /// Every row's task, in order, when rows came, went or moved; nil when the order is the base's.
     public var order: [TaskID]?
     /// The rows that are new or differ from the base's.
@@ -25,6 +26,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
         warning = new.warning
         overallLimit = new.overallLimit
         schedule = new.schedule
+        scheduleSuspended = new.scheduleSuspended
         let sameOrder = old.rows.count == new.rows.count && zip(old.rows, new.rows).allSatisfy { $0.id == $1.id }
         if sameOrder {
             order = nil
@@ -53,6 +55,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
                 patched.warning = warning
                 patched.overallLimit = overallLimit
                 patched.schedule = schedule
+                patched.scheduleSuspended = scheduleSuspended
                 return patched
             }
         }
@@ -78,6 +81,7 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
             rows: result, maxConcurrent: maxConcurrent, totalSpeed: totalSpeed, sequence: sequence, warning: warning,
             overallLimit: overallLimit)
         snapshot.schedule = schedule
+        snapshot.scheduleSuspended = scheduleSuspended
         return snapshot
     }
 }

@@ -12,7 +12,7 @@ extension Schedule {
     }
 
     /// `01:00`, or `Mon 01:00` when it is not today, in the calendar's time zone.
-    static func clock(_ date: Date, now: Date, calendar: Calendar) -> String {
+    public static func clock(_ date: Date, now: Date, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.hour, .minute, .second, .weekday], from: date)
         var text = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
         if let second = parts.second, second != 0 { text += String(format: ":%02d", second) }

@@ -62,6 +62,8 @@ extension DownloadController {
             return .done
         case let .setSchedule(schedule):
             return setSchedule(schedule)
+        case let .suspendSchedule(suspend):
+            return suspendSchedule(suspend)
         case let .setTaskLimit(id, limit):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }

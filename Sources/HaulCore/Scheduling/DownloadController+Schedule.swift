@@ -20,13 +20,23 @@ extension DownloadController {
         return .done
     }
 
+    /// Sets the schedule aside until its next change (the queue runs, uncapped by it, till then), or takes it up again.
+    func suspendSchedule(_ suspend: Bool) -> CommandResult {
+        let now = configuration.wallClock()
+        scheduleSuspendedUntil = suspend ? schedule.nextChange(after: now, calendar: configuration.calendar) : nil
+        applySchedule(force: true)
+        return .done
+    }
+
     /// Reads the schedule on the wall clock and does what changed: holds or releases the queue, sets the cap,
     /// and words the note the list and `haul list` show. `force` sends the cap even when it did not change.
     func applySchedule(force: Bool = false) {
         guard isRunning else { return }
         let now = configuration.wallClock()
         let calendar = configuration.calendar
-        let holds = !schedule.runs(at: now, calendar: calendar)
+        if let until = scheduleSuspendedUntil, now >= until { scheduleSuspendedUntil = nil }
+        let suspended = scheduleSuspendedUntil != nil
+        let holds = !suspended && !schedule.runs(at: now, calendar: calendar)
         if holds != scheduleHolds {
             scheduleHolds = holds
             if holds {
@@ -43,12 +53,13 @@ extension DownloadController {
             }
             snapshotDirty = true
         }
-        let cap = schedule.cap(at: now, calendar: calendar)
+        let cap = suspended ? nil : schedule.cap(at: now, calendar: calendar)
         if cap != scheduleCap || force {
             scheduleCap = cap
             driver.send(.setOverallLimit(effectiveOverallLimit))
         }
-        let note = schedule.note(at: now, calendar: calendar)
+        let note = scheduleSuspendedUntil.map { "schedule suspended until " + Schedule.clock($0, now: now, calendar: calendar) }
+            ?? schedule.note(at: now, calendar: calendar)
         if note != scheduleNote {
             scheduleNote = note
             snapshotDirty = true

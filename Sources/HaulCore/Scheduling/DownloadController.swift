@@ -91,6 +91,8 @@ public actor DownloadController {
     var scheduleHolds = false
     var scheduleCap: Int64?
     var scheduleNote: String?
+    /// The schedule is set aside until this moment (its next change when the user suspended it).
+    var scheduleSuspendedUntil: Date?
 
     let hub = Broadcast<ControllerEvent>(bufferLimit: 10_000)
     /// Events told since the last snapshot: they go out right after the next one (`publish()`), so a
@@ -315,6 +317,7 @@ public actor DownloadController {
             tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, overallLimit: configuration.overallLimit,
             defaultSplit: split, sequence: sequence, warning: lastStoreError, now: .now, wallNow: Date())
         snapshot.schedule = scheduleNote
+        snapshot.scheduleSuspended = scheduleSuspendedUntil != nil
         if patched == nil {
             rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
         }

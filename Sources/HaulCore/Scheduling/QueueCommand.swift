@@ -24,6 +24,8 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     case setMirrors(TaskID, [String])
     /// Replace the run and cap windows (an empty schedule: always run, no cap), live and kept.
     case setSchedule(Schedule)
+    /// Set the schedule aside until its next change (true), or take it up again (false).
+    case suspendSchedule(Bool)
 }
 
 extension QueueCommand {
@@ -32,7 +34,7 @@ extension QueueCommand {
         switch self {
         case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _),
              let .setTaskConnections(id, _), let .setURL(id, _, _), let .setMirrors(id, _): id
-        case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit, .setSchedule: nil
+        case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit, .setSchedule, .suspendSchedule: nil
         }
     }
 }

@@ -5,6 +5,8 @@ public enum Action: Hashable, Sendable, CaseIterable {
     /// Pause a running or waiting task, resume a paused one, retry a failed one.
     case toggleSelected
     case pauseAll, startAll
+    /// Set the schedule aside until its next change, or take it up again.
+    case suspendSchedule
     /// Open the prompt line to add URLs.
     case add
     /// A new link for the selected task.

@@ -57,6 +57,7 @@ public struct KeyBinding: Sendable, Equatable {
         KeyBinding([.enter], .showDetails, help: "details: URL, path, validators, attempts, error", footer: "details", section: .tasks),
         KeyBinding([.character("P")], .pauseAll, help: "pause all", section: .queue),
         KeyBinding([.character("S")], .startAll, help: "start all (resume paused, retry failed)", section: .queue),
+        KeyBinding([.character("z")], .suspendSchedule, help: "set the schedule aside / take it up again", section: .queue),
         KeyBinding([.character("J")], .moveDown, help: "move the task down in the queue", footer: "move", section: .queue),
         KeyBinding([.character("K")], .moveUp, help: "move the task up in the queue", footer: "move", section: .queue),
         KeyBinding([.character("<")], .decreaseConcurrency, help: "one download fewer at a time", footer: "limit", section: .queue),

@@ -73,7 +73,7 @@ extension UIContext {
             for index in context.downloading.indices where context.downloading[index].id == id {
                 context.downloading[index].split = count
             }
-        case .add, .move, .setTaskLimit, .setURL, .setMirrors, .setSchedule:
+        case .add, .move, .setTaskLimit, .setURL, .setMirrors, .setSchedule, .suspendSchedule:
             break  // the reducer reads nothing these change before the snapshot shows them
         }
         return context

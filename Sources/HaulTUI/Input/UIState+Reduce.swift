@@ -58,6 +58,14 @@ extension UIState {
             }
         case .pauseAll: command = .pauseAll
         case .startAll: command = .startAll
+        case .suspendSchedule:
+            if context.scheduleSuspended {
+                command = .suspendSchedule(false)
+            } else if context.schedule != nil {
+                command = .suspendSchedule(true)
+            } else {
+                state.message = Message("the schedule does nothing now (haul schedule sets one)")
+            }
         case .add: state.mode = .prompt(PromptField())
         case .editLink:
             guard let row = selected else { break }

@@ -152,6 +152,9 @@ public struct UIContext: Sendable, Equatable {
     public var maxConcurrent: Int
     /// The cap on all downloads together, bytes per second; nil for none.
     public var overallLimit: RateLimit?
+    /// What the schedule does now, and whether the user set it aside (`z`).
+    public var schedule: String?
+    public var scheduleSuspended = false
     /// Where added URLs are downloaded.
     public var downloadDirectory: String
     /// The proxies of added URLs.
@@ -186,6 +189,8 @@ public struct UIContext: Sendable, Equatable {
             downloading: downloading, completed: completed, visibleRows: visibleRows,
             maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
         overallLimit = snapshot.overallLimit
+        schedule = snapshot.schedule
+        scheduleSuspended = snapshot.scheduleSuspended
     }
 
     func rows(_ list: UIState.ListKind) -> [RowRef] { list == .downloading ? downloading : completed }
