@@ -17,7 +17,9 @@ struct Haul: AsyncParsableCommand {
               -d DIR  -o NAME  -i FILE  -j N  --headless  --json  --keep-running
               --limit-rate RATE  --retries N  --timeout S  --disk-reserve SIZE
               -H "K: V"  --checksum sha-256=HEX  --ca-cert FILE  --state-dir DIR
-              --theme NAME|PATH  --no-color
+              --theme NAME|PATH  --no-color  -s N  --mirror URL  -c  --allow-overwrite
+              --all-proxy URL  --no-proxy LIST  --load-cookies FILE  --netrc-file FILE
+              --notify  --rpc-listen [HOST:]PORT  --on-link-expired CMD
 
             The queue lives in $XDG_STATE_HOME/haul (default ~/.local/state/haul).
             Exit status: 0 all completed, 1 some task failed, 2 usage error,
