@@ -23,6 +23,8 @@ import Testing
         let (set, shown, setError) = try await run.run(["schedule", window])
         #expect(set == 0, "\(setError)")
         #expect(shown.contains("runs   \(window)") && shown.contains("now    scheduled: resumes at \(Self.clock(opens))"), "\(shown)")
+        let (_, _, listed) = try await run.run(["list"])
+        #expect(listed.contains("scheduled: resumes at \(Self.clock(opens))"), "haul list says why nothing runs: \(listed)")
 
         let runner = try run.start(["--headless", "--keep-running", "--json", server.url("/night.bin")])
         defer { runner.terminate() }

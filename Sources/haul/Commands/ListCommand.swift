@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import HaulCore
+import HaulStore
 
 /// `haul list [--json]`: print the queue.
 struct ListCommand: AsyncParsableCommand {
@@ -15,5 +17,9 @@ struct ListCommand: AsyncParsableCommand {
         await endpoint.close()
         if tasks.isEmpty { note("the queue is empty") }
         for task in tasks { print(json ? QueueListing.jsonLine(task) : QueueListing.line(task)) }
+        // Why nothing runs, on stderr (stdout stays the tasks).
+        if !json, let schedule = (try? session.store.loadSchedule()) ?? nil, let text = schedule.note(at: Date(), calendar: .current) {
+            note(text)
+        }
     }
 }
