@@ -72,6 +72,8 @@ public struct PlainReporter: Sendable {
             return "#\(task.id) removed    \(task.displayName)"
         case let .warning(message):
             return "warning: \(message)"
+        case let .schedule(note):
+            return note ?? "schedule: the queue runs as usual"
         }
     }
 
@@ -80,6 +82,11 @@ public struct PlainReporter: Sendable {
         if case let .warning(message) = event {
             json.add("event", "warning")
             json.add("message", message)
+            return json.text
+        }
+        if case let .schedule(note) = event {
+            json.add("event", "schedule")
+            json.add("message", note)
             return json.text
         }
         let (name, task): (String, DownloadTask) = switch event {
@@ -92,7 +99,7 @@ public struct PlainReporter: Sendable {
         case let .completed(task): ("completed", task)
         case let .failed(task, _): (task.state == .paused ? "paused" : "failed", task)
         case let .removed(task): ("removed", task)
-        case .warning: preconditionFailure("handled above")
+        case .warning, .schedule: preconditionFailure("handled above")
         }
         json.add("event", name)
         json.add("id", task.id.rawValue)

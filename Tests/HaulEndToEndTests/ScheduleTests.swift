@@ -35,6 +35,12 @@ import Testing
         }
         #expect(started >= opens.addingTimeInterval(-1), "started \(started), the window opens \(opens)")
         try await eventually("completed in the window", timeout: .seconds(20)) { !events(runner, named: "completed").isEmpty }
+        // The log said why it waited, and when the window opened (a runner that came up late never waited).
+        let told = events(runner, named: "schedule").map { $0["message"] as? String }
+        if !told.isEmpty {
+            #expect(told.first == "scheduled: resumes at \(Self.clock(opens))", "\(told)")
+            #expect(told.last == .some(nil), "the window opened: \(told)")
+        }
         expectSameBytes(run.file("night.bin"), plan.body.bytes())
 
         let (cleared, none, _) = try await run.run(["schedule", "--clear"])

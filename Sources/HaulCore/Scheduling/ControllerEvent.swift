@@ -13,4 +13,6 @@ public enum ControllerEvent: Sendable, Equatable {
     case removed(DownloadTask)
     /// Something outside any task went wrong (the queue database could not be written); the queue goes on in memory.
     case warning(String)
+    /// What the schedule does changed (`scheduled: resumes at 01:00`); nil when it no longer holds or caps the queue.
+    case schedule(String?)
 }

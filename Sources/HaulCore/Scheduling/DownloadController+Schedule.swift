@@ -63,6 +63,7 @@ extension DownloadController {
         if note != scheduleNote {
             scheduleNote = note
             snapshotDirty = true
+            announce(.schedule(note))
         }
     }
 }
