@@ -142,6 +142,7 @@ struct PlaylistParserTests {
         ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n#EXTINF:2,\na.ts", PlaylistError(line: 4, .mixed)),
         ("#EXTM3U\n#EXT-X-ENDLIST", PlaylistError(line: nil, .empty)),
         ("#EXTM3U\na.ts", PlaylistError(line: 2, .malformedTag("#EXTINF"))),
+        ("#EXTM3U\n#EXTINF:2,\na.ts\n#EXT-X-MEDIA-SEQUENCE:3\n#EXTINF:2,\nb.ts\n#EXT-X-ENDLIST", PlaylistError(line: 4, .tagAfterSegments("#EXT-X-MEDIA-SEQUENCE"))),
         ("#EXTM3U\n#EXTINF:2,\n#EXT-X-BYTERANGE:10\na.ts\n#EXT-X-ENDLIST", PlaylistError(line: 4, .malformedTag("#EXT-X-BYTERANGE"))),
         ("#EXTM3U\n#EXTINF:2,\n#EXT-X-BYTERANGE:10@9223372036854775807\na.ts\n#EXT-X-ENDLIST", PlaylistError(line: 4, .malformedTag("#EXT-X-BYTERANGE"))),
     ])

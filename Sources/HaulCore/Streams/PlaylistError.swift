@@ -9,6 +9,8 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case tooManySegments(limit: Int)
         /// A tag whose value cannot be read (the tag's name).
         case malformedTag(String)
+        /// A tag that must come before the first segment and comes after one (the tag's name).
+        case tagAfterSegments(String)
         case invalidDuration(String)
         /// A URI that is not http(s) after resolving (what it is for, the URI without credentials).
         case unsupportedURI(what: String, String)
@@ -51,6 +53,7 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case let .lineTooLong(limit): return "longer than \(limit >> 10) KiB"
         case let .tooManySegments(limit): return "more than \(limit) segments"
         case let .malformedTag(tag): return "\(tag) cannot be read"
+        case let .tagAfterSegments(tag): return "\(tag) must come before the first segment"
         case let .invalidDuration(text): return "segment duration '\(text.escapingAllControlCharacters)' is not a number of seconds ≥ 0"
         case let .unsupportedURI(what, uri): return "\(what) URI '\(uri.escapingAllControlCharacters)' is not an http(s) link"
         case .live: return "a live stream (no #EXT-X-ENDLIST): haul downloads video on demand only"

@@ -110,6 +110,8 @@ private struct ParseState {
             guard let seconds = Int(value), seconds >= 0 else { throw PlaylistError(line: number, .malformedTag(name)) }
             targetDuration = seconds
         case "#EXT-X-MEDIA-SEQUENCE":
+            // Every segment's number counts from it: it cannot change once one was numbered.
+            guard segments.isEmpty, duration == nil else { throw PlaylistError(line: number, .tagAfterSegments(name)) }
             guard let sequence = Int64(value), sequence >= 0 else { throw PlaylistError(line: number, .malformedTag(name)) }
             mediaSequence = sequence
         case "#EXT-X-BYTERANGE":
