@@ -7,10 +7,7 @@ public enum SecretText {
 
     /// `line` (`Name: value`) with its value masked when the header carries credentials.
     public static func header(_ line: String) -> String {
-        let name = line.prefix { $0 != ":" }
-        guard RedirectCredentials.credentialHeaders.contains(name.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            return line
-        }
-        return name + ": " + mask
+        guard RedirectCredentials.carriesCredentials(line) else { return line }
+        return line.prefix { $0 != ":" } + ": " + mask
     }
 }

@@ -13,10 +13,12 @@ public enum RedirectCredentials {
     /// `headers` (`Name: value` lines) as a request to `target` may send them, for a task whose link is `original`.
     public static func headers(_ headers: [String], original: String, target: String) -> [String] {
         guard !sameOrigin(original, target) else { return headers }
-        return headers.filter { line in
-            let name = line.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
-            return !credentialHeaders.contains(name)
-        }
+        return headers.filter { !carriesCredentials($0) }
+    }
+
+    /// Whether the header line (`Name: value`) is one of `credentialHeaders`.
+    public static func carriesCredentials(_ line: String) -> Bool {
+        credentialHeaders.contains(line.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     /// Whether two URLs have the same scheme, host and port (the default port when none is given).

@@ -64,9 +64,7 @@ public struct TaskIntake: Sendable {
         guard !raw.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
         else { throw .unreadableFile(kind: kind, raw) }
         if let allowedDirectories {
-            let real = Self.realPath(path)
-            guard allowedDirectories.map(Self.realPath).contains(where: { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
-            else { throw .fileNotAllowed(kind: kind, raw) }
+            guard Self.isInside(path, anyOf: allowedDirectories) else { throw .fileNotAllowed(kind: kind, raw) }
         }
         return path
     }
@@ -118,9 +116,7 @@ public struct TaskIntake: Sendable {
             throw .notADirectory(directory)
         }
         if let allowedDirectories {
-            let real = Self.realPath(directory)
-            let roots = ([defaultDirectory] + allowedDirectories).map(Self.realPath)
-            guard roots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            guard Self.isInside(directory, anyOf: [defaultDirectory] + allowedDirectories) else {
                 throw .directoryNotAllowed(directory)
             }
         }
@@ -135,6 +131,12 @@ public struct TaskIntake: Sendable {
     }
 
     /// `path` with symbolic links resolved, so a link cannot lead outside the allowed directories.
+    /// Whether `path` is one of `roots` or lies below one, symbolic links resolved on both sides.
+    private static func isInside(_ path: String, anyOf roots: [String]) -> Bool {
+        let real = realPath(path)
+        return roots.map(realPath).contains { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+
     private static func realPath(_ path: String) -> String {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }

@@ -36,7 +36,8 @@ extension DownloadController {
         let calendar = configuration.calendar
         if let until = scheduleSuspendedUntil, now >= until { scheduleSuspendedUntil = nil }
         let suspended = scheduleSuspendedUntil != nil
-        let holds = !suspended && !schedule.runs(at: now, calendar: calendar)
+        let runs = suspended || schedule.runs(at: now, calendar: calendar)
+        let holds = !runs
         if holds != scheduleHolds {
             scheduleHolds = holds
             if holds {
@@ -59,7 +60,7 @@ extension DownloadController {
             driver.send(.setOverallLimit(effectiveOverallLimit))
         }
         let note = scheduleSuspendedUntil.map { "schedule suspended until " + Schedule.clock($0, now: now, calendar: calendar) }
-            ?? schedule.note(at: now, calendar: calendar)
+            ?? schedule.note(runs: runs, cap: cap, at: now, calendar: calendar)
         if note != scheduleNote {
             scheduleNote = note
             snapshotDirty = true

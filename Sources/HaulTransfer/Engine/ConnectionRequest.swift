@@ -31,8 +31,9 @@ enum ConnectionRequest {
         }
         // A link with its own credentials keeps them (curl's rule); a login goes only to the origin of the task's
         // link or of a mirror, each its own host's.
-        let ownLink = ([request.url] + request.mirrors).contains { RedirectCredentials.sameOrigin(url, $0) }
-        if let netrc, URLValidation.redacted(url) == url, ownLink {
+        // Only with a netrc: the origin test parses every link, and every range request passes here.
+        if let netrc, URLValidation.redacted(url) == url,
+           ([request.url] + request.mirrors).contains(where: { RedirectCredentials.sameOrigin(url, $0) }) {
             curl.login = netrc.login(for: URLValidation.host(of: url))
         }
         switch role {
