@@ -286,6 +286,11 @@ import Testing
             #expect(message.contains(quoted), "\(options): \(message)")
         }
         #expect(try store.loadAll().isEmpty)
+        // A file outside gets the same answer whether it exists or not: no probing the machine's files.
+        for path in ["/etc/passwd", "/etc/no-such-file-here"] {
+            let (_, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a"],{"load-cookies":""# + path + #""}]}"#)
+            #expect(error(json)?["message"] as? String == "cookies file '\(path)' is outside the directories RPC may name (--rpc-allowed-dir)")
+        }
     }
 
     @Test func negativeOffsetsCountFromTheEndInReverse() async {

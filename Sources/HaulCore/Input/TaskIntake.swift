@@ -60,12 +60,13 @@ public struct TaskIntake: Sendable {
     /// The absolute path of a local file a request names; over RPC it must lie inside the allowed directories.
     private func localFile(_ raw: String, kind: String) throws(IntakeError) -> String {
         let path = Self.absolutePath(raw, relativeTo: FileManager.default.currentDirectoryPath)
+        // Where first, then whether it is there: a client must not learn which files exist outside.
+        if let allowedDirectories {
+            guard !raw.isEmpty, Self.isInside(path, anyOf: allowedDirectories) else { throw .fileNotAllowed(kind: kind, raw) }
+        }
         var isDirectory: ObjCBool = false
         guard !raw.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
         else { throw .unreadableFile(kind: kind, raw) }
-        if let allowedDirectories {
-            guard Self.isInside(path, anyOf: allowedDirectories) else { throw .fileNotAllowed(kind: kind, raw) }
-        }
         return path
     }
 
