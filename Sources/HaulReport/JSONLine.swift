@@ -21,6 +21,22 @@ public struct JSONLine {
         fields.append("\(key.jsonStringLiteral):\((value * 10).rounded() / 10)")
     }
 
+    public mutating func add(_ key: String, _ value: Bool?) {
+        guard let value else { return }
+        fields.append("\(key.jsonStringLiteral):\(value)")
+    }
+
+    /// A nested object.
+    public mutating func add(_ key: String, _ object: JSONLine?) {
+        guard let object else { return }
+        fields.append("\(key.jsonStringLiteral):" + object.text)
+    }
+
+    /// An explicit null.
+    public mutating func addNull(_ key: String) {
+        fields.append("\(key.jsonStringLiteral):null")
+    }
+
     /// An array of objects; nothing for an empty array.
     public mutating func add(_ key: String, _ objects: [JSONLine]) {
         guard !objects.isEmpty else { return }
@@ -28,4 +44,20 @@ public struct JSONLine {
     }
 
     public var text: String { "{" + fields.joined(separator: ",") + "}" }
+}
+
+extension JSONLine {
+    /// A stream task's figures (DESIGN §9), as `haul list --json` and the `stream` event give them.
+    public static func stream(_ info: StreamInfo) -> JSONLine {
+        var json = JSONLine()
+        json.add("segments", Int64(info.segmentCount))
+        json.add("segmentsDone", Int64(info.segmentsDone))
+        json.add("durationSeconds", info.durationSeconds)
+        if let variant = info.variant { json.add("variant", variant) } else { json.addNull("variant") }
+        if let encryption = info.encryption { json.add("encryption", encryption) } else { json.addNull("encryption") }
+        json.add("container", info.container)
+        json.add("estimated", info.isEstimate)
+        json.add("note", info.note)
+        return json
+    }
 }

@@ -55,6 +55,8 @@ public struct PlainReporter: Sendable {
         case let .started(task):
             let from = task.bytesDone > 0 ? " (resuming at \(ByteCountFormat.size(task.bytesDone)))" : ""
             return "#\(task.id) started    \(task.displayName)\(from)"
+        case let .stream(task):
+            return "#\(task.id) stream     \(task.displayName)  " + (task.stream.map(StreamSummary.text) ?? "")
         case let .restarted(task, reason):
             return "#\(task.id) restarted  \(task.displayName) from byte 0: \(reason)"
         case let .paused(task):
@@ -93,6 +95,7 @@ public struct PlainReporter: Sendable {
         case let .added(task): ("added", task)
         case let .started(task): ("started", task)
         case let .restarted(task, _): ("restarted", task)
+        case let .stream(task): ("stream", task)
         case let .paused(task): ("paused", task)
         case let .linkDropped(task, _): ("link-dropped", task)
         case let .retrying(task, _, _): ("retrying", task)
@@ -117,6 +120,9 @@ public struct PlainReporter: Sendable {
             json.add("error", error.description)
         case let .restarted(_, reason):
             json.add("reason", reason)
+        case let .stream(task):
+            json.add("fileName", task.fileName)
+            json.add("stream", task.stream.map(JSONLine.stream))
         case let .linkDropped(_, dropped):
             json.add("link", dropped.url)
             json.add("reason", dropped.reason)

@@ -102,6 +102,11 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE task ADD COLUMN droppedLinks TEXT NOT NULL DEFAULT '[]'")
         }
 
+        // A task whose link is an HLS stream (DESIGN §9): its variant, segments and the durable count appended.
+        migrator.registerMigration("2026-11-26-task-stream") { db in
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN stream TEXT")
+        }
+
         return migrator
     }
 }

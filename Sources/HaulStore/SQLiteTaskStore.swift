@@ -111,7 +111,7 @@ public struct SQLiteTaskStore: TaskStore {
             let update = try db.cachedStatement(sql: """
                 UPDATE task SET url = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
                     lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
-                    cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?
+                    cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?, stream = ?
                 WHERE id = ?
                 """)
             for task in tasks {
@@ -120,7 +120,8 @@ public struct SQLiteTaskStore: TaskStore {
                     task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
                     task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
                     TaskRecord.encodeStrings(task.cookies), TaskRecord.encodeOptions(task.requestOptions),
-                    TaskRecord.encodeStrings(task.mirrors), TaskRecord.encodeDropped(task.droppedLinks), task.id.rawValue,
+                    TaskRecord.encodeStrings(task.mirrors), TaskRecord.encodeDropped(task.droppedLinks),
+                    task.stream.flatMap(TaskRecord.encodeStream), task.id.rawValue,
                 ])
             }
         }

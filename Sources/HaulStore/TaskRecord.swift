@@ -39,6 +39,8 @@ struct TaskRecord: Equatable {
     var mirrors: String = "[]"
     /// A JSON array of `{"url", "reason"}` objects; `[]` when no link was dropped.
     var droppedLinks: String = "[]"
+    /// `StreamInfo` as a JSON object for a stream task; nil for a file.
+    var stream: String?
 
     enum Columns {
         static let id = Column("id")
@@ -64,6 +66,7 @@ struct TaskRecord: Equatable {
         static let cookies = Column("cookies")
         static let mirrors = Column("mirrors")
         static let droppedLinks = Column("droppedLinks")
+        static let stream = Column("stream")
     }
 }
 
@@ -81,7 +84,8 @@ extension TaskRecord {
             headers: Self.encodeStrings(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt,
             linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory),
             requestOptions: Self.encodeOptions(task.requestOptions), cookies: Self.encodeStrings(task.cookies),
-            mirrors: Self.encodeStrings(task.mirrors), droppedLinks: Self.encodeDropped(task.droppedLinks))
+            mirrors: Self.encodeStrings(task.mirrors), droppedLinks: Self.encodeDropped(task.droppedLinks),
+            stream: task.stream.flatMap(Self.encodeStream))
     }
 
     /// The task this row stores; throws when a stored value cannot be read back.
@@ -111,6 +115,7 @@ extension TaskRecord {
         task.cookies = try read(cookies, "cookies", Self.decodeStrings)
         task.mirrors = parsedMirrors
         task.droppedLinks = parsedDropped
+        if let stream { task.stream = try read(stream, "stream", Self.decodeStream) }
         return task
     }
 
@@ -145,6 +150,14 @@ extension TaskRecord {
         return String(decoding: data, as: UTF8.self)
     }
 
+    static func encodeStream(_ info: StreamInfo) -> String? {
+        (try? JSONEncoder().encode(info)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func decodeStream(_ text: String) -> StreamInfo? {
+        try? JSONDecoder().decode(StreamInfo.self, from: Data(text.utf8))
+    }
+
     static func decodeDropped(_ text: String) -> [DroppedLink]? {
         if text == "[]" { return [] }
         return try? JSONDecoder().decode([DroppedLink].self, from: Data(text.utf8))
@@ -158,7 +171,7 @@ extension TaskRecord {
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
         attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, requestOptions, cookies,
-        mirrors, droppedLinks
+        mirrors, droppedLinks, stream
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -170,7 +183,7 @@ extension TaskRecord {
             attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
             finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18], requestOptions: row[19],
-            cookies: row[20], mirrors: row[21], droppedLinks: row[22])
+            cookies: row[20], mirrors: row[21], droppedLinks: row[22], stream: row[23])
     }
 }
 
@@ -203,6 +216,7 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         cookies = try row.decode(forColumn: Columns.cookies)
         mirrors = try row.decode(forColumn: Columns.mirrors)
         droppedLinks = try row.decode(forColumn: Columns.droppedLinks)
+        stream = try row.decode(forColumn: Columns.stream)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -229,6 +243,7 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.cookies] = cookies
         container[Columns.mirrors] = mirrors
         container[Columns.droppedLinks] = droppedLinks
+        container[Columns.stream] = stream
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

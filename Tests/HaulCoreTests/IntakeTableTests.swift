@@ -119,7 +119,7 @@ import Testing
              let .directoryNotAllowed(text), let .malformedHeader(text), let .headerControlCharacter(text),
              let .headerNameWithSpace(text), let .reservedHeader(text), let .invalidChecksum(text), let .invalidProxy(text),
              let .unsupportedProxyScheme(_, text), let .invalidNoProxy(text), let .unreadableFile(_, text),
-             let .malformedCookiesFile(text, _), let .fileNotAllowed(_, text):
+             let .malformedCookiesFile(text, _), let .fileNotAllowed(_, text), let .invalidStreamOption(_, text):
             return text
         case let .proxyInEnvironment(_, error):
             return payload(error)

@@ -17,7 +17,7 @@ struct MigrationTests {
             #expect(taskColumns == [
                 "id", "url", "directory", "requestedName", "fileName", "state", "position", "bytesDone",
                 "totalBytes", "etag", "lastModified", "attempts", "lastError", "checksum", "headers",
-                "createdAt", "finishedAt", "linkChange", "linkHistory", "requestOptions", "cookies", "mirrors", "droppedLinks",
+                "createdAt", "finishedAt", "linkChange", "linkHistory", "requestOptions", "cookies", "mirrors", "droppedLinks", "stream",
             ])
             #expect(try db.columns(in: "setting").map(\.name) == ["key", "value"])
             let index = try db.indexes(on: "task").first { $0.name == "task_on_state_position" }

@@ -14,6 +14,12 @@ public struct RequestOptions: Sendable, Equatable, Codable {
     /// The part file began as a copy of a partial file left at the final name (`-c`): while its bytes stand,
     /// the finished file replaces that partial one; once the download starts over, it no longer does.
     public var continuesPartialFile: Bool?
+    /// `--stream off`: a playlist is saved as a file instead of becoming a stream task (DESIGN §9).
+    public var streamOff: Bool?
+    /// `--stream-quality`: which variant of a master playlist (`VariantChoice`); nil for the best.
+    public var streamQuality: String?
+    /// `--stream-remux mp4`: a finished MPEG-TS stream is remuxed into MP4 with `ffmpeg -c copy`.
+    public var streamRemux: String?
 
     public init(proxies: ProxySettings? = nil, cookiesFile: String? = nil, netrcFile: String? = nil) {
         self.proxies = proxies
@@ -21,6 +27,8 @@ public struct RequestOptions: Sendable, Equatable, Codable {
         self.netrcFile = netrcFile
     }
 
+    /// The variant choice for a master playlist.
+    public var variantChoice: VariantChoice { streamQuality.flatMap(VariantChoice.init(parsing:)) ?? .best }
 
     /// Nothing set.
     public var isEmpty: Bool { self == RequestOptions() }

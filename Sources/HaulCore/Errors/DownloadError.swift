@@ -54,6 +54,12 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case checksumMismatch(expected: String, actual: String)
     /// A request option the task was added with cannot be used now (its cookies file went away); the reason.
     case unusableOption(String)
+    /// A stream's playlist cannot be downloaded (DESIGN §9): the parser's reason with its line.
+    case playlist(PlaylistError)
+    /// A part of a stream failed (`what`: "segment 12 (line 40)", "key for segment 3"): the failure.
+    indirect case streamPart(String, DownloadError)
+    /// A stream segment's bytes do not decrypt with its key (`what` names the segment).
+    case undecryptable(String)
 
     /// Whether trying again later can help (and so counts against `--retries`).
     public var isTransient: Bool {
@@ -63,6 +69,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return true
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
+        case let .streamPart(_, error): return error.isTransient
+        case .playlist, .undecryptable: return false
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
              .unusableOption:
@@ -81,6 +89,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Seconds the server asked us to wait (`Retry-After`), if any.
     public var retryAfter: Double? {
         if case let .httpStatus(_, _, _, after) = self { return after }
+        if case let .streamPart(_, error) = self { return error.retryAfter }
         return nil
     }
 
@@ -100,6 +109,12 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "HTTP \(code)\(text) from \(host)" + (isTransient ? "" : advice)
         case let .unusableOption(reason):
             return reason
+        case let .playlist(error):
+            return error.description
+        case let .streamPart(what, error):
+            return "\(what): \(error)"
+        case let .undecryptable(what):
+            return "\(what): does not decrypt with its AES-128 key (bad padding: a wrong key or IV, or a cut segment)"
         case let .proxyRefused(message):
             return "the proxy refused the tunnel (\(message)) — check the proxy's address and credentials "
                 + "(http_proxy, https_proxy, ALL_PROXY)"

@@ -21,6 +21,14 @@ public enum ByteCountFormat {
         return unit == 0 ? "\(Int(bytesPerSecond)) B/s" : "\(oneDecimal(value)) \(units[unit])/s"
     }
 
+    /// A bit rate as a playlist states it (`BANDWIDTH`, 1000-based): `800 kbit/s`, `2.5 Mbit/s`.
+    public static func bitRate(_ bitsPerSecond: Int64) -> String {
+        let value = Double(max(0, bitsPerSecond))
+        if value >= 1_000_000 { return "\(oneDecimal(value / 1_000_000)) Mbit/s" }
+        if value >= 1000 { return "\(Int((value / 1000).rounded())) kbit/s" }
+        return "\(Int(value)) bit/s"
+    }
+
     static func scaled(_ value: Double) -> (Double, Int) {
         var value = value
         var unit = 0

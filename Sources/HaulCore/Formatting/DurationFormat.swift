@@ -21,6 +21,13 @@ public enum DurationFormat {
         }
     }
 
+    /// A length of media as a player shows it: `0:59`, `16:00`, `1:02:03` (seconds rounded).
+    public static func clock(_ seconds: Double) -> String {
+        let total = seconds.isFinite && seconds > 0 ? Int(min(seconds, 1e9).rounded()) : 0
+        let tail = "\((total / 60 % 60).zeroPadded(to: total >= 3600 ? 2 : 1)):\((total % 60).zeroPadded(to: 2))"
+        return total >= 3600 ? "\(total / 3600):" + tail : tail
+    }
+
     /// From this many days on, `eta` gives up on precision.
     static let maxDays = 100
 }

@@ -13,6 +13,7 @@ public enum InputFile {
     /// Option keys haul understands.
     public static let knownOptions: Set<String> = [
         "out", "dir", "checksum", "header", "user-agent", "referer", "all-proxy", "no-proxy", "load-cookies", "netrc-file",
+        "stream", "stream-quality", "stream-remux",
     ]
 
     /// The tasks of an input file, in order, plus warnings about lines that were ignored.
@@ -128,6 +129,14 @@ public enum InputFile {
             case "netrc-file":
                 entry.request.access.netrcFile = value
                 _ = try intake.requestOptions(AccessRequest(netrcFile: value))
+            case "stream", "stream-quality", "stream-remux":
+                switch key {
+                case "stream": entry.request.access.stream = value
+                case "stream-quality": entry.request.access.streamQuality = value
+                default: entry.request.access.streamRemux = value
+                }
+                var checked = RequestOptions()
+                try TaskIntake.applyStreamOptions(entry.request.access, to: &checked)
             default:
                 return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
             }

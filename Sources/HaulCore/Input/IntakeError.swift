@@ -51,8 +51,18 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     /// Mirrors given for more or fewer than one URL.
     case mirrorNeedsOneURL
 
+    /// A stream option's value is not one haul knows (`option`, the value).
+    case invalidStreamOption(String, String)
+
     public var description: String {
         switch self {
+        case let .invalidStreamOption(option, value):
+            let expected = switch option {
+            case "stream": "auto or off"
+            case "stream-quality": "best, worst, a height like 720, or a bandwidth in bit/s"
+            default: "mp4"
+            }
+            return "\(option) '\(value.escapingAllControlCharacters)' is not valid: use \(expected)"
         case let .invalidURL(text):
             return "'\(quoted(text))' is not a valid http(s) URL — check it and add it again"
         case let .unsupportedScheme(scheme):

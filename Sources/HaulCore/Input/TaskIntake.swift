@@ -54,7 +54,27 @@ public struct TaskIntake: Sendable {
             _ = try NetrcFile.read(path)
             options.netrcFile = path
         }
+        try Self.applyStreamOptions(request, to: &options)
         return options
+    }
+
+    /// The stream options of a request, checked (DESIGN §9).
+    static func applyStreamOptions(_ request: AccessRequest, to options: inout RequestOptions) throws(IntakeError) {
+        if let stream = request.stream {
+            switch stream.lowercased() {
+            case "auto", "on": options.streamOff = nil
+            case "off": options.streamOff = true
+            default: throw .invalidStreamOption("stream", stream)
+            }
+        }
+        if let quality = request.streamQuality {
+            guard let choice = VariantChoice(parsing: quality) else { throw .invalidStreamOption("stream-quality", quality) }
+            options.streamQuality = choice == .best ? nil : quality
+        }
+        if let remux = request.streamRemux {
+            guard remux.lowercased() == "mp4" else { throw .invalidStreamOption("stream-remux", remux) }
+            options.streamRemux = "mp4"
+        }
     }
 
     /// The absolute path of a local file a request names; over RPC it must lie inside the allowed directories.

@@ -37,6 +37,12 @@ public struct AccessRequest: Sendable, Equatable {
     public var loadCookies: String?
     /// `--netrc-file` / `netrc-file=` (aria2's `netrc-path` over RPC): a `.netrc` with the login.
     public var netrcFile: String?
+    /// `--stream` / `stream=`: `auto` (a playlist becomes a stream) or `off` (it is saved as a file).
+    public var stream: String?
+    /// `--stream-quality` / `stream-quality=`: the variant of a master playlist (`VariantChoice`).
+    public var streamQuality: String?
+    /// `--stream-remux` / `stream-remux=`: `mp4` remuxes a finished MPEG-TS stream with ffmpeg.
+    public var streamRemux: String?
 
     public init(allProxy: String? = nil, noProxy: String? = nil, loadCookies: String? = nil, netrcFile: String? = nil) {
         self.allProxy = allProxy

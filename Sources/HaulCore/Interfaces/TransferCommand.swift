@@ -48,6 +48,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var cookies: [String] = []
     /// Other links serving the same file (DESIGN §8): ranges are fetched from every link at once.
     public var mirrors: [String] = []
+    /// A stream task's stored progress: the engine fetches the playlist again and goes on after its segments.
+    public var stream: StreamInfo?
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -75,6 +77,7 @@ public struct TransferRequest: Sendable, Equatable {
         requestOptions = task.requestOptions
         cookies = task.cookies
         mirrors = task.mirrors
+        stream = task.stream
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
         if linkChange == .restart {
             // The user chose to start over: nothing kept is trusted, the part file is emptied.
@@ -83,6 +86,7 @@ public struct TransferRequest: Sendable, Equatable {
             expectedTotal = nil
             validators = RemoteValidators()
             segments = []
+            stream?.restart()
         }
     }
 }
@@ -112,6 +116,8 @@ public struct TransferOptions: Sendable, Equatable {
     /// symbolic link (the download directory and `--rpc-allowed-dir`): a link made after a task was checked
     /// cannot lead its file elsewhere. The roots themselves may be links.
     public var confinementRoots: [String] = []
+    /// Retries of one stream segment's transient failure before the task fails (`--retries`).
+    public var segmentRetries = 5
 
     public init(
         rateLimit: Int64? = nil, stallTimeout: Int = 30, connectTimeout: Int = 15, caCertificate: String? = nil,

@@ -18,6 +18,11 @@ public enum TransferEvent: Sendable, Equatable {
     case cookies(TaskID, [String])
     /// A link of a task with mirrors disagreed with the file or kept failing: the transfer goes on without it.
     case linkDropped(TaskID, DroppedLink)
+    /// The link is an HLS stream (DESIGN §9): its playlist resolved to this, and writing starts after
+    /// `info.segmentsDone` segments in the part file `fileName`.
+    case streamResolved(TaskID, StreamInfo, fileName: String, bandwidth: Int64?)
+    /// More segments of a stream are appended and synced (`info.segmentsDone`, `info.appendedBytes`).
+    case streamCheckpoint(TaskID, StreamInfo)
     /// The transfer ended; no more events for this task until it is started again.
     case finished(TaskID, TransferOutcome)
 }

@@ -43,6 +43,8 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var mirrors: [String] = []
     /// Links the last transfers dropped, with their reasons (shown in details and RPC answers).
     public var droppedLinks: [DroppedLink] = []
+    /// Set once the link answered with an HLS playlist: the task is a stream (DESIGN §9).
+    public var stream: StreamInfo?
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,

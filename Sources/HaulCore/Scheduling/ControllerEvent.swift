@@ -4,6 +4,8 @@ public enum ControllerEvent: Sendable, Equatable {
     case started(DownloadTask)
     /// The download started over from byte 0, and why.
     case restarted(DownloadTask, reason: String)
+    /// The link is an HLS stream: its playlist resolved (variant, segments; `task.stream`).
+    case stream(DownloadTask)
     case paused(DownloadTask)
     /// A link of a task with mirrors was dropped; the transfer goes on over the others.
     case linkDropped(DownloadTask, DroppedLink)

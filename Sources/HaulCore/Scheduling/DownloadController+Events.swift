@@ -47,6 +47,22 @@ extension DownloadController {
             runtime[id].unrecordedSegments = segments
             flushProgressSoon()
 
+        case let .streamResolved(id, info, fileName, bandwidth):
+            guard var task = tasks[id], runtime[id].removal == nil else { return }
+            task.fileName = fileName
+            task.stream = info
+            task.totalBytes = info.estimatedTotal(bandwidth: bandwidth)
+            task.bytesDone = info.appendedBytes
+            save(task)
+            announce(.stream(task))
+
+        case let .streamCheckpoint(id, info):
+            guard var task = tasks[id], runtime[id].removal == nil else { return }
+            task.stream = info
+            task.bytesDone = info.appendedBytes
+            if let estimate = info.estimatedTotal() { task.totalBytes = estimate }
+            save(task)
+
         case let .cookies(id, lines):
             guard var task = tasks[id], runtime[id].removal == nil else { return }
             task.cookies = lines

@@ -19,7 +19,7 @@ enum Aria2Notification {
         case let .completed(completed): (method, task) = ("aria2.onDownloadComplete", completed)
         // A task paused by an error the user must fix (disk space) is paused, not failed.
         case let .failed(failed, _): (method, task) = (failed.state == .failed ? "aria2.onDownloadError" : "aria2.onDownloadPause", failed)
-        case .added, .restarted, .retrying, .linkDropped, .warning, .schedule: return nil
+        case .added, .restarted, .stream, .retrying, .linkDropped, .warning, .schedule: return nil
         }
         return RPCDispatcher.encode([
             "jsonrpc": "2.0", "method": .string(method), "params": [["gid": .string(task.id.gid)]],

@@ -67,6 +67,9 @@ public struct Aria2RunOptions: Sendable {
         if let cookies = task.requestOptions.cookiesFile { options["load-cookies"] = .string(cookies) }
         if let netrc = task.requestOptions.netrcFile { options["netrc-path"] = .string(netrc) }
         if task.requestOptions.allowOverwrite == true { options["allow-overwrite"] = "true" }
+        if task.requestOptions.streamOff == true { options["stream"] = "off" }
+        if let quality = task.requestOptions.streamQuality { options["stream-quality"] = .string(quality) }
+        if let remux = task.requestOptions.streamRemux { options["stream-remux"] = .string(remux) }
         options["split"] = .string(String(row.split))
         if let limit = row.rateLimit { options["max-download-limit"] = Aria2Methods.rateValue(limit) }
         return options

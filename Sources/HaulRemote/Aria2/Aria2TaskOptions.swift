@@ -69,6 +69,9 @@ struct Aria2TaskOptions: Equatable {
             case "http-user": httpUser = try Self.text(value, key)
             case "http-passwd": httpPassword = try Self.text(value, key)
             case "allow-overwrite": allowOverwrite = value == "true" || value == .bool(true)
+            case "stream": access.stream = try Self.text(value, key)
+            case "stream-quality": access.streamQuality = try Self.text(value, key)
+            case "stream-remux": access.streamRemux = try Self.text(value, key)
             default:
                 guard Self.isHarmless(key) else { throw Self.refused(key) }
                 ignored.append(key)

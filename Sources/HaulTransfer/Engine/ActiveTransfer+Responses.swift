@@ -21,6 +21,14 @@ extension ActiveTransfer {
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
         // A mirror asked after the main link failed has validators of its own, unknown yet.
         let link = connection.link
+        if head.status == 200, mayBecomeStream(link),
+           PlaylistParser.isPlaylist(prefix: [UInt8](), contentType: head["content-type"]) {
+            // An HLS playlist: gathered in memory, no file.
+            playlistCapture = []
+            phase = .receiving
+            connection.state = .receiving
+            return
+        }
         let verdict = ResumeCheck.verdict(
             head: head, requestedOffset: requestedOffset, expectedTotal: request.expectedTotal,
             storedValidators: link.isMain ? request.validators : RemoteValidators(), host: link.host,

@@ -48,6 +48,8 @@ final class ActiveTransfer {
     var responded = false
     /// The file size to allocate on disk, once, after the split (the engine does it on its disk queue).
     var pendingAllocation: Int64?
+    /// The body of an answer that is an HLS playlist, gathered in memory for a stream (DESIGN §9).
+    var playlistCapture: [UInt8]?
 
     /// The open connections.
     private(set) var connections: [Connection] = []
@@ -211,6 +213,7 @@ final class ActiveTransfer {
 
     /// Writes body bytes of `connection` at its cursor; returns how many were taken (fewer aborts it).
     func write(_ bytes: UnsafeRawBufferPointer, from connection: Connection) -> Int {
+        if let taken = takePlaylist(bytes, from: connection) { return taken }
         guard case .receiving = phase, let writer else { return 0 }
         var count = bytes.count
         if let end = connection.end {
@@ -250,6 +253,7 @@ final class ActiveTransfer {
         connections.removeAll { $0 === connection }
         hosts.closed(connection.link.host)
         budget.drop(connection)
+        if let playlist = playlistCapture, exit == .completed, case .receiving = phase { return .becomeStream(playlist) }
         guard ledger != nil else {
             let ending = EndingCheck.singleStream(
                 phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host)

@@ -7,11 +7,22 @@ import HaulCore
 /// resumed once they refill, in turn, so no connection of a task starves. A limited connection's socket
 /// takes in only its share of a quarter second (`ReceiveWindow`), so the cap holds as the network sees it.
 /// Owned by the transfer thread.
+/// A connection the budgets pace: a file's range or a stream's segment.
+protocol PacedConnection: AnyObject {
+    var easy: CurlEasy { get }
+    /// The task whose budget it draws from.
+    var pacedTask: TaskID { get }
+    /// How many connections its task has or may soon open, for its share of the task's limit.
+    var taskConnections: Int { get }
+    /// The receive buffer a limit gave its socket, nil while none did.
+    var receiveBuffer: Int? { get set }
+}
+
 final class BandwidthBudget {
     private(set) var overall: TokenBucket?
     private var tasks: [TaskID: TokenBucket] = [:]
     /// Paused connections, oldest first: the first to resume.
-    private var throttled: [Connection] = []
+    private var throttled: [any PacedConnection] = []
     private var lastRefill = ContinuousClock.now
     /// The connections of every running task, open or about to open, for the overall budget's shares.
     var expectedConnections = 1
@@ -32,11 +43,11 @@ final class BandwidthBudget {
 
     func forget(_ id: TaskID) {
         tasks[id] = nil
-        throttled.removeAll { $0.transfer.request.id == id }
+        throttled.removeAll { $0.pacedTask == id }
     }
 
     /// Whether `connection` may take bytes now; if not it is queued to resume.
-    func mayReceive(_ connection: Connection) -> Bool {
+    func mayReceive(_ connection: any PacedConnection) -> Bool {
         // The write callback asks for every chunk: with no limit at all, no lookups.
         guard overall != nil || !tasks.isEmpty else {
             if connection.receiveBuffer != nil { widen(connection) }
@@ -51,31 +62,31 @@ final class BandwidthBudget {
     }
 
     /// Whether both budgets that pace `connection` have bytes left.
-    private func hasBudget(for connection: Connection) -> Bool {
-        let id = connection.transfer.request.id
+    private func hasBudget(for connection: any PacedConnection) -> Bool {
+        let id = connection.pacedTask
         return (overall?.isAvailable ?? true) && (tasks[id]?.isAvailable ?? true)
     }
 
-    func took(_ bytes: Int, for connection: Connection) {
+    func took(_ bytes: Int, for connection: any PacedConnection) {
         guard overall != nil || !tasks.isEmpty else { return }
         overall?.take(bytes)
-        tasks[connection.transfer.request.id]?.take(bytes)
+        tasks[connection.pacedTask]?.take(bytes)
     }
 
     /// The receive buffer for `connection`'s share of the budgets that pace it; nil when none does.
-    func receiveBuffer(for connection: Connection) -> Int? {
-        let id = connection.transfer.request.id
+    func receiveBuffer(for connection: any PacedConnection) -> Int? {
+        let id = connection.pacedTask
         var size: Int?
         if let overall { size = ReceiveWindow.bytes(rate: overall.rate, connections: expectedConnections) }
         if let task = tasks[id] {
-            let share = ReceiveWindow.bytes(rate: task.rate, connections: connection.transfer.expectedConnections)
+            let share = ReceiveWindow.bytes(rate: task.rate, connections: connection.taskConnections)
             size = min(size ?? share, share)
         }
         return size
     }
 
     /// Sizes `connection`'s receive buffer to its share of the budgets that pace it.
-    private func narrow(_ connection: Connection) {
+    private func narrow(_ connection: any PacedConnection) {
         guard let size = receiveBuffer(for: connection) else { return widen(connection) }
         guard connection.receiveBuffer != size else { return }
         // Recorded even when the socket is not there yet or refuses: the next chunk does not ask again.
@@ -84,7 +95,7 @@ final class BandwidthBudget {
     }
 
     /// A limit was lifted: the buffer may hold as much as the kernel allows a socket that sets its own.
-    private func widen(_ connection: Connection) {
+    private func widen(_ connection: any PacedConnection) {
         connection.receiveBuffer = nil
         connection.easy.limitReceiveBuffer(to: ReceiveWindow.largest)
     }
@@ -110,7 +121,7 @@ final class BandwidthBudget {
     }
 
     /// A connection that ended is no longer waiting.
-    func drop(_ connection: Connection) {
+    func drop(_ connection: any PacedConnection) {
         throttled.removeAll { $0 === connection }
     }
 }

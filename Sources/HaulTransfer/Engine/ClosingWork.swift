@@ -18,23 +18,6 @@ struct ClosingWork: Sendable {
     let ledger: SegmentLedger?
     let marks: [SegmentLease.ID: Int64]
 
-    /// The work for `transfer` as it stands now (on the transfer thread). The worker gets its own descriptor:
-    /// the transfer, and its own, are released on the transfer thread.
-    init(ending: TransferEnding, transfer: ActiveTransfer) {
-        self.ending = ending
-        writer = transfer.writer?.duplicate()
-        position = transfer.position
-        durable = transfer.durable
-        fileName = transfer.fileName
-        checksum = transfer.request.checksum
-        directory = transfer.directory
-        // With --allow-overwrite, or when it continues a partial file left at the name (-c) and was never emptied since.
-        let options = transfer.request.requestOptions
-        replacing = options.allowOverwrite == true || (options.continuesPartialFile == true && transfer.epoch == 0)
-        ledger = transfer.ledger
-        marks = transfer.receivedMarks()
-    }
-
     /// The outcome, and the layout to record (nil: not segmented; empty: no layout any more).
     func run() -> (TransferOutcome, [SegmentRecord]?) {
         defer { writer?.close() }
@@ -97,5 +80,24 @@ struct ClosingWork: Sendable {
                 return (.failed(error, durableBytes: synced), segments)
             }
         }
+    }
+}
+
+extension ClosingWork {
+    /// The work for `transfer` as it stands now (on the transfer thread). The worker gets its own descriptor:
+    /// the transfer, and its own, are released on the transfer thread.
+    init(ending: TransferEnding, transfer: ActiveTransfer) {
+        self.ending = ending
+        writer = transfer.writer?.duplicate()
+        position = transfer.position
+        durable = transfer.durable
+        fileName = transfer.fileName
+        checksum = transfer.request.checksum
+        directory = transfer.directory
+        // With --allow-overwrite, or when it continues a partial file left at the name (-c) and was never emptied since.
+        let options = transfer.request.requestOptions
+        replacing = options.allowOverwrite == true || (options.continuesPartialFile == true && transfer.epoch == 0)
+        ledger = transfer.ledger
+        marks = transfer.receivedMarks()
     }
 }

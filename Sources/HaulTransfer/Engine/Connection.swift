@@ -6,7 +6,7 @@ import HaulCore
 /// validators; a segmented download adds connections that each fetch one bounded range. Confined to the
 /// transfer thread; libcurl reaches it through an unretained pointer that its transfer keeps alive until
 /// the handle has left the multi handle.
-final class Connection: CurlReceiver {
+final class Connection: CurlReceiver, PacedConnection {
     enum Role: Equatable {
         /// The task's first request: its answer decides name, total and validators.
         case first
@@ -85,6 +85,9 @@ final class Connection: CurlReceiver {
             proxyStatus: easy.proxyConnectStatus,
             proxy: transfer.request.requestOptions.proxies?.redacted.proxy(for: transfer.url(for: self))))
     }
+
+    var pacedTask: TaskID { transfer.request.id }
+    var taskConnections: Int { transfer.expectedConnections }
 
     /// The connection an easy handle belongs to.
     static func owner(of easy: CurlEasy) -> Connection? { easy.receiver as? Connection }

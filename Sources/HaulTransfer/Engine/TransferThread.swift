@@ -8,19 +8,22 @@ import HaulCore
 /// (fdatasync, digest, rename) runs on the `DiskWorker` and reports back through the inbox, so every
 /// event leaves this thread in order.
 final class TransferThread {
-    private let inbox: CommandInbox
-    private let continuation: AsyncStream<TransferEvent>.Continuation
-    private let multi = CurlMulti()
-    private let disk: DiskWorker
-    private var active: [TaskID: ActiveTransfer] = [:]
-    private var janitor = PartFileJanitor()
-    private var attempts = 0
-    private let partsInUse = PartRegistry()
-    private var shuttingDown = false
-    private var lastProgress: ContinuousClock.Instant = .now
-    private var hostConnectionLimit = 0
-    private let budget = BandwidthBudget()
-    private let hosts = HostConnections()
+    let inbox: CommandInbox
+    let continuation: AsyncStream<TransferEvent>.Continuation
+    let multi = CurlMulti()
+    let disk: DiskWorker
+    var active: [TaskID: ActiveTransfer] = [:]
+    /// Running HLS downloads (DESIGN §9), and what each closing one's sync will make durable.
+    var streams: [TaskID: StreamTransfer] = [:]
+    var closingStreams: [TaskID: StreamInfo] = [:]
+    var janitor = PartFileJanitor()
+    var attempts = 0
+    let partsInUse = PartRegistry()
+    var shuttingDown = false
+    var lastProgress: ContinuousClock.Instant = .now
+    var hostConnectionLimit = 0
+    let budget = BandwidthBudget()
+    let hosts = HostConnections()
 
     static let progressInterval: Duration = .milliseconds(250)
 
@@ -35,7 +38,7 @@ final class TransferThread {
         while true {
             for message in inbox.drain() { handle(message) }
             budget.refillAndResume(now: .now)
-            if shuttingDown, active.isEmpty, !janitor.isClosingAny { break }
+            if shuttingDown, active.isEmpty, streams.isEmpty, !janitor.isClosingAny { break }
             multi.perform()
             while let (easy, result) = multi.nextFinished() { finished(easy: easy, result: result) }
             // A first answer that allows splitting made connections inside a callback: start them now, and
@@ -46,9 +49,10 @@ final class TransferThread {
                 }
                 if transfer.hasNewConnections { addNewConnections(of: transfer) }
             }
+            for stream in Array(streams.values) where stream.hasNewFetches { addNewFetches(of: stream) }
             tick()
             // Paused connections resume as their budget refills: look again soon.
-            multi.poll(timeoutMilliseconds: active.isEmpty ? 1000 : budget.hasThrottled ? 10 : 100)
+            multi.poll(timeoutMilliseconds: active.isEmpty && streams.isEmpty ? 1000 : budget.hasThrottled ? 10 : 100)
         }
         inbox.close()
         continuation.finish()
@@ -60,6 +64,9 @@ final class TransferThread {
         switch message {
         case let .command(command):
             handle(command)
+        case let .synced(id, attempt, epoch, bytes, _) where streams[id]?.attempt == attempt:
+            streams[id]?.bookkeeping.syncInFlight = false
+            if streams[id]?.epoch == epoch { streams[id]?.synced(bytes: bytes) }
         case let .synced(id, attempt, epoch, bytes, marks):
             guard let transfer = active[id], transfer.attempt == attempt else { return }
             transfer.bookkeeping.syncInFlight = false
@@ -72,6 +79,9 @@ final class TransferThread {
             if let delete { unlink(delete) }
             if let released { partsInUse.paths.remove(released) }
             if let segments { continuation.yield(.segmentCheckpoint(id, segments, durableBytes: outcome.durableBytes)) }
+            if let info = closingStreams.removeValue(forKey: id), info.appendedBytes == outcome.durableBytes {
+                continuation.yield(.streamCheckpoint(id, info))
+            }
             continuation.yield(.connections([id: 0]))
             continuation.yield(.finished(id, outcome))
         }
@@ -83,19 +93,26 @@ final class TransferThread {
             start(request)
         case let .pause(id):
             if let transfer = active[id] { conclude(transfer, .paused) }
+            if let stream = streams[id] { conclude(stream, .paused) }
         case let .setOverallLimit(rate):
             budget.setOverall(rate)
         case let .setTaskLimit(id, rate):
-            if active[id] != nil { budget.setTask(id, rate) }
+            if active[id] != nil || streams[id] != nil { budget.setTask(id, rate) }
         case let .setTaskConnections(id, count):
+            if let stream = streams[id] {
+                stream.targetConnections = count
+                proceed(stream, stream.pump())
+            }
             guard let transfer = active[id] else { return }
             let (next, shed) = transfer.setTargetConnections(count)
             guard stop(shed, of: transfer) else { return }
             proceed(transfer, next)
             shareRoom(on: transfer.host)
         case let .deletePart(id, directory, fileName):
-            switch janitor.removal(of: id, transferRuns: active[id] != nil, directory: directory, fileName: fileName) {
-            case .stopTransferFirst: if let transfer = active[id] { conclude(transfer, .paused) }
+            switch janitor.removal(of: id, transferRuns: active[id] != nil || streams[id] != nil, directory: directory, fileName: fileName) {
+            case .stopTransferFirst:
+                if let transfer = active[id] { conclude(transfer, .paused) }
+                if let stream = streams[id] { conclude(stream, .paused) }
             case let .delete(path): unlink(path)
             // Never through a link: only a regular part file of that name is deleted.
             case let .deleteIfUnheld(path): if !partsInUse.paths.contains(path), DownloadDirectory.isRegularFile(path) { unlink(path) }
@@ -104,11 +121,12 @@ final class TransferThread {
         case .shutdown:
             shuttingDown = true
             for transfer in active.values { conclude(transfer, .paused) }
+            for stream in streams.values { conclude(stream, .paused) }
         }
     }
 
     private func start(_ request: TransferRequest) {
-        guard !shuttingDown, active[request.id] == nil, !janitor.isClosing(request.id) else { return }
+        guard !shuttingDown, active[request.id] == nil, streams[request.id] == nil, !janitor.isClosing(request.id) else { return }
         attempts += 1
         if request.options.maxHostConnections != hostConnectionLimit {
             // libcurl holds the cap: a first connection over it waits there until an extra one ends
@@ -123,6 +141,7 @@ final class TransferThread {
             hostConnectionLimit = request.options.maxHostConnections
             hosts.limit = hostConnectionLimit
         }
+        if request.stream != nil { return startStream(request, playlist: nil) }
         let transfer: ActiveTransfer
         do {
             transfer = try ActiveTransfer(request: request, attempt: attempts, partsInUse: partsInUse, budget: budget, hosts: hosts) {
@@ -158,7 +177,7 @@ final class TransferThread {
     }
 
     /// Takes connections the transfer gave up off the network; false when that ended the transfer.
-    private func stop(_ connections: [Connection], of transfer: ActiveTransfer) -> Bool {
+    func stop(_ connections: [Connection], of transfer: ActiveTransfer) -> Bool {
         for connection in connections {
             multi.remove(connection.easy)
             if case let .conclude(ending) = transfer.ended(connection, exit: .stopped) {
@@ -170,15 +189,16 @@ final class TransferThread {
     }
 
     /// Goes on after a change: new connections start, or the transfer concludes.
-    private func proceed(_ transfer: ActiveTransfer, _ next: TransferNext) {
+    func proceed(_ transfer: ActiveTransfer, _ next: TransferNext) {
         switch next {
         case .keepGoing: addNewConnections(of: transfer)
         case let .conclude(ending): conclude(transfer, ending)
+        case let .becomeStream(playlist): becomeStream(transfer, playlist)
         }
     }
 
     /// Tells the budget how many connections share the overall limit (before new buffers, and as a transfer ends).
-    private func countConnections() { budget.expectedConnections = max(1, active.values.reduce(0) { $0 + $1.expectedConnections }) }
+    func countConnections() { budget.expectedConnections = max(1, active.values.reduce(0) { $0 + $1.expectedConnections }) }
 
     /// Sets up and adds the connections a transfer made; one that cannot start ends like a failed one.
     private func addNewConnections(of transfer: ActiveTransfer) {
@@ -206,6 +226,7 @@ final class TransferThread {
     }
 
     private func finished(easy: CurlEasy, result: CurlResult) {
+        if let fetch = StreamFetch.owner(of: easy) { return finished(fetch, result: result) }
         guard let connection = Connection.owner(of: easy) else { return }
         let transfer = connection.transfer
         guard active[transfer.request.id] === transfer else { return }
@@ -223,7 +244,7 @@ final class TransferThread {
     // MARK: - Ending a transfer
 
     /// Takes the transfer off the network at once, then syncs, verifies and renames on the disk worker.
-    private func conclude(_ transfer: ActiveTransfer, _ ending: TransferEnding) {
+    func conclude(_ transfer: ActiveTransfer, _ ending: TransferEnding) {
         let id = transfer.request.id
         for connection in transfer.closeAll() { multi.remove(connection.easy) }
         budget.forget(id)
@@ -232,64 +253,5 @@ final class TransferThread {
         janitor.closingBegan(id, part: transfer.writer?.path)
         reportProgress(of: transfer)
         disk.close(ClosingWork(ending: ending, transfer: transfer), for: id)
-    }
-
-    // MARK: - Periodic work
-
-    private func tick() {
-        let now = ContinuousClock.now
-        if now - lastProgress >= Self.progressInterval {
-            reportProgress(seconds: (now - lastProgress).inSeconds)
-            lastProgress = now
-            for transfer in Array(active.values) {
-                // Fresh connections for the slow ones, and extra ones once a refusal's wait is over.
-                guard stop(transfer.replaceSlowConnections(), of: transfer) else { continue }
-                proceed(transfer, transfer.endHold(now: now))
-            }
-        }
-        for transfer in Array(active.values) {
-            if now - transfer.bookkeeping.lastDiskCheck >= DiskGuard.interval {
-                transfer.bookkeeping.lastDiskCheck = now
-                do {
-                    try transfer.checkDisk()
-                } catch {
-                    conclude(transfer, .failed(error))
-                    continue
-                }
-            }
-            let policy = CheckpointPolicy(seconds: transfer.request.options.checkpointInterval)
-            guard !transfer.bookkeeping.syncInFlight, let writer = transfer.writer,
-                  policy.isDue(sinceLast: now - transfer.bookkeeping.lastCheckpoint,
-                               undurable: transfer.position - transfer.durable, total: transfer.total)
-            else { continue }
-            transfer.bookkeeping.syncInFlight = true
-            transfer.bookkeeping.lastCheckpoint = now
-            disk.sync(writer, for: transfer.request.id, attempt: transfer.attempt, epoch: transfer.epoch,
-                      bytes: transfer.position, marks: transfer.receivedMarks())
-        }
-    }
-
-    /// Every transfer's new position and segment map, in one event each; folds connection speeds.
-    private func reportProgress(seconds: Double) {
-        var batch: [TaskID: Int64] = [:]
-        var maps: [TaskID: SegmentMap] = [:]
-        for (id, transfer) in active {
-            for connection in transfer.connections { connection.tick(seconds: seconds) }
-            if let map = transfer.ledger?.map, map != transfer.bookkeeping.lastMap {
-                transfer.bookkeeping.lastMap = map
-                maps[id] = map
-            }
-            guard transfer.position != transfer.bookkeeping.lastReported, transfer.writer != nil else { continue }
-            transfer.bookkeeping.lastReported = transfer.position
-            batch[id] = transfer.position
-        }
-        if !maps.isEmpty { continuation.yield(.segmentMaps(maps)) }
-        if !batch.isEmpty { continuation.yield(.progress(batch)) }
-    }
-
-    private func reportProgress(of transfer: ActiveTransfer) {
-        guard transfer.position != transfer.bookkeeping.lastReported, transfer.writer != nil else { return }
-        transfer.bookkeeping.lastReported = transfer.position
-        continuation.yield(.progress([transfer.request.id: transfer.position]))
     }
 }

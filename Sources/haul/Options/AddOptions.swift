@@ -50,9 +50,26 @@ struct AddOptions: ParsableArguments {
     @Flag(name: .customLong("allow-overwrite"), help: "Fetch a finished file again and replace it, or any file at the name.")
     var allowOverwrite = false
 
-    /// Proxy, cookies and netrc options as given.
+    @Option(name: .customLong("stream"), help: ArgumentHelp(
+        "What an HLS playlist link becomes: auto (a stream task: its segments in one video file) or off (the playlist saved as a file).",
+        valueName: "auto|off"))
+    var stream: String?
+
+    @Option(name: .customLong("stream-quality"), help: ArgumentHelp(
+        "The variant of a master playlist: best (default), worst, a height like 720, or a bandwidth in bit/s.", valueName: "choice"))
+    var streamQuality: String?
+
+    @Option(name: .customLong("stream-remux"), help: ArgumentHelp(
+        "Remux a finished MPEG-TS stream into this container with ffmpeg -c copy, when ffmpeg is installed.", valueName: "mp4"))
+    var streamRemux: String?
+
+    /// Proxy, cookies, netrc and stream options as given.
     var access: AccessRequest {
-        AccessRequest(allProxy: allProxy, noProxy: noProxy, loadCookies: loadCookies, netrcFile: netrcFile)
+        var access = AccessRequest(allProxy: allProxy, noProxy: noProxy, loadCookies: loadCookies, netrcFile: netrcFile)
+        access.stream = stream
+        access.streamQuality = streamQuality
+        access.streamRemux = streamRemux
+        return access
     }
     @Option(name: .customLong("mirror"), help: "Another link to the same file, fetched from at once (repeatable; one URL).")
     var mirrors: [String] = []

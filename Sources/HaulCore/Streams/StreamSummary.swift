@@ -1,0 +1,11 @@
+/// A stream in one line of text, for the headless log and the details pane: "480 segments, 16:00, 1280x720,
+/// 2.5 Mbit/s, AES-128".
+public enum StreamSummary {
+    public static func text(_ info: StreamInfo) -> String {
+        var parts = ["\(info.segmentCount) segments", DurationFormat.clock(info.durationSeconds)]
+        if let variant = info.variant { parts.append(variant) }
+        if let encryption = info.encryption { parts.append(encryption) }
+        if info.container == "mp4" { parts.append("fMP4") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,45 @@
+import Glibc
+import HaulCore
+
+/// A link that answers with an HLS playlist becomes a stream (DESIGN §9): found by its content type when the
+/// head arrives, else by `#EXTM3U` in the first body bytes; its body is gathered in memory and the engine
+/// hands it to a `StreamTransfer` when it is complete.
+extension ActiveTransfer {
+    /// Whether this answer may turn the task into a stream: a fresh download of the task's own link, not
+    /// `--stream off`, nothing kept.
+    func mayBecomeStream(_ link: TransferLink) -> Bool {
+        link.isMain && request.requestOptions.streamOff != true && request.stream == nil && requestedOffset == 0
+            && request.segments.isEmpty && ledger == nil
+    }
+
+    /// Takes body bytes of a playlist into memory; nil when the body is not a playlist (it goes to the file).
+    func takePlaylist(_ bytes: UnsafeRawBufferPointer, from connection: Connection) -> Int? {
+        if playlistCapture == nil {
+            guard position == 0, connection.cursor == 0, connection.role == .first, mayBecomeStream(connection.link),
+                  PlaylistParser.isPlaylist(prefix: bytes, contentType: nil) else { return nil }
+            releasePart()
+            playlistCapture = []
+        }
+        guard case .receiving = phase, connection.state == .receiving else { return 0 }
+        guard (playlistCapture?.count ?? 0) + bytes.count <= PlaylistParser.maxBytes else {
+            let error = DownloadError.playlist(PlaylistError(line: nil, .tooLarge(limit: PlaylistParser.maxBytes)))
+            connection.state = .failed(error)
+            phase = .failed(error)
+            return 0
+        }
+        playlistCapture?.append(contentsOf: bytes)
+        connection.cursor += Int64(bytes.count)
+        connection.bytesSinceTick += Int64(bytes.count)
+        return bytes.count
+    }
+
+    /// The part file reserved for the answer before its first bytes showed a playlist: empty, and no longer needed.
+    private func releasePart() {
+        guard let writer, let fileName else { return }
+        unlinkat(directory.fd, PartialFilePath.partName(for: fileName), 0)
+        partsInUse.paths.remove(writer.path)
+        writer.close()
+        self.writer = nil
+        self.fileName = nil
+    }
+}

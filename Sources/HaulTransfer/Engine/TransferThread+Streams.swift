@@ -1,0 +1,127 @@
+import HaulCore
+
+/// HLS downloads on the engine thread (DESIGN §9): started as streams when the task is one, or taken over from
+/// a transfer whose answer was a playlist; their fetches share the multi handle, the budgets and the host caps.
+extension TransferThread {
+    /// Starts a stream: from its playlist's bytes when a transfer just fetched them, else by fetching it.
+    func startStream(_ request: TransferRequest, playlist: (bytes: [UInt8], url: String)?, attempt: Int? = nil) {
+        let stream: StreamTransfer
+        do {
+            stream = try StreamTransfer(
+                request: request, attempt: attempt ?? attempts, partsInUse: partsInUse, budget: budget, hosts: hosts,
+                playlist: playlist) { [continuation] event in continuation.yield(event) }
+        } catch {
+            continuation.yield(.finished(request.id, .failed(error, durableBytes: request.stream?.appendedBytes ?? 0)))
+            return
+        }
+        streams[request.id] = stream
+        budget.setTask(request.id, request.options.rateLimit)
+        proceed(stream, stream.pump())
+    }
+
+    /// The transfer's answer was a playlist: the task goes on as a stream in the same attempt.
+    func becomeStream(_ transfer: ActiveTransfer, _ playlist: [UInt8]) {
+        let id = transfer.request.id
+        active[id] = nil
+        countConnections()
+        continuation.yield(.connections([id: 0]))
+        startStream(transfer.request, playlist: (playlist, transfer.effectiveURL ?? transfer.request.url), attempt: transfer.attempt)
+    }
+
+    /// Goes on after a change: new fetches start, or the stream concludes.
+    func proceed(_ stream: StreamTransfer, _ next: TransferNext) {
+        switch next {
+        case .keepGoing, .becomeStream: addNewFetches(of: stream)
+        case let .conclude(ending): conclude(stream, ending)
+        }
+    }
+
+    /// Sets up and adds the fetches a stream made; one that cannot start fails the stream.
+    func addNewFetches(of stream: StreamTransfer) {
+        for fetch in stream.takeNewFetches() {
+            do {
+                try fetch.configure()
+                try multi.add(fetch.easy)
+            } catch {
+                stream.forget(fetch)
+                stream.fail(DownloadError(setup: error, host: fetch.host))
+                return conclude(stream, stream.pump())
+            }
+        }
+        let count = stream.fetches.count
+        if count != stream.bookkeeping.lastConnectionCount {
+            stream.bookkeeping.lastConnectionCount = count
+            continuation.yield(.connections([stream.request.id: count]))
+        }
+    }
+
+    private func conclude(_ stream: StreamTransfer, _ next: TransferNext) {
+        if case let .conclude(ending) = next { conclude(stream, ending) }
+    }
+
+    func finished(_ fetch: StreamFetch, result: CurlResult) {
+        let stream = fetch.stream
+        guard streams[stream.request.id] === stream else { return }
+        multi.remove(fetch.easy)
+        proceed(stream, stream.ended(fetch, result: result))
+    }
+
+    /// Takes the stream off the network at once, then syncs and publishes on the disk worker.
+    func conclude(_ stream: StreamTransfer, _ ending: TransferEnding) {
+        let id = stream.request.id
+        for fetch in stream.closeAll() { multi.remove(fetch.easy) }
+        budget.forget(id)
+        streams[id] = nil
+        janitor.closingBegan(id, part: stream.writer?.path)
+        closingStreams[id] = stream.appendedInfo
+        if let position = progressIfChanged(of: stream) { continuation.yield(.progress([id: position])) }
+        disk.close(ClosingWork(ending: ending, stream: stream), for: id)
+    }
+
+    /// Every 250 ms: back-offs that ended, disk checks and checkpoints of the streams.
+    func tickStreams(now: ContinuousClock.Instant, progressDue: Bool) {
+        for stream in Array(streams.values) {
+            if progressDue {
+                proceed(stream, stream.tick(now: now))
+                guard streams[stream.request.id] === stream else { continue }
+            }
+            if now - stream.bookkeeping.lastDiskCheck >= DiskGuard.interval {
+                stream.bookkeeping.lastDiskCheck = now
+                do {
+                    try stream.checkDisk()
+                } catch {
+                    conclude(stream, .failed(error))
+                    continue
+                }
+            }
+            let policy = CheckpointPolicy(seconds: stream.request.options.checkpointInterval)
+            guard !stream.bookkeeping.syncInFlight, let writer = stream.writer,
+                  policy.isDue(sinceLast: now - stream.bookkeeping.lastCheckpoint, undurable: stream.position - stream.durable, total: nil)
+            else { continue }
+            stream.bookkeeping.syncInFlight = true
+            stream.bookkeeping.lastCheckpoint = now
+            disk.sync(writer, for: stream.request.id, attempt: stream.attempt, epoch: stream.epoch, bytes: stream.position, marks: [:])
+        }
+    }
+
+    /// Each stream's received bytes and segment map, when they changed.
+    func streamProgress() -> (positions: [TaskID: Int64], maps: [TaskID: SegmentMap]) {
+        var positions: [TaskID: Int64] = [:]
+        var maps: [TaskID: SegmentMap] = [:]
+        for (id, stream) in streams {
+            if let map = stream.segmentMap, map != stream.bookkeeping.lastMap {
+                stream.bookkeeping.lastMap = map
+                maps[id] = map
+            }
+            if let position = progressIfChanged(of: stream) { positions[id] = position }
+        }
+        return (positions, maps)
+    }
+
+    private func progressIfChanged(of stream: StreamTransfer) -> Int64? {
+        let position = stream.receivedBytes
+        guard stream.info != nil, position != stream.bookkeeping.lastReported else { return nil }
+        stream.bookkeeping.lastReported = position
+        return position
+    }
+}

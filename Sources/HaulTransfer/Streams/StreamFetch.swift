@@ -1,0 +1,112 @@
+import HaulCore
+
+/// One request of a stream download (DESIGN §9): a playlist, a key, an init section or a segment, its body
+/// gathered in memory up to a bound. Confined to the transfer thread; libcurl reaches it through an unretained
+/// pointer that its stream keeps alive until the handle has left the multi handle.
+final class StreamFetch: CurlReceiver, PacedConnection {
+    enum Purpose: Equatable {
+        /// A playlist: the task's link (depth 0) or the chosen variant's (depth 1).
+        case playlist(depth: Int)
+        case key(String)
+        case initSection(InitSection)
+        /// The segment at this index of the media playlist.
+        case segment(Int)
+    }
+
+    let purpose: Purpose
+    let url: String
+    /// The bytes of `url` it asks for (`EXT-X-BYTERANGE`); nil for all of it.
+    let range: Range<Int64>?
+    let easy = CurlEasy()
+    unowned let stream: StreamTransfer
+    var head = ResponseHead()
+    private(set) var body: [UInt8] = []
+    /// Most bytes the body may have.
+    let limit: Int
+    /// Why it must end, set by a callback.
+    private(set) var failure: DownloadError?
+    var bytesSinceTick: Int64 = 0
+    var receiveBuffer: Int?
+
+    init(purpose: Purpose, url: String, range: Range<Int64>?, limit: Int, stream: StreamTransfer) {
+        self.purpose = purpose
+        self.url = url
+        self.range = range
+        self.limit = limit
+        self.stream = stream
+    }
+
+    var bodyCount: Int { body.count }
+    var pacedTask: TaskID { stream.request.id }
+    var taskConnections: Int { stream.request.options.split }
+    var host: String { URLValidation.host(of: url) }
+
+    /// Sets the easy handle up; its callbacks come back here.
+    func configure() throws(CurlError) {
+        easy.receiver = self
+        var request = ConnectionRequest.make(
+            role: range == nil ? .first : .range, request: stream.request, url: url,
+            requested: range ?? 0..<Int64.max, validators: RemoteValidators(), fresh: false, netrc: stream.netrc)
+        // Segments ask for the whole resource or one range each, never a resumed one: a first request at 0.
+        request.http11Only = true
+        request.receiveBuffer = stream.budget.receiveBuffer(for: self)
+        receiveBuffer = request.receiveBuffer
+        request.cookies = stream.cookies.share
+        request.cookieSeed = stream.cookies.takeSeed()
+        try easy.apply(request)
+    }
+
+    /// The fetch an easy handle belongs to.
+    static func owner(of easy: CurlEasy) -> StreamFetch? { easy.receiver as? StreamFetch }
+
+    /// The body, once libcurl let go of it as `result`; else why it cannot be used.
+    func outcome(_ result: CurlResult) -> Result<[UInt8], DownloadError> {
+        if let failure { return .failure(failure) }
+        guard result.isOK else {
+            return .failure(DownloadError(
+                curl: result, detail: easy.errorDetail, url: url, effectiveURL: easy.effectiveURL, host: host,
+                responseSeen: head.status != 0, stallTimeout: stream.request.options.stallTimeout,
+                proxyStatus: easy.proxyConnectStatus,
+                proxy: stream.request.requestOptions.proxies?.redacted.proxy(for: url)))
+        }
+        if let range, body.count != range.count {
+            return .failure(.badContentRange("\(body.count) bytes arrived for a range of \(range.count)"))
+        }
+        if let length = head.contentLength, range == nil, Int64(body.count) != length {
+            return .failure(.sizeMismatch(expected: length, actual: Int64(body.count)))
+        }
+        return .success(body)
+    }
+
+    // MARK: - Callbacks (transfer thread, inside curl_multi_perform)
+
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect else { return bytes.count }
+        if !(200..<300).contains(head.status) {
+            failure = head.statusError(host: host)
+        } else if range != nil, head.status != 206 {
+            failure = .invalidResponse(host: host, detail: "a byte range of a stream part was answered with the whole resource")
+        } else if let length = head.contentLength, length > limit {
+            failure = .invalidResponse(host: host, detail: "\(length) bytes is more than a stream part may have (\(limit >> 20) MiB)")
+        }
+        return bytes.count
+    }
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard failure == nil else { return 0 }
+        guard head.isComplete else {
+            failure = .invalidResponse(host: host, detail: "body data arrived before a complete response head")
+            return 0
+        }
+        guard body.count + bytes.count <= limit else {
+            failure = .invalidResponse(host: host, detail: "more than \(limit >> 20) MiB for one stream part")
+            return 0
+        }
+        // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.
+        guard stream.budget.mayReceive(self) else { return CurlEasy.pauseReading }
+        body.append(contentsOf: bytes)
+        bytesSinceTick += Int64(bytes.count)
+        stream.budget.took(bytes.count, for: self)
+        return bytes.count
+    }
+}
