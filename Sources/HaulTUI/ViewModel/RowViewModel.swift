@@ -30,6 +30,7 @@ public struct RowViewModel: Sendable, Equatable, Identifiable {
     public var problem: Problem?
     /// A spinner frame shown instead of the percent when the size is unknown and the bar is hidden.
     public var spinner: Character?
-    /// `×4` while a download runs over several connections; empty otherwise.
+    /// `×4` while a download runs over several connections, `seg 120/480` for a stream (`seg 120/480 ×4`
+    /// while it runs over several); empty otherwise. Drawn at the end of the name's room.
     public var connections: String = ""
 }

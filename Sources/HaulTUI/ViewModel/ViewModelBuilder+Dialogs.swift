@@ -89,7 +89,13 @@ extension ViewModelBuilder {
         var stateText = task.state.rawValue
         if let retryAt = row.retryAt { stateText += ", retry in " + DurationFormat.eta(retryAt.timeIntervalSince(now)) }
         fields.append(Field(label: "State", value: stateText))
-        fields.append(Field(label: "Size", value: Self.sizeDetail(done: max(0, row.bytesReceived), total: task.totalBytes, state: task.state)))
+        var size = Self.sizeDetail(done: max(0, row.bytesReceived), total: task.totalBytes, state: task.state)
+        if task.stream?.isEstimate == true, task.totalBytes != nil, task.state != .completed { size += ", the total estimated" }
+        fields.append(Field(label: "Size", value: size))
+        if let stream = task.stream {
+            fields.append(Field(label: "Stream", value: StreamSummary.text(stream)))
+            if let note = stream.note { fields.append(Field(label: "Stream note", value: note)) }
+        }
         if task.state == .running {
             fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(DurationFormat.eta(row.eta)) left"))
             fields.append(Field(label: "Connections", value: String(row.connections)))
@@ -100,7 +106,10 @@ extension ViewModelBuilder {
         var validators: [String] = []
         if let etag = task.validators.etag { validators.append("ETag \(etag)") }
         if let modified = task.validators.lastModified { validators.append("Last-Modified \(modified)") }
-        fields.append(Field(label: "Validators", value: validators.isEmpty ? "none yet" : validators.joined(separator: " · ")))
+        // A stream is matched by its playlist's segments, not by validators.
+        if task.stream == nil {
+            fields.append(Field(label: "Validators", value: validators.isEmpty ? "none yet" : validators.joined(separator: " · ")))
+        }
         fields.append(Field(label: "Attempts", value: Self.attemptsDetail(failedInARow: task.attempts, state: task.state)))
         if let checksum = task.checksum { fields.append(Field(label: "Checksum", value: checksum.description)) }
         if !task.headers.isEmpty {
@@ -161,6 +170,16 @@ extension ViewModelBuilder {
     /// The segment map: live while the download runs (done, in flight, waiting), else the saved layout,
     /// which is what survives a crash. Nil for a file fetched as one stream.
     static func segmentsField(task: DownloadTask, live: SegmentMap?) -> DetailsViewModel.Field? {
+        if let stream = task.stream {
+            // A stream's map counts media segments, not bytes.
+            let count = Int64(stream.segmentCount)
+            let map = live ?? SegmentMap(total: count, spans: [
+                .init(range: 0..<Int64(stream.segmentsDone), cell: .done), .init(range: Int64(stream.segmentsDone)..<count, cell: .waiting),
+            ])
+            let inFlight = map.spans.filter { $0.cell == .inFlight }.reduce(0) { $0 + $1.range.count }
+            let caption = "\(stream.segmentsDone)/\(stream.segmentCount) media segments" + (inFlight > 0 ? ", \(inFlight) in flight" : "")
+            return DetailsViewModel.Field(label: "Segments", value: caption, map: map)
+        }
         if let live {
             let inFlight = live.spans.filter { $0.cell == .inFlight }.count
             let waiting = live.spans.filter { $0.cell == .waiting }.reduce(Int64(0)) { $0 + Int64($1.range.count) }

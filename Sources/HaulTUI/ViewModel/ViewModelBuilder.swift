@@ -105,7 +105,8 @@ public struct ViewModelBuilder: Sendable {
 
         var model = RowViewModel(
             id: task.id, isSelected: selected, glyph: glyphs.waiting, stateRole: .stateWaiting, name: task.displayName,
-            fill: fill, percent: percent, size: Self.size(done: done, total: total, state: task.state),
+            fill: fill, percent: percent,
+            size: Self.size(done: done, total: total, state: task.state, estimated: task.stream?.isEstimate ?? false),
             speed: "", speedRole: .columnSpeed, eta: "", problem: nil, spinner: nil)
 
         let hintKey = KeyBinding.hintKey(for: .toggleSelected)
@@ -115,6 +116,7 @@ public struct ViewModelBuilder: Sendable {
             model.stateRole = .stateRunning
             model.speed = row.isStalled ? "stalled" : ByteCountFormat.rate(row.speed)
             if row.connections > 1 { model.connections = "×\(row.connections)" }
+            if let stream = task.stream { model.connections = stream.segmentFigure + (model.connections.isEmpty ? "" : " " + model.connections) }
             model.eta = total == nil ? "—" : DurationFormat.eta(row.eta)
             if total == nil { model.spinner = glyphs.spinner[((frame % glyphs.spinner.count) + glyphs.spinner.count) % glyphs.spinner.count] }
         case .waiting:
@@ -127,11 +129,13 @@ public struct ViewModelBuilder: Sendable {
                 model.speed = "waiting"
                 model.speedRole = .stateWaiting
             }
+            if let stream = task.stream { model.connections = stream.segmentFigure }
         case .paused:
             model.glyph = glyphs.paused
             model.stateRole = .statePaused
             model.speed = "paused"
             model.speedRole = .statePaused
+            if let stream = task.stream { model.connections = stream.segmentFigure }
             if let error = task.lastError {
                 model.problem = .init(text: error, hint: "press \(hintKey) to resume", shortHint: "\(hintKey): resume")
             }
@@ -151,11 +155,12 @@ public struct ViewModelBuilder: Sendable {
         return model
     }
 
-    /// `552.0M/1.0G`; `12.0M/—` when the total is unknown; `—/—` before anything is known; the total alone when complete.
-    static func size(done: Int64, total: Int64?, state: TaskState) -> String {
+    /// `552.0M/1.0G`; `12.0M/—` when the total is unknown; `—/—` before anything is known; the total alone when
+    /// complete; `552.0M/~1.2G` when the total is a stream's estimate.
+    static func size(done: Int64, total: Int64?, state: TaskState, estimated: Bool = false) -> String {
         if state == .completed { return ByteCountFormat.compact(total ?? done) }
         switch (done, total) {
-        case let (_, total?): return "\(ByteCountFormat.compact(done))/\(ByteCountFormat.compact(total))"
+        case let (_, total?): return "\(ByteCountFormat.compact(done))/\(estimated ? "~" : "")\(ByteCountFormat.compact(total))"
         case (0, nil): return "—/—"
         default: return "\(ByteCountFormat.compact(done))/—"
         }

@@ -5,13 +5,15 @@ import HaulReport
 enum QueueListing {
     /// `#ID  STATE  PERCENT  DONE/TOTAL  NAME  (error)`.
     static func line(_ task: DownloadTask) -> String {
-        let total: String = task.totalBytes.map { ByteCountFormat.compact($0) } ?? "?"
+        let estimated = task.stream?.isEstimate == true && task.state != .completed ? "~" : ""
+        let total: String = task.totalBytes.map { estimated + ByteCountFormat.compact($0) } ?? "?"
         let percent = PercentFormat.text(done: task.bytesDone, total: task.totalBytes, isComplete: task.state == .completed)
         var error = ""
         if task.state == .failed || task.state == .paused, let text = task.lastError { error = "  (\(text))" }
         let size = ByteCountFormat.compact(task.bytesDone) + "/" + total
         let columns: [String] = ["#\(task.id)".padding(6), task.state.rawValue.padding(10), percent.padding(7), size.padding(16)]
-        return columns.joined() + task.displayName + error
+        let segments = task.stream.map { "  " + $0.segmentFigure } ?? ""
+        return columns.joined() + task.displayName + segments + error
     }
 
     /// One JSON object with the task's fields.
@@ -33,6 +35,7 @@ enum QueueListing {
             entry.add("dropped", task.dropReason(of: link))
             return entry
         })
+        line.add("stream", task.stream.map(JSONLine.stream))
         return line.text
     }
 
