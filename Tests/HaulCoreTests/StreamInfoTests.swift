@@ -6,11 +6,13 @@ import Testing
 /// stream options every way in shares.
 struct StreamInfoTests {
     static func info(segments: Int = 480, done: Int = 0, bytes: Int64 = 0, seconds: Double = 0, duration: Double = 960) -> StreamInfo {
-        var info = StreamInfo(
+        var track = StreamTrackInfo(
             fingerprint: StreamFingerprint(mediaSequence: 0, segmentCount: segments, durations: 1), segmentCount: segments,
-            segmentsDone: done, appendedBytes: bytes, durationSeconds: duration)
-        info.doneSeconds = seconds
-        return info
+            durationSeconds: duration)
+        track.segmentsDone = done
+        track.appendedBytes = bytes
+        track.doneSeconds = seconds
+        return StreamInfo(tracks: [track])
     }
 
     @Test func theNameComesFromOutputElseFromTheLinkWithTheContainersExtension() {
@@ -46,7 +48,33 @@ struct StreamInfoTests {
     @Test func restartingForgetsWhatWasAppended() {
         var info = Self.info(done: 10, bytes: 1000, seconds: 20)
         info.restart()
-        #expect(info.segmentsDone == 0 && info.appendedBytes == 0 && info.doneSeconds == 0)
+        #expect(info.segmentsDone == 0 && info.appendedBytes == 0 && info.tracks[0].doneSeconds == 0)
+    }
+
+    @Test func anAudioRenditionCountsInTheSegmentsAndTheEstimate() {
+        var info = Self.info(segments: 10, done: 5, bytes: 5000, seconds: 10, duration: 20)
+        var audio = StreamTrackInfo(
+            fingerprint: StreamFingerprint(mediaSequence: 0, segmentCount: 10, durations: 2), segmentCount: 10, durationSeconds: 20,
+            rendition: "English")
+        #expect(info.estimatedTotal() == 10000)
+        info.tracks.append(audio)
+        #expect(info.estimatedTotal() == nil, "no estimate for the audio yet, and no bandwidth")
+        #expect(info.estimatedTotal(bandwidth: 8000) == 20000)
+        audio.segmentsDone = 10
+        audio.appendedBytes = 700
+        audio.doneSeconds = 20
+        info.tracks[1] = audio
+        #expect(info.segmentFigure == "seg 15/20" && info.estimatedTotal() == 10700)
+        info.markComplete()
+        #expect(!info.isEstimate)
+    }
+
+    @Test func audioAndRemuxNamesFollowTheVideos() {
+        #expect(StreamFileName.audioPart(of: "film.ts") == "film.ts.audio")
+        #expect(StreamFileName.audioName(of: "film.ts", container: "ts") == "film.audio.ts")
+        #expect(StreamFileName.audioName(of: "film (1).mp4", container: "mp4") == "film (1).audio.m4a")
+        #expect(StreamFileName.remuxed("film.ts", container: "mp4") == "film.mp4")
+        #expect(StreamFileName.remuxed("film", container: "mp4") == "film.mp4")
     }
 
     @Test func theSummaryNamesSegmentsLengthVariantAndEncryption() {

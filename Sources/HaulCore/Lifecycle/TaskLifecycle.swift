@@ -35,12 +35,7 @@ public enum TaskLifecycle {
             task.fileName = fileName
             task.bytesDone = bytes
             task.totalBytes = bytes
-            if var stream = task.stream {
-                stream.segmentsDone = stream.segmentCount
-                stream.appendedBytes = bytes
-                stream.doneSeconds = stream.durationSeconds
-                task.stream = stream
-            }
+            task.stream?.markComplete()
             task.lastError = nil
             task.finishedAt = now
             return (task, .completed)

@@ -8,3 +8,22 @@ public enum StreamFileName {
         return (stem.isEmpty ? "stream" : stem) + "." + container
     }
 }
+
+extension StreamFileName {
+    /// The name whose part file holds a separate audio rendition of the stream saved as `fileName`
+    /// (`index.ts` → `index.ts.audio`, whose part file is `index.ts.audio.part`).
+    public static func audioPart(of fileName: String) -> String { fileName + ".audio" }
+
+    /// The audio rendition saved beside the video when ffmpeg cannot mux them: `index.audio.ts`, `index.audio.m4a`.
+    public static func audioName(of fileName: String, container: String) -> String {
+        stem(of: fileName) + ".audio." + (container == "mp4" ? "m4a" : container)
+    }
+
+    /// The finished stream remuxed into `container` (`index.ts` → `index.mp4`).
+    public static func remuxed(_ fileName: String, container: String) -> String { stem(of: fileName) + "." + container }
+
+    static func stem(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}

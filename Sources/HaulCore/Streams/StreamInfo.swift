@@ -1,19 +1,10 @@
-/// Where a stream task stands (DESIGN §9), stored with the task: which variant, how many segments, and — the
-/// durable truth a resume starts from — how many segments are appended to the part file and its length after
-/// them, recorded only after `fdatasync`.
+/// Where a stream task stands (DESIGN §9), stored with the task: which variant, its tracks (the variant's media
+/// playlist, and a separate audio rendition when it names one), and — the durable truth a resume starts from —
+/// how many segments of each track are appended to its part file and the file's length after them, recorded
+/// only after `fdatasync`.
 public struct StreamInfo: Sendable, Equatable, Codable {
-    /// What identifies the media playlist across fetches (its links may rotate).
-    public var fingerprint: StreamFingerprint
-    /// Segments in the media playlist.
-    public var segmentCount: Int
-    /// Segments appended to the part file and synced.
-    public var segmentsDone: Int
-    /// The part file's length after `segmentsDone` segments.
-    public var appendedBytes: Int64
-    /// Seconds of media in all.
-    public var durationSeconds: Double
-    /// Seconds of media in the appended segments.
-    public var doneSeconds: Double = 0
+    /// The variant's media playlist first, then its audio rendition if it has its own.
+    public var tracks: [StreamTrackInfo]
     /// The chosen variant as shown ("1280x720, 2.5 Mbit/s, avc1.64001f"); nil for a media playlist link.
     public var variant: String?
     /// What picks the same variant again on a resume: its bandwidth and resolution.
@@ -22,46 +13,97 @@ public struct StreamInfo: Sendable, Equatable, Codable {
     public var encryption: String?
     /// "ts", or "mp4" for fragmented MP4 segments.
     public var container: String
-    /// A note for the details pane (an audio rendition kept beside the video, say).
+    /// A note for the details pane (how a separate audio rendition is saved, say).
     public var note: String?
 
-    public init(
-        fingerprint: StreamFingerprint, segmentCount: Int, segmentsDone: Int = 0, appendedBytes: Int64 = 0,
-        durationSeconds: Double, variant: String? = nil, variantKey: String? = nil, encryption: String? = nil,
-        container: String = "ts"
-    ) {
-        self.fingerprint = fingerprint
-        self.segmentCount = segmentCount
-        self.segmentsDone = segmentsDone
-        self.appendedBytes = appendedBytes
-        self.durationSeconds = durationSeconds
+    public init(tracks: [StreamTrackInfo], variant: String? = nil, variantKey: String? = nil, encryption: String? = nil, container: String = "ts") {
+        self.tracks = tracks
         self.variant = variant
         self.variantKey = variantKey
         self.encryption = encryption
         self.container = container
     }
 
+    /// Segments in every track.
+    public var segmentCount: Int { tracks.reduce(0) { $0 + $1.segmentCount } }
+    /// Segments appended and synced in every track.
+    public var segmentsDone: Int { tracks.reduce(0) { $0 + $1.segmentsDone } }
+    /// Bytes appended and synced in every part file.
+    public var appendedBytes: Int64 { tracks.reduce(0) { $0 + $1.appendedBytes } }
+    /// Seconds of media (the variant's).
+    public var durationSeconds: Double { tracks.first?.durationSeconds ?? 0 }
+
     /// Nothing appended any more: the stream starts over.
+    public mutating func restart() {
+        for index in tracks.indices { tracks[index].restart() }
+    }
+
+    /// Every segment is in (the stream was published).
+    public mutating func markComplete() {
+        for index in tracks.indices {
+            tracks[index].segmentsDone = tracks[index].segmentCount
+            tracks[index].doneSeconds = tracks[index].durationSeconds
+        }
+    }
+
+    /// Whether the total is still an estimate (until every segment is in).
+    public var isEstimate: Bool { segmentsDone < segmentCount }
+
+    /// The whole stream's size, each track estimated from the bytes per second of media appended so far (or,
+    /// before any, from the variant's `bandwidth`); nil when nothing tells. Exact once every segment is in.
+    public func estimatedTotal(bandwidth: Int64? = nil) -> Int64? {
+        if !isEstimate { return appendedBytes }
+        var total: Int64 = 0
+        for track in tracks {
+            guard let estimate = track.estimatedTotal else {
+                guard let bandwidth, bandwidth > 0 else { return nil }
+                return Int64((Double(bandwidth) / 8 * durationSeconds).rounded())
+            }
+            total += estimate
+        }
+        return total
+    }
+
+    /// "seg 120/480".
+    public var segmentFigure: String { "seg \(segmentsDone)/\(segmentCount)" }
+}
+
+/// One media playlist of a stream and how far its part file got.
+public struct StreamTrackInfo: Sendable, Equatable, Codable {
+    /// What identifies the media playlist across fetches (its links may rotate).
+    public var fingerprint: StreamFingerprint
+    public var segmentCount: Int
+    /// Segments appended to its part file and synced.
+    public var segmentsDone: Int = 0
+    /// The part file's length after `segmentsDone` segments.
+    public var appendedBytes: Int64 = 0
+    /// Seconds of media in all, and in the appended segments.
+    public var durationSeconds: Double
+    public var doneSeconds: Double = 0
+    /// The rendition's name for an audio track ("English"); nil for the variant's own.
+    public var rendition: String?
+
+    public init(fingerprint: StreamFingerprint, segmentCount: Int, durationSeconds: Double, rendition: String? = nil) {
+        self.fingerprint = fingerprint
+        self.segmentCount = segmentCount
+        self.durationSeconds = durationSeconds
+        self.rendition = rendition
+    }
+
+    public init(_ media: MediaPlaylist, rendition: String? = nil) {
+        self.init(fingerprint: StreamFingerprint(media), segmentCount: media.segments.count, durationSeconds: media.duration, rendition: rendition)
+    }
+
     public mutating func restart() {
         segmentsDone = 0
         appendedBytes = 0
         doneSeconds = 0
     }
 
-    /// Whether the total is still an estimate (until every segment is in).
-    public var isEstimate: Bool { segmentsDone < segmentCount }
-
-    /// The whole stream's size, estimated from the bytes per second of media appended so far; nil before any.
-    /// Exact once every segment is in.
-    public func estimatedTotal(bandwidth: Int64? = nil) -> Int64? {
-        if !isEstimate { return appendedBytes }
-        if doneSeconds > 0, appendedBytes > 0 {
-            return Int64((Double(appendedBytes) / doneSeconds * durationSeconds).rounded())
-        }
-        guard let bandwidth, bandwidth > 0 else { return nil }
-        return Int64((Double(bandwidth) / 8 * durationSeconds).rounded())
+    /// Its size from the bytes per second of media appended so far; nil before any.
+    public var estimatedTotal: Int64? {
+        if segmentsDone >= segmentCount { return appendedBytes }
+        guard doneSeconds > 0, appendedBytes > 0 else { return nil }
+        return Int64((Double(appendedBytes) / doneSeconds * durationSeconds).rounded())
     }
-
-    /// The variant as the row's short form shows it, and "seg 120/480".
-    public var segmentFigure: String { "seg \(segmentsDone)/\(segmentCount)" }
 }

@@ -100,7 +100,11 @@ final class DownloadDirectory: Sendable {
     /// Moves `NAME.part` to a free final name (never overwriting) and returns that name; with `replacing`, to
     /// `NAME` itself, over the regular file there (a link or a directory there is never replaced).
     func publish(partOf fileName: String, replacing: Bool = false) throws(DownloadError) -> String {
-        let partName = PartialFilePath.partName(for: fileName)
+        try publish(PartialFilePath.partName(for: fileName), as: fileName, replacing: replacing)
+    }
+
+    /// Moves the file `partName` to `fileName` or a free numbered name, as `publish(partOf:)` does.
+    func publish(_ partName: String, as fileName: String, replacing: Bool = false) throws(DownloadError) -> String {
         if replacing, regularFileSize(fileName) != nil {
             guard renameat(fd, partName, fd, fileName) == 0 else {
                 throw FileWriter.error(call: "rename", path: fullPath(partName), errno: errno)

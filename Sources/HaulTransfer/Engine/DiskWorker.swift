@@ -6,6 +6,7 @@ import HaulCore
 /// reports back through the inbox, so every result reaches the transfer thread in order.
 final class DiskWorker: Sendable {
     private let queue = DispatchQueue(label: "haul.disk")
+    private let finishing = DispatchQueue(label: "haul.stream-finish")
     private let inbox: CommandInbox
 
     init(inbox: CommandInbox) {
@@ -35,6 +36,26 @@ final class DiskWorker: Sendable {
             defer { copy.close() }
             guard (try? copy.sync()) != nil else { return }
             inbox.post(.synced(id, attempt: attempt, epoch: epoch, bytes: bytes, marks: marks))
+        }
+    }
+
+    /// Syncs a stream's part files; the result comes back as `.streamSynced` with the lengths the sync covered.
+    func sync(stream writers: [FileWriter], for id: TaskID, attempt: Int, epoch: Int, positions: [Int64]) {
+        let copies = writers.map { $0.duplicate() }
+        queue.async { [inbox] in
+            defer { for copy in copies { copy.close() } }
+            guard copies.allSatisfy({ (try? $0.sync()) != nil }) else { return }
+            inbox.post(.streamSynced(id, attempt: attempt, epoch: epoch, positions: positions))
+        }
+    }
+
+    /// Runs a stream's closing work on a queue of its own (a mux by ffmpeg may take a while; other tasks' syncs
+    /// do not wait for it); its outcome comes back as `.concluded`, after `.streamNote` when it has one.
+    func close(_ work: StreamClosingWork, for id: TaskID) {
+        finishing.async { [inbox] in
+            let (outcome, note) = work.run()
+            if let note { inbox.post(.streamNote(id, note)) }
+            inbox.post(.concluded(id, outcome, segments: nil))
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import HaulCore
 
 /// HLS downloads on the engine thread (DESIGN §9): started as streams when the task is one, or taken over from
@@ -72,10 +73,10 @@ extension TransferThread {
         for fetch in stream.closeAll() { multi.remove(fetch.easy) }
         budget.forget(id)
         streams[id] = nil
-        janitor.closingBegan(id, part: stream.writer?.path)
+        janitor.closingBegan(id, part: stream.tracks.first?.writer?.path)
         closingStreams[id] = stream.appendedInfo
         if let position = progressIfChanged(of: stream) { continuation.yield(.progress([id: position])) }
-        disk.close(ClosingWork(ending: ending, stream: stream), for: id)
+        disk.close(StreamClosingWork(ending: ending, stream: stream), for: id)
     }
 
     /// Every 250 ms: back-offs that ended, disk checks and checkpoints of the streams.
@@ -95,12 +96,14 @@ extension TransferThread {
                 }
             }
             let policy = CheckpointPolicy(seconds: stream.request.options.checkpointInterval)
-            guard !stream.bookkeeping.syncInFlight, let writer = stream.writer,
-                  policy.isDue(sinceLast: now - stream.bookkeeping.lastCheckpoint, undurable: stream.position - stream.durable, total: nil)
+            let undurable = stream.position - (stream.info?.appendedBytes ?? 0)
+            guard !stream.bookkeeping.syncInFlight, !stream.tracks.isEmpty,
+                  policy.isDue(sinceLast: now - stream.bookkeeping.lastCheckpoint, undurable: undurable, total: nil)
             else { continue }
             stream.bookkeeping.syncInFlight = true
             stream.bookkeeping.lastCheckpoint = now
-            disk.sync(writer, for: stream.request.id, attempt: stream.attempt, epoch: stream.epoch, bytes: stream.position, marks: [:])
+            disk.sync(stream: stream.tracks.compactMap(\.writer), for: stream.request.id, attempt: stream.attempt,
+                      epoch: stream.epoch, positions: stream.positions)
         }
     }
 
@@ -116,6 +119,16 @@ extension TransferThread {
             if let position = progressIfChanged(of: stream) { positions[id] = position }
         }
         return (positions, maps)
+    }
+
+    /// Deletes a task's part file — never through a link, and with `unlessHeld` only one no transfer holds —
+    /// and the part file of its separate audio rendition beside it (`NAME.audio.part`).
+    func unlinkPart(_ path: String, unlessHeld: Bool = false) {
+        let audio = String(path.dropLast(".part".count)) + ".audio.part"
+        for (file, always) in [(path, !unlessHeld), (audio, false)]
+        where always || (!partsInUse.paths.contains(file) && DownloadDirectory.isRegularFile(file)) {
+            unlink(file)
+        }
     }
 
     private func progressIfChanged(of stream: StreamTransfer) -> Int64? {

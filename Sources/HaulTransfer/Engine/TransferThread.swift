@@ -64,9 +64,12 @@ final class TransferThread {
         switch message {
         case let .command(command):
             handle(command)
-        case let .synced(id, attempt, epoch, bytes, _) where streams[id]?.attempt == attempt:
-            streams[id]?.bookkeeping.syncInFlight = false
-            if streams[id]?.epoch == epoch { streams[id]?.synced(bytes: bytes) }
+        case let .streamSynced(id, attempt, epoch, positions):
+            guard let stream = streams[id], stream.attempt == attempt else { return }
+            stream.bookkeeping.syncInFlight = false
+            if stream.epoch == epoch { stream.synced(positions: positions) }
+        case let .streamNote(id, note):
+            closingStreams[id]?.note = note
         case let .synced(id, attempt, epoch, bytes, marks):
             guard let transfer = active[id], transfer.attempt == attempt else { return }
             transfer.bookkeeping.syncInFlight = false
@@ -76,8 +79,11 @@ final class TransferThread {
             if let error { conclude(transfer, .failed(error)) } else { transfer.layoutAllocated() }
         case let .concluded(id, outcome, segments):
             let (released, delete) = janitor.closingEnded(id, completed: outcome.isCompleted)
-            if let delete { unlink(delete) }
-            if let released { partsInUse.paths.remove(released) }
+            if let released {
+                partsInUse.paths.remove(released)
+                partsInUse.paths.remove(String(released.dropLast(".part".count)) + ".audio.part")
+            }
+            if let delete { unlinkPart(delete) }
             if let segments { continuation.yield(.segmentCheckpoint(id, segments, durableBytes: outcome.durableBytes)) }
             if let info = closingStreams.removeValue(forKey: id), info.appendedBytes == outcome.durableBytes {
                 continuation.yield(.streamCheckpoint(id, info))
@@ -113,9 +119,8 @@ final class TransferThread {
             case .stopTransferFirst:
                 if let transfer = active[id] { conclude(transfer, .paused) }
                 if let stream = streams[id] { conclude(stream, .paused) }
-            case let .delete(path): unlink(path)
-            // Never through a link: only a regular part file of that name is deleted.
-            case let .deleteIfUnheld(path): if !partsInUse.paths.contains(path), DownloadDirectory.isRegularFile(path) { unlink(path) }
+            case let .delete(path): unlinkPart(path)
+            case let .deleteIfUnheld(path): unlinkPart(path, unlessHeld: true)
             case .afterClosing, .nothing: break
             }
         case .shutdown:

@@ -7,10 +7,12 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     enum Purpose: Equatable {
         /// A playlist: the task's link (depth 0) or the chosen variant's (depth 1).
         case playlist(depth: Int)
+        /// The media playlist of the variant's separate audio rendition.
+        case audioPlaylist
         case key(String)
         case initSection(InitSection)
-        /// The segment at this index of the media playlist.
-        case segment(Int)
+        /// The segment at `index` of a track's media playlist (0: the variant's, 1: its audio).
+        case segment(track: Int, index: Int)
     }
 
     let purpose: Purpose

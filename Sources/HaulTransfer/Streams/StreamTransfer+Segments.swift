@@ -1,88 +1,26 @@
 import HaulCore
 
-/// The segments of a stream: the part file opened (or continued when the playlist still matches), fetches
-/// within the window, retries of one segment alone, decryption, and appending in playlist order.
+/// The segments of a stream: fetches within each track's window, retries of one segment alone, decryption, and
+/// appending in playlist order.
 extension StreamTransfer {
-    /// The media playlist is known: open the part file and fetch from the first segment not appended.
-    func start(_ media: MediaPlaylist) {
-        var info = StreamInfo(
-            fingerprint: StreamFingerprint(media), segmentCount: media.segments.count, durationSeconds: media.duration,
-            variant: chosen.map(Self.describe), variantKey: chosen.map(Self.key(of:)),
-            encryption: media.isEncrypted ? "AES-128" : nil, container: media.isFragmentedMP4 ? "mp4" : "ts")
-        info.note = audioNote
-        var restartReason: String?
-        if let stored = request.stream, stored.segmentsDone > 0 {
-            if let mismatch = stored.fingerprint.mismatch(info.fingerprint) {
-                restartReason = "the playlist changed: \(mismatch)"
-            } else {
-                info.segmentsDone = stored.segmentsDone
-                info.appendedBytes = stored.appendedBytes
-                info.doneSeconds = stored.doneSeconds
-            }
-        }
-        let name: String
-        do throws(DownloadError) {
-            if let error = DiskGuard.freeSpaceError(
-                free: directory.freeBytes(), reserve: request.options.diskReserve, needed: nil, directory: request.directory) {
-                throw error
-            }
-            if request.stream != nil, let stored = request.fileName {
-                name = stored
-                let writer = try directory.openPart(of: name)
-                hold(writer, name: name)
-                if info.segmentsDone > 0, try writer.size() < info.appendedBytes {
-                    restartReason = "the part file is shorter than the \(info.appendedBytes) bytes recorded"
-                    info.restart()
-                }
-                try writer.truncate(to: info.appendedBytes)
-            } else {
-                let wanted = StreamFileName.choose(requested: request.requestedName, url: request.url, container: info.container)
-                let (reserved, writer) = try directory.reservePart(
-                    for: wanted, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere,
-                    replacing: request.requestOptions.allowOverwrite == true)
-                hold(writer, name: reserved)
-                name = reserved
-            }
-        } catch {
-            return fail(error)
-        }
-        if restartReason != nil { info.restart() }
-        position = info.appendedBytes
-        durable = position
-        doneSeconds = info.doneSeconds
-        self.media = media
-        self.info = info
-        let span = max(2 * request.options.split, 8)
-        window = StreamWindow(count: media.segments.count, appended: info.segmentsDone, span: span)
-        phase = .receiving
-        emit(.responded(request.id, ResponseSummary(
-            fileName: name, totalBytes: info.estimatedTotal(bandwidth: bandwidth), validators: RemoteValidators(),
-            offset: position, restartReason: restartReason, httpStatus: 200)))
-        emit(.streamResolved(request.id, info, fileName: name, bandwidth: bandwidth))
-    }
-
-    private func hold(_ writer: FileWriter, name: String) {
-        fileName = name
-        self.writer = writer
-        partsInUse.paths.insert(writer.path)
-    }
-
-    /// Starts what can start now, or says the transfer ends: keys and init sections the window needs first,
-    /// then segments over the free connections, within the window and the memory bound.
+    /// Starts what can start now, or says the transfer ends: keys and init sections the windows need first,
+    /// then segments over the free connections (to the track furthest behind), within the memory bound.
     func pump() -> TransferNext {
         if case let .failed(error) = phase { return .conclude(.failed(error)) }
-        guard var window, let media else { return .keepGoing }
-        if window.isComplete { return .conclude(.complete) }
+        guard !tracks.isEmpty else { return .keepGoing }
+        if tracks.allSatisfy(\.window.isComplete) { return .conclude(.complete) }
         var missing = false
-        for index in window.appended..<min(window.count, window.appended + window.span) {
-            let segment = media.segments[index]
-            if let key = segment.key, keys[key.uri] == nil {
-                missing = true
-                fetchOnce(.key(key.uri), url: key.uri, range: nil, limit: Self.keyLimit)
-            }
-            if let section = segment.initSection, inits[section] == nil {
-                missing = true
-                fetchOnce(.initSection(section), url: section.uri, range: section.byteRange, limit: Self.initLimit)
+        for track in tracks {
+            for index in track.window.appended..<min(track.window.count, track.window.appended + track.window.span) {
+                let segment = track.media.segments[index]
+                if let key = segment.key, keys[key.uri] == nil {
+                    missing = true
+                    fetchOnce(.key(key.uri), url: key.uri, range: nil, limit: Self.keyLimit)
+                }
+                if let section = segment.initSection, inits[section] == nil {
+                    missing = true
+                    fetchOnce(.initSection(section), url: section.uri, range: section.byteRange, limit: Self.initLimit)
+                }
             }
         }
         if missing { return .keepGoing }
@@ -90,14 +28,24 @@ extension StreamTransfer {
         var free = max(0, targetConnections - running)
         if running > 0 {
             // Extra connections only where the host has room, and never past the memory bound.
-            free = min(free, hosts.room(for: URLValidation.host(of: media.segments[window.appended].uri)))
+            free = min(free, hosts.room(for: URLValidation.host(of: tracks[0].media.segments[0].uri)))
             if bufferedBytes >= Self.memoryBound { free = 0 }
         }
-        for index in window.take(free: free) {
-            let segment = media.segments[index]
-            add(StreamFetch(purpose: .segment(index), url: segment.uri, range: segment.byteRange, limit: Self.segmentLimit, stream: self))
+        while free > 0 {
+            // The track furthest behind in media time goes first, so audio and video keep pace.
+            var started = false
+            for number in tracks.indices.sorted(by: { tracks[$0].doneSeconds < tracks[$1].doneSeconds }) {
+                guard let index = tracks[number].window.take(free: 1).first else { continue }
+                let segment = tracks[number].media.segments[index]
+                add(StreamFetch(
+                    purpose: .segment(track: number, index: index), url: segment.uri, range: segment.byteRange,
+                    limit: Self.segmentLimit, stream: self))
+                started = true
+                break
+            }
+            guard started else { break }
+            free -= 1
         }
-        self.window = window
         return .keepGoing
     }
 
@@ -111,8 +59,8 @@ extension StreamTransfer {
         forget(fetch)
         if case .failed = phase { return pump() }
         switch (fetch.outcome(result), fetch.purpose) {
-        case let (.success(body), .playlist(depth)):
-            received(playlist: body, from: fetch.easy.effectiveURL ?? fetch.url, depth: depth)
+        case let (.success(body), .playlist), let (.success(body), .audioPlaylist):
+            received(playlist: body, from: fetch.easy.effectiveURL ?? fetch.url, purpose: fetch.purpose)
         case let (.success(body), .key(uri)):
             guard body.count == 16 else {
                 fail(.streamPart(keyLabel(uri), .invalidResponse(host: fetch.host, detail: "the key is \(body.count) bytes, not 16")))
@@ -121,67 +69,67 @@ extension StreamTransfer {
             keys[uri] = body
         case let (.success(body), .initSection(section)):
             inits[section] = body
-        case let (.success(body), .segment(index)):
-            arrived(index, body)
-        case let (.failure(error), .playlist):
+        case let (.success(body), .segment(number, index)):
+            arrived(tracks[number], number, index, body)
+        case let (.failure(error), .playlist), let (.failure(error), .audioPlaylist):
             fail(error)
         case let (.failure(error), .key(uri)):
             fail(.streamPart(keyLabel(uri), error))
         case let (.failure(error), .initSection(section)):
-            let first = media?.segments.firstIndex { $0.initSection == section } ?? 0
+            let first = tracks.first?.media.segments.firstIndex { $0.initSection == section } ?? 0
             fail(.streamPart("init section for segment \(first)", error))
-        case let (.failure(error), .segment(index)):
-            segmentFailed(index, error)
+        case let (.failure(error), .segment(number, index)):
+            segmentFailed(tracks[number], number, index, error)
         }
         return pump()
     }
 
     private func keyLabel(_ uri: String) -> String {
-        "key for segment \(media?.segments.firstIndex { $0.key?.uri == uri } ?? 0)"
+        "key for segment \(tracks.first?.media.segments.firstIndex { $0.key?.uri == uri } ?? 0)"
     }
 
-    func label(_ index: Int) -> String { "segment \(index) (line \(media?.segments[index].line ?? 0))" }
+    /// "segment 12 (line 40)", "audio segment 3 (line 12)".
+    func label(_ track: Int, _ index: Int) -> String {
+        (track == 0 ? "" : "audio ") + "segment \(index) (line \(tracks[track].media.segments[index].line))"
+    }
 
     /// Segment `index` arrived whole: decrypted, held, and appended with every one now in order.
-    private func arrived(_ index: Int, _ raw: [UInt8]) {
-        guard let media, var window else { return }
+    private func arrived(_ track: StreamTrack, _ number: Int, _ index: Int, _ raw: [UInt8]) {
         var clear = raw
-        if let key = media.segments[index].key {
+        if let key = track.media.segments[index].key {
             guard let keyBytes = keys[key.uri] else { return fail(.inconsistentTransfer("segment \(index) arrived before its key")) }
             do {
                 clear = try SegmentDecryptor.decrypt(raw, key: keyBytes, iv: key.iv)
             } catch {
-                return fail(.undecryptable("segment \(index)"))
+                return fail(.undecryptable((number == 0 ? "" : "audio ") + "segment \(index)"))
             }
         }
-        failures[index] = nil
-        held[index] = clear
-        let ready = window.fetched(index, bytes: clear.count)
-        self.window = window
-        for next in ready { append(next) }
+        track.failures[index] = nil
+        track.held[index] = clear
+        for next in track.window.fetched(index, bytes: clear.count) { append(next, of: track) }
     }
 
-    /// Writes segment `index` (after its init section when it changes there) at the end of the part file.
-    private func append(_ index: Int) {
-        guard let media, let writer, let bytes = held.removeValue(forKey: index) else { return }
-        let segment = media.segments[index]
+    /// Writes segment `index` (after its init section when it changes there) at the end of the track's part file.
+    private func append(_ index: Int, of track: StreamTrack) {
+        guard let writer = track.writer, let bytes = track.held.removeValue(forKey: index) else { return }
+        let segment = track.media.segments[index]
         do throws(DownloadError) {
-            if let section = segment.initSection, index == 0 || media.segments[index - 1].initSection != section {
+            if let section = segment.initSection, index == 0 || track.media.segments[index - 1].initSection != section {
                 guard let prefix = inits[section] else { throw .inconsistentTransfer("segment \(index) without its init section") }
-                try write(prefix, to: writer)
+                try write(prefix, to: writer, of: track)
             }
-            try write(bytes, to: writer)
+            try write(bytes, to: writer, of: track)
         } catch {
             return fail(error)
         }
-        window?.didAppend(index)
-        doneSeconds += segment.duration
-        appendLog.append((index + 1, position, doneSeconds))
+        track.window.didAppend(index)
+        track.doneSeconds += segment.duration
+        track.appendLog.append((index + 1, track.position, track.doneSeconds))
     }
 
-    private func write(_ bytes: [UInt8], to writer: FileWriter) throws(DownloadError) {
+    private func write(_ bytes: [UInt8], to writer: FileWriter, of track: StreamTrack) throws(DownloadError) {
         guard !bytes.isEmpty else { return }
-        let offset = position
+        let offset = track.position
         let failure: DownloadError? = bytes.withUnsafeBytes { buffer in
             do throws(DownloadError) {
                 try writer.write(buffer, at: offset)
@@ -191,34 +139,36 @@ extension StreamTransfer {
             }
         }
         if let failure { throw failure }
-        position += Int64(bytes.count)
+        track.position += Int64(bytes.count)
     }
 
     /// A segment failed: a transient failure is asked again alone after a back-off (or `Retry-After`), until
     /// `--retries`; anything else fails the task naming the segment.
-    private func segmentFailed(_ index: Int, _ error: DownloadError) {
-        guard error.isTransient else { return fail(.streamPart(label(index), error)) }
-        let count = (failures[index] ?? 0) + 1
-        failures[index] = count
-        guard count <= request.options.segmentRetries else { return fail(.streamPart(label(index), error)) }
+    private func segmentFailed(_ track: StreamTrack, _ number: Int, _ index: Int, _ error: DownloadError) {
+        guard error.isTransient else { return fail(.streamPart(label(number, index), error)) }
+        let count = (track.failures[index] ?? 0) + 1
+        track.failures[index] = count
+        guard count <= request.options.segmentRetries else { return fail(.streamPart(label(number, index), error)) }
         let delay = RetryPolicy(maxRetries: request.options.segmentRetries, baseDelay: 1, maxDelay: 30)
             .delay(attempt: count, retryAfter: error.retryAfter)
-        retryAt[index] = .now + .seconds(within: 3600, delay)
+        track.retryAt[index] = .now + .seconds(within: 3600, delay)
     }
 
     /// Segments whose back-off is over are asked again; says what comes next.
     func tick(now: ContinuousClock.Instant) -> TransferNext {
-        let due = retryAt.filter { $0.value <= now }.map(\.key)
-        guard !due.isEmpty else { return .keepGoing }
-        for index in due {
-            retryAt[index] = nil
-            window?.failed(index)
+        var due = false
+        for track in tracks {
+            for (index, instant) in track.retryAt where instant <= now {
+                track.retryAt[index] = nil
+                track.window.failed(index)
+                due = true
+            }
         }
-        return pump()
+        return due ? pump() : .keepGoing
     }
 
     /// Bytes fetched and not yet appended: held segments and the bodies still arriving.
     var bufferedBytes: Int {
-        held.values.reduce(0) { $0 + $1.count } + fetches.reduce(0) { $0 + $1.bodyCount }
+        tracks.reduce(0) { $0 + $1.heldBytes } + fetches.reduce(0) { $0 + $1.bodyCount }
     }
 }

@@ -1,9 +1,10 @@
 import HaulCore
 
 /// One running HLS download on the transfer thread (DESIGN §9): it fetches the playlist (and the chosen
-/// variant's), then segments over up to `-s` connections within a window ahead of the first missing one,
-/// decrypts them and appends them in order to the part file. Durable per segment: a checkpoint records the
-/// segments appended and the part file's length after them once a sync covers them.
+/// variant's, and its separate audio rendition's), then segments over up to `-s` connections within a window
+/// ahead of the first missing one of each track, decrypts them and appends them in order to the track's part
+/// file. Durable per segment: a checkpoint records the segments appended and the part files' lengths after them
+/// once a sync covers them.
 ///
 /// Confined to the transfer thread. The engine keeps it (and through it every fetch libcurl calls back into)
 /// alive in its table until its handles have left the multi handle.
@@ -26,34 +27,23 @@ final class StreamTransfer {
     var bookkeeping = TransferBookkeeping()
 
     var phase = TransferPhase.awaitingResponse
+    /// The video file's name (the audio part's follows from it).
     var fileName: String?
-    var writer: FileWriter?
-    /// The part file's length: every appended segment.
-    var position: Int64 = 0
-    /// Bytes known to be synced.
-    var durable: Int64 = 0
     var epoch = 0
-    /// The media playlist, once resolved; `info` is what the task stores of it.
-    var media: MediaPlaylist?
+    /// The variant's track, then its audio rendition's; empty until the media playlists are known.
+    var tracks: [StreamTrack] = []
+    /// What the task stores, apart from the tracks' figures.
     var info: StreamInfo?
     /// The variant a master playlist resolved to, and its bandwidth for a first estimate of the size.
     var chosen: Variant?
     var bandwidth: Int64?
-    /// An audio rendition the variant names, which is not fetched (said in the details pane).
-    var audioNote: String?
-    var window: StreamWindow?
+    /// The variant's separate audio rendition, and the media playlists known so far.
+    var audio: Rendition?
+    var videoMedia: MediaPlaylist?
+    var audioMedia: MediaPlaylist?
     /// Keys and init sections fetched, by URI.
     var keys: [String: [UInt8]] = [:]
     var inits: [InitSection: [UInt8]] = [:]
-    /// Clear bytes of fetched segments waiting for their turn.
-    var held: [Int: [UInt8]] = [:]
-    /// Failures so far of each segment, and when a failed one may be asked again.
-    var failures: [Int: Int] = [:]
-    var retryAt: [Int: ContinuousClock.Instant] = [:]
-    /// Seconds of media appended.
-    var doneSeconds: Double = 0
-    /// (segments appended, part length, seconds of media) after each append since the last checkpoint.
-    var appendLog: [(segments: Int, bytes: Int64, seconds: Double)] = []
     /// Connections allowed (`-s`, changed live).
     var targetConnections: Int
 
@@ -80,18 +70,16 @@ final class StreamTransfer {
         }
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)
         if let playlist {
-            received(playlist: playlist.bytes, from: playlist.url, depth: 0)
+            received(playlist: playlist.bytes, from: playlist.url, purpose: .playlist(depth: 0))
         } else {
             add(StreamFetch(purpose: .playlist(depth: 0), url: request.url, range: nil, limit: PlaylistParser.maxBytes, stream: self))
         }
     }
 
-    deinit {
-        // The part file stays registered until the engine's closing work on it is done (`.concluded`).
-        writer?.close()
-    }
-
     var host: String { URLValidation.host(of: request.url) }
+
+    /// Bytes in the part files (appended, not necessarily synced).
+    var position: Int64 { tracks.reduce(0) { $0 + $1.position } }
 
     // MARK: - Fetches
 
@@ -133,24 +121,34 @@ final class StreamTransfer {
 
     // MARK: - Playlists
 
-    /// A playlist arrived: a master resolves to its variant's media playlist, a media playlist starts the segments.
-    func received(playlist bytes: [UInt8], from url: String, depth: Int) {
+    /// A playlist arrived: a master resolves to its variant's media playlist (and its audio rendition's); the
+    /// media playlists known, the segments start.
+    func received(playlist bytes: [UInt8], from url: String, purpose: StreamFetch.Purpose) {
         let playlist: Playlist
         do {
             playlist = try PlaylistParser.parse(bytes, url: url)
         } catch {
             return fail(.playlist(error))
         }
-        switch playlist {
-        case let .master(master):
-            guard depth == 0 else { return fail(.playlist(PlaylistError(line: nil, .nestedMaster))) }
+        switch (playlist, purpose) {
+        case let (.master(master), .playlist(depth: 0)):
             guard let variant = pick(from: master) else { return fail(.playlist(PlaylistError(line: nil, .empty))) }
             chosen = variant
             bandwidth = variant.averageBandwidth ?? variant.bandwidth
-            if let audio = master.audio(for: variant) { audioNote = "audio '\(audio.name)' is a separate rendition, not fetched" }
+            audio = master.audio(for: variant)
             add(StreamFetch(purpose: .playlist(depth: 1), url: variant.uri, range: nil, limit: PlaylistParser.maxBytes, stream: self))
-        case let .media(media):
-            start(media)
+            if let uri = audio?.uri {
+                add(StreamFetch(purpose: .audioPlaylist, url: uri, range: nil, limit: PlaylistParser.maxBytes, stream: self))
+            }
+        case (.master, _):
+            fail(.playlist(PlaylistError(line: nil, .nestedMaster)))
+        case let (.media(media), .audioPlaylist):
+            audioMedia = media
+        case let (.media(media), _):
+            videoMedia = media
+        }
+        if let videoMedia, audio == nil || audioMedia != nil, tracks.isEmpty, phase == .awaitingResponse {
+            start(video: videoMedia, audio: audioMedia)
         }
     }
 

@@ -1,0 +1,82 @@
+import HaulCore
+
+/// The media playlists are known: the part files are opened (or continued when the playlists still match by
+/// sequence and durations), and the task is told what the stream is.
+extension StreamTransfer {
+    func start(video: MediaPlaylist, audio audioMedia: MediaPlaylist?) {
+        var info = StreamInfo(
+            tracks: [StreamTrackInfo(video)] + (audioMedia.map { [StreamTrackInfo($0, rendition: audio?.name ?? "audio")] } ?? []),
+            variant: chosen.map(Self.describe), variantKey: chosen.map(Self.key(of:)),
+            encryption: video.isEncrypted || audioMedia?.isEncrypted == true ? "AES-128" : nil,
+            container: video.isFragmentedMP4 ? "mp4" : "ts")
+        var restartReason = Self.mismatch(stored: request.stream, fresh: info)
+        if restartReason == nil, let stored = request.stream {
+            for index in info.tracks.indices {
+                info.tracks[index].segmentsDone = stored.tracks[index].segmentsDone
+                info.tracks[index].appendedBytes = stored.tracks[index].appendedBytes
+                info.tracks[index].doneSeconds = stored.tracks[index].doneSeconds
+            }
+        }
+        var writers: [FileWriter] = []
+        let name: String
+        do throws(DownloadError) {
+            if let error = DiskGuard.freeSpaceError(
+                free: directory.freeBytes(), reserve: request.options.diskReserve, needed: nil, directory: request.directory) {
+                throw error
+            }
+            if request.stream != nil, let stored = request.fileName {
+                name = stored
+                writers.append(try directory.openPart(of: name))
+            } else {
+                let wanted = StreamFileName.choose(requested: request.requestedName, url: request.url, container: info.container)
+                let (reserved, writer) = try directory.reservePart(
+                    for: wanted, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere,
+                    replacing: request.requestOptions.allowOverwrite == true)
+                name = reserved
+                writers.append(writer)
+            }
+            if audioMedia != nil { writers.append(try directory.openPart(of: StreamFileName.audioPart(of: name))) }
+            for (writer, track) in zip(writers, info.tracks) where track.segmentsDone > 0 {
+                if try writer.size() < track.appendedBytes {
+                    restartReason = restartReason ?? "a part file is shorter than the \(track.appendedBytes) bytes recorded"
+                }
+            }
+            if restartReason != nil { info.restart() }
+            for (writer, track) in zip(writers, info.tracks) { try writer.truncate(to: track.appendedBytes) }
+        } catch {
+            for writer in writers { writer.close() }
+            return fail(error)
+        }
+        fileName = name
+        let span = max(2 * request.options.split, 8)
+        tracks = zip([video] + (audioMedia.map { [$0] } ?? []), zip(info.tracks, writers)).map { media, pair in
+            let track = StreamTrack(media: media, info: pair.0, span: span)
+            track.writer = pair.1
+            partsInUse.paths.insert(pair.1.path)
+            return track
+        }
+        if let rendition = info.tracks.dropFirst().first?.rendition {
+            info.note = FFmpeg.path == nil
+                ? "audio '\(rendition)' is saved beside the video as \(StreamFileName.audioName(of: name, container: info.container)) (ffmpeg is not installed to mux them)"
+                : "audio '\(rendition)' is fetched beside the video and muxed into it with ffmpeg"
+        }
+        self.info = info
+        phase = .receiving
+        emit(.responded(request.id, ResponseSummary(
+            fileName: name, totalBytes: info.estimatedTotal(bandwidth: bandwidth), validators: RemoteValidators(),
+            offset: position, restartReason: restartReason, httpStatus: 200)))
+        emit(.streamResolved(request.id, info, fileName: name, bandwidth: bandwidth))
+    }
+
+    /// Why the stored progress cannot be continued with the playlists fetched now; nil when it can (or none is kept).
+    static func mismatch(stored: StreamInfo?, fresh: StreamInfo) -> String? {
+        guard let stored, stored.segmentsDone > 0 else { return nil }
+        guard stored.tracks.count == fresh.tracks.count else {
+            return "the playlist changed: it now has \(fresh.tracks.count) media playlists, not \(stored.tracks.count)"
+        }
+        for (kept, now) in zip(stored.tracks, fresh.tracks) {
+            if let mismatch = kept.fingerprint.mismatch(now.fingerprint) { return "the playlist changed: \(mismatch)" }
+        }
+        return nil
+    }
+}
