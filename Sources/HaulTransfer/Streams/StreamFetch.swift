@@ -77,7 +77,18 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         if let length = head.contentLength, range == nil, Int64(body.count) != length {
             return .failure(.sizeMismatch(expected: length, actual: Int64(body.count)))
         }
+        if Self.isWebPage(body), purpose != .playlist(depth: 0), purpose != .playlist(depth: 1), purpose != .audioPlaylist {
+            // A login or error page served with 200 instead of media: never appended to the video.
+            return .failure(.invalidResponse(host: host, detail: "the answer is a web page (HTML), not media"))
+        }
         return .success(body)
+    }
+
+    /// Whether `body` starts like an HTML document (after blanks): `<!doctype html` or `<html`.
+    static func isWebPage(_ body: [UInt8]) -> Bool {
+        let start = body.prefix(512).drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        let head = String(decoding: start.prefix(14), as: UTF8.self).lowercased()
+        return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
     }
 
     // MARK: - Callbacks (transfer thread, inside curl_multi_perform)

@@ -1,0 +1,339 @@
+import FaultServer
+import Foundation
+import HaulCore
+import HaulTestSupport
+import HaulTransfer
+import Testing
+
+/// HLS streams through the engine over real HTTP (DESIGN §9): detection, order, retries of one segment, failures
+/// naming the segment, resume after the segments appended, a changed playlist, AES-128, pause.
+@Suite(.timeLimit(.minutes(1))) struct StreamEngineTests {
+    static let hlsType = "application/vnd.apple.mpegurl"
+
+    static func segment(_ index: Int, size: Int = 30_000) -> [UInt8] {
+        FaultPlan.file(size: Int64(size), seed: UInt64(7000 + index)).body.bytes()
+    }
+
+    /// A VOD media playlist of `uris`, every segment `duration` seconds unless `durations` says otherwise.
+    static func playlist(_ uris: [String], durations: [Double]? = nil, header: String = "") -> String {
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:0\n" + header
+        for (index, uri) in uris.enumerated() {
+            text += "#EXTINF:\(durations?[index] ?? 2.0),\n\(uri)\n"
+        }
+        return text + "#EXT-X-ENDLIST\n"
+    }
+
+    static func serve(_ server: FaultServer, _ path: String, text: String, type: String = hlsType) {
+        server.route(path, FaultPlan(body: .bytes(Array(text.utf8)), contentType: type))
+    }
+
+    /// `count` clear segments under `/NAME/`, and their playlist at `/NAME/index.m3u8`; the segments' bytes.
+    @discardableResult
+    static func stream(_ server: FaultServer, _ name: String, count: Int, type: String = hlsType, plans: [Int: FaultPlan] = [:]) -> [[UInt8]] {
+        let bodies = (0..<count).map { segment($0) }
+        for (index, body) in bodies.enumerated() {
+            var plan = plans[index] ?? FaultPlan(body: .bytes(body))
+            plan.body = .bytes(body)
+            server.route("/\(name)/s\(index).ts", plan)
+        }
+        serve(server, "/\(name)/index.m3u8", text: playlist((0..<count).map { "s\($0).ts" }), type: type)
+        return bodies
+    }
+
+    static func options(split: Int = 4) -> TransferOptions {
+        var options = TransferOptions(stallTimeout: 5, diskReserve: 0, checkpointInterval: 0.2, split: split)
+        options.segmentRetries = 3
+        return options
+    }
+
+    static func resolved(_ engine: EngineHarness, _ id: Int64) -> [StreamInfo] {
+        engine.events.compactMap { event in
+            if case let .streamResolved(eventID, info, _, _) = event, eventID == TaskID(id) { return info }
+            return nil
+        }
+    }
+
+    static func checkpoints(_ engine: EngineHarness, _ id: Int64) -> [StreamInfo] {
+        engine.events.compactMap { event in
+            if case let .streamCheckpoint(eventID, info) = event, eventID == TaskID(id) { return info }
+            return nil
+        }
+    }
+
+    @Test func aPlaylistLinkBecomesOneFileOfItsSegmentsInOrder() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let bodies = Self.stream(server, "v", count: 12)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/v/index.m3u8"), directory: dir.path, options: Self.options()))
+        let outcome = try await engine.outcome(of: TaskID(1))
+        #expect(outcome == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
+        expectSameBytes(contents(dir.path + "/index.ts"), Array(bodies.joined()))
+        #expect(listing(dir.path) == ["index.ts"])
+        let info = try #require(Self.resolved(engine, 1).first)
+        #expect(info.segmentCount == 12 && info.durationSeconds == 24 && info.container == "ts" && info.encryption == nil)
+        #expect((0..<12).allSatisfy { server.stats("/v/s\($0).ts").requests == 1 }, "each segment fetched once")
+        #expect(Self.checkpoints(engine, 1).last?.segmentsDone == 12)
+    }
+
+    @Test func aPlaylistServedAsPlainTextIsFoundByItsFirstLine() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let bodies = Self.stream(server, "p", count: 3, type: "text/plain")
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/p/index.m3u8"), directory: dir.path, options: Self.options()))
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
+        #expect(listing(dir.path) == ["index.ts"], "the part file reserved for the playlist itself is gone")
+    }
+
+    @Test func streamOffSavesThePlaylistAsAFile() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        Self.stream(server, "o", count: 2)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        var off = request(1, url: server.url("/o/index.m3u8"), directory: dir.path, options: Self.options())
+        off.requestOptions.streamOff = true
+        engine.start(off)
+        guard case .completed(fileName: "index.m3u8", _) = try await engine.outcome(of: TaskID(1)) else {
+            Issue.record("the playlist was not saved as a file")
+            return
+        }
+        #expect(contents(dir.path + "/index.m3u8").map { String(decoding: $0, as: UTF8.self).hasPrefix("#EXTM3U") } == true)
+        #expect(server.stats("/o/s0.ts").requests == 0)
+    }
+
+    @Test func aMasterPlaylistResolvesToTheChosenVariant() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let low = Self.stream(server, "low", count: 2)
+        Self.stream(server, "high", count: 2)
+        Self.serve(server, "/master.m3u8", text: """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360
+            low/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=1280x720,CODECS="avc1.64001f"
+            high/index.m3u8
+
+            """)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        var worst = request(1, url: server.url("/master.m3u8"), directory: dir.path, options: Self.options())
+        worst.requestOptions.streamQuality = "worst"
+        engine.start(worst)
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "master.ts", bytes: Int64(low.joined().count)))
+        #expect(Self.resolved(engine, 1).first?.variant == "640x360, 800 kbit/s")
+        #expect(server.stats("/high/index.m3u8").requests == 0)
+        engine.start(request(2, url: server.url("/master.m3u8"), directory: dir.path, options: Self.options()))
+        guard case .completed = try await engine.outcome(of: TaskID(2)) else {
+            Issue.record("best did not complete")
+            return
+        }
+        #expect(Self.resolved(engine, 2).first?.variant == "1280x720, 2.5 Mbit/s, avc1.64001f")
+    }
+
+    @Test func aSegmentThatFailsOnceIsFetchedAgainAlone() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var flaky = FaultPlan(body: .bytes([]))
+        flaky.failFirst = 1
+        flaky.retryAfter = 0
+        let bodies = Self.stream(server, "r", count: 6, plans: [3: flaky])
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/r/index.m3u8"), directory: dir.path, options: Self.options()))
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
+        expectSameBytes(contents(dir.path + "/index.ts"), Array(bodies.joined()))
+        #expect(server.stats("/r/s3.ts").requests == 2)
+        #expect([0, 1, 2, 4, 5].allSatisfy { server.stats("/r/s\($0).ts").requests == 1 })
+        #expect(server.stats("/r/index.m3u8").requests == 1, "the playlist was not fetched again")
+    }
+
+    @Test func aSegmentThatIsGoneFailsTheTaskNamingItAndKeepsWhatWasAppended() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var gone = FaultPlan(body: .bytes([]))
+        gone.status = 404
+        let bodies = Self.stream(server, "g", count: 8, plans: [5: gone])
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/g/index.m3u8"), directory: dir.path, options: Self.options(split: 1)))
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        #expect(error.description.hasPrefix("segment 5 (line 16): HTTP 404"), "\(error)")
+        #expect(!error.isTransient)
+        let kept = Array(bodies[0..<5].joined())
+        #expect(durable == Int64(kept.count))
+        expectSameBytes(contents(dir.path + "/index.ts.part"), kept)
+        #expect(Self.checkpoints(engine, 1).last?.segmentsDone == 5)
+    }
+
+    @Test func aResumedStreamFetchesOnlyTheSegmentsNotAppended() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let bodies = Self.stream(server, "k", count: 10)
+        let dir = try TemporaryDirectory()
+        // What an earlier attempt left: 4 segments appended and recorded, and a fifth written past the record.
+        let kept = Array(bodies[0..<4].joined())
+        try Data(kept + bodies[4]).write(to: URL(fileURLWithPath: dir.path + "/index.ts.part"))
+        guard case let .media(media) = try PlaylistParser.parse(
+            Array(Self.playlist((0..<10).map { "s\($0).ts" }).utf8), url: server.url("/k/index.m3u8")) else { return }
+        var track = StreamTrackInfo(media)
+        track.segmentsDone = 4
+        track.appendedBytes = Int64(kept.count)
+        track.doneSeconds = 8
+        var resumed = request(1, url: server.url("/k/index.m3u8"), directory: dir.path, fileName: "index.ts", options: Self.options())
+        resumed.stream = StreamInfo(tracks: [track])
+        let engine = EngineHarness()
+        engine.start(resumed)
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
+        expectSameBytes(contents(dir.path + "/index.ts"), Array(bodies.joined()))
+        #expect((0..<4).allSatisfy { server.stats("/k/s\($0).ts").requests == 0 }, "the appended segments were not fetched again")
+        #expect((4..<10).allSatisfy { server.stats("/k/s\($0).ts").requests == 1 })
+        #expect(engine.responses(of: TaskID(1)).first?.offset == Int64(kept.count))
+    }
+
+    @Test func aPlaylistThatChangedRestartsTheStreamWithTheReason() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let bodies = Self.stream(server, "c", count: 5)
+        let dir = try TemporaryDirectory()
+        try Data(bodies[0]).write(to: URL(fileURLWithPath: dir.path + "/index.ts.part"))
+        // Recorded from a playlist of other durations.
+        let other = MediaPlaylist(targetDuration: 4, segments: (0..<5).map { MediaSegment(sequence: Int64($0), duration: 3, uri: "x\($0)") })
+        var track = StreamTrackInfo(other)
+        track.segmentsDone = 1
+        track.appendedBytes = Int64(bodies[0].count)
+        var resumed = request(1, url: server.url("/c/index.m3u8"), directory: dir.path, fileName: "index.ts", options: Self.options())
+        resumed.stream = StreamInfo(tracks: [track])
+        let engine = EngineHarness()
+        engine.start(resumed)
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
+        let response = try #require(engine.responses(of: TaskID(1)).first)
+        #expect(response.offset == 0)
+        #expect(response.restartReason == "the playlist changed: the playlist's segment durations changed")
+        #expect(server.stats("/c/s0.ts").requests == 1)
+    }
+
+    @Test func encryptedSegmentsAreDecryptedWithTheKeyAndTheSequenceIV() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let key: [UInt8] = Array(0..<16)
+        let clear = (0..<4).map { Self.segment($0, size: 10_000 + $0) }
+        for (index, body) in clear.enumerated() {
+            // No IV attribute: the media sequence number (100 + index) as a 128-bit big-endian integer.
+            let encrypted = try Self.encrypt(body, key: key, iv: SegmentKey.implicitIV(sequence: Int64(100 + index)))
+            server.route("/e/s\(index).ts", FaultPlan(body: .bytes(encrypted)))
+        }
+        server.route("/e/key.bin", FaultPlan(body: .bytes(key)))
+        var text = Self.playlist((0..<4).map { "s\($0).ts" }, header: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n")
+        text = text.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:100")
+        Self.serve(server, "/e/index.m3u8", text: text)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/e/index.m3u8"), directory: dir.path, options: Self.options()))
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(clear.joined().count)))
+        expectSameBytes(contents(dir.path + "/index.ts"), Array(clear.joined()))
+        #expect(server.stats("/e/key.bin").requests == 1, "one key for every segment")
+        #expect(Self.resolved(engine, 1).first?.encryption == "AES-128")
+    }
+
+    @Test func aKeyThatIsRefusedFailsTheTaskNamingIt() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var refused = FaultPlan(body: .bytes([]))
+        refused.status = 403
+        server.route("/f/key.bin", refused)
+        Self.stream(server, "f", count: 2)
+        Self.serve(server, "/f/index.m3u8", text: Self.playlist(["s0.ts", "s1.ts"], header: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n"))
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/f/index.m3u8"), directory: dir.path, options: Self.options()))
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        #expect(error.description.hasPrefix("key for segment 0: HTTP 403"), "\(error)")
+        #expect(durable == 0 && server.stats("/f/s0.ts").requests == 0)
+    }
+
+    @Test func segmentsThatDoNotDecryptFailTheTask() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/d/key.bin", FaultPlan(body: .bytes(Array(0..<16))))
+        Self.stream(server, "d", count: 2)
+        Self.serve(server, "/d/index.m3u8", text: Self.playlist(["s0.ts", "s1.ts"], header: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n"))
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/d/index.m3u8"), directory: dir.path, options: Self.options(split: 1)))
+        guard let (error, _) = try await engine.failure(of: TaskID(1)) else { return }
+        #expect(error.description.hasPrefix("segment 0: does not decrypt"), "\(error)")
+    }
+
+    @Test func aBadPlaylistFailsNamingTheLineAndWritesNothing() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        Self.serve(server, "/bad.m3u8", text: "#EXTM3U\n#EXTINF:-3,\ns0.ts\n#EXT-X-ENDLIST\n")
+        Self.serve(server, "/live.m3u8", text: "#EXTM3U\n#EXTINF:2,\ns0.ts\n")
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/bad.m3u8"), directory: dir.path, options: Self.options()))
+        engine.start(request(2, url: server.url("/live.m3u8"), directory: dir.path, options: Self.options()))
+        guard let (bad, _) = try await engine.failure(of: TaskID(1)), let (live, _) = try await engine.failure(of: TaskID(2)) else { return }
+        #expect(bad.description.hasPrefix("playlist line 2: segment duration '-3'"), "\(bad)")
+        #expect(live.description.contains("live stream"), "\(live)")
+        #expect(listing(dir.path).isEmpty)
+    }
+
+    @Test func aWebPageServedAsASegmentIsNeverAppended() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        Self.stream(server, "w", count: 3)
+        server.route("/w/s1.ts", FaultPlan(body: .bytes(Array("<!DOCTYPE html><html><body>Sign in</body></html>".utf8)), contentType: "text/html"))
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/w/index.m3u8"), directory: dir.path, options: Self.options(split: 1)))
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        #expect(error.description.contains("segment 1 (line 8)") && error.description.contains("web page"), "\(error)")
+        #expect(durable == Int64(Self.segment(0).count))
+    }
+
+    @Test func pausingKeepsTheAppendedSegmentsRecorded() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var plans: [Int: FaultPlan] = [:]
+        for index in 0..<20 {
+            var slow = FaultPlan(body: .bytes([]))
+            slow.throttle = 200_000
+            plans[index] = slow
+        }
+        let bodies = Self.stream(server, "z", count: 20, plans: plans)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/z/index.m3u8"), directory: dir.path, options: Self.options(split: 2)))
+        _ = try await eventuallyValue("two segments recorded", timeout: .seconds(20)) {
+            Self.checkpoints(engine, 1).last.flatMap { $0.segmentsDone >= 2 ? $0 : nil }
+        }
+        engine.driver.send(.pause(TaskID(1)))
+        guard case let .paused(durable) = try await engine.outcome(of: TaskID(1)) else {
+            Issue.record("not paused")
+            return
+        }
+        let last = try #require(Self.checkpoints(engine, 1).last)
+        #expect(last.appendedBytes == durable, "the closing checkpoint records what the closing sync covered")
+        expectSameBytes(contents(dir.path + "/index.ts.part"), Array(bodies[0..<last.segmentsDone].joined()))
+    }
+
+    // MARK: - Helpers
+
+    /// AES-128-CBC with PKCS#7 padding, by the openssl command.
+    static func encrypt(_ bytes: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+        let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+        let input = try TemporaryDirectory()
+        try Data(bytes).write(to: URL(fileURLWithPath: input.path + "/in"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["enc", "-aes-128-cbc", "-K", hex(key), "-iv", hex(iv), "-in", input.path + "/in", "-out", input.path + "/out"]
+        try process.run()
+        process.waitUntilExit()
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: input.path + "/out")))
+    }
+}
