@@ -65,8 +65,11 @@ struct TransferFlags: ParsableArguments {
         guard let minimum = ByteSize.parse(minSplitSize), minimum >= 1 << 20 else {
             throw ValidationError("--min-split-size '\(minSplitSize)' is not a size of at least 1M, like 4M or 20M")
         }
-        return TransferOptions(
+        var options = TransferOptions(
             rateLimit: rate?.bytesPerSecond, stallTimeout: timeout, caCertificate: caCertificate, diskReserve: reserve,
             split: min(split, maxHostConnections), minSplitSize: minimum, maxHostConnections: maxHostConnections)
+        // A stream's segment retries alone as many times as a task would.
+        options.segmentRetries = retries
+        return options
     }
 }
