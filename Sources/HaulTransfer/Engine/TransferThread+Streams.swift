@@ -17,6 +17,7 @@ extension TransferThread {
         }
         streams[request.id] = stream
         budget.setTask(request.id, request.options.rateLimit)
+        countConnections()
         proceed(stream, stream.pump())
     }
 
@@ -73,6 +74,7 @@ extension TransferThread {
         for fetch in stream.closeAll() { multi.remove(fetch.easy) }
         budget.forget(id)
         streams[id] = nil
+        countConnections()
         janitor.closingBegan(id, part: stream.tracks.first?.writer?.path)
         closingStreams[id] = stream.appendedInfo
         if let position = progressIfChanged(of: stream) { continuation.yield(.progress([id: position])) }

@@ -203,7 +203,10 @@ final class TransferThread {
     }
 
     /// Tells the budget how many connections share the overall limit (before new buffers, and as a transfer ends).
-    func countConnections() { budget.expectedConnections = max(1, active.values.reduce(0) { $0 + $1.expectedConnections }) }
+    func countConnections() {
+        let streamConnections = streams.values.reduce(0) { $0 + $1.targetConnections }
+        budget.expectedConnections = max(1, active.values.reduce(streamConnections) { $0 + $1.expectedConnections })
+    }
 
     /// Sets up and adds the connections a transfer made; one that cannot start ends like a failed one.
     private func addNewConnections(of transfer: ActiveTransfer) {
