@@ -21,6 +21,11 @@ public struct JSONLine {
         fields.append("\(key.jsonStringLiteral):\((value * 10).rounded() / 10)")
     }
 
+    /// A value already encoded as JSON text (`null`, `true`, a list …).
+    public mutating func add(_ key: String, json: String) {
+        fields.append("\(key.jsonStringLiteral):\(json)")
+    }
+
     /// An array of objects; nothing for an empty array.
     public mutating func add(_ key: String, _ objects: [JSONLine]) {
         guard !objects.isEmpty else { return }
