@@ -106,4 +106,33 @@ import Testing
         let other = try await run.list().first { $0["name"] as? String == "other.mp4" }
         #expect(other?["directory"] as? String == run.downloads && other?["category"] == nil)
     }
+
+    /// A link whose name says nothing (`/watch?v=7`): the server's `Content-Type` decides, at the first answer,
+    /// before the name is decided; the file and its part file never touch the default directory.
+    @Test func aCategoryByContentTypeAppliesAtTheFirstResponse() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var video = FaultPlan.file(size: 90_000, seed: 21)
+        video.contentType = "video/mp4"
+        server.route("/watch", video)
+        server.route("/data", .file(size: 5_000, seed: 22))
+        let run = try HaulRun()
+        let videos = run.root.path + "/videos"
+        let file = try SettingsTests.settingsFile(run, """
+            dir = "\(run.downloads)"
+            [[category]]
+            content-types = ["video/*"]
+            dir = "\(videos)"
+            """)
+        let (status, _, err) = try await run.run(
+            ["--headless", "--config", file, server.url("/watch") + "?v=7", server.url("/data")])
+        #expect(status == 0, "\(err)")
+        #expect(FileManager.default.contents(atPath: videos + "/watch")?.count == 90_000)
+        #expect(!FileManager.default.fileExists(atPath: run.downloads + "/watch"))
+        #expect(run.file("data")?.count == 5_000, "application/octet-stream stays in dir")
+        let rows = try await run.list()
+        let clip = rows.first { $0["name"] as? String == "watch" }
+        #expect(clip?["directory"] as? String == videos && clip?["category"] as? String == "category video/* (\(file):2)", "\(rows)")
+        #expect(rows.first { $0["name"] as? String == "data" }?["directory"] as? String == run.downloads)
+    }
 }
