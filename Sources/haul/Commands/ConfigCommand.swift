@@ -12,14 +12,13 @@ struct ConfigCommand: AsyncParsableCommand {
         commandName: "config",
         abstract: "Show the settings a run would use and where each comes from; --reload applies the settings file to a running haul.",
         discussion: """
-            Every long option of a run is a key of the settings file ($XDG_CONFIG_HOME/haul/config.toml, or
-            --config FILE). The command line wins over the file, the file over the built-in defaults. Each
-            setting is shown with its origin: default, FILE:LINE, or command line. [[rule]] and [[category]]
-            entries follow.
+            Every long option of a run is a key of the settings file ($XDG_CONFIG_HOME/haul/config.toml, or --config FILE). \
+            The command line wins over the file, the file over the built-in defaults. Each setting is shown with its \
+            origin: default, FILE:LINE, or command line; [[rule]] and [[category]] entries follow.
 
-            --reload makes the running haul read the file it started with: limits, concurrency, retries,
-            timeouts and the settings of tasks added from then on change at once; the rest is named as
-            needing a restart. SIGHUP to a background haul does the same.
+            --reload makes the running haul read the file it started with: limits, concurrency, retries, timeouts and \
+            the settings of tasks added from then on change at once; the rest is named as needing a restart. SIGHUP to \
+            a background haul does the same.
             """)
 
     @OptionGroup var options: RunOptions
