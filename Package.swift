@@ -31,9 +31,14 @@ let package = Package(
             dependencies: ["HaulCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest", "CCipher"], swiftSettings: strict),
+        // The settings file (DESIGN §10) and the TOML check every user file passes before TOMLKit reads it.
+        .target(
+            name: "HaulSettings",
+            dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict),
         .target(
             name: "HaulTUI",
-            dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["HaulCore", "HaulSettings", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict),
         .target(name: "HaulReport", dependencies: ["HaulCore"], swiftSettings: strict),
         .target(
@@ -50,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulCore", "HaulStore", "HaulTransfer", "HaulReport", "HaulRemote", "HaulTUI", "HaulTerminal",
+                "HaulCore", "HaulStore", "HaulTransfer", "HaulReport", "HaulRemote", "HaulTUI", "HaulTerminal", "HaulSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -87,6 +92,7 @@ let package = Package(
             dependencies: ["HaulTransfer", "HaulCore", "FaultServer", "HaulTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "FaultServerTests", dependencies: ["FaultServer", "HaulTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HaulSettingsTests", dependencies: ["HaulSettings", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulReportTests", dependencies: ["HaulReport", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulTestSupport"], swiftSettings: strict),

@@ -32,9 +32,9 @@ public struct JSONLine {
         fields.append("\(key.jsonStringLiteral):" + object.text)
     }
 
-    /// An explicit null.
-    public mutating func addNull(_ key: String) {
-        fields.append("\(key.jsonStringLiteral):null")
+    /// A value already encoded as JSON text (`null`, `true`, a list …).
+    public mutating func add(_ key: String, json: String) {
+        fields.append("\(key.jsonStringLiteral):\(json)")
     }
 
     /// An array of objects; nothing for an empty array.
@@ -53,8 +53,8 @@ extension JSONLine {
         json.add("segments", Int64(info.segmentCount))
         json.add("segmentsDone", Int64(info.segmentsDone))
         json.add("durationSeconds", info.durationSeconds)
-        if let variant = info.variant { json.add("variant", variant) } else { json.addNull("variant") }
-        if let encryption = info.encryption { json.add("encryption", encryption) } else { json.addNull("encryption") }
+        if let variant = info.variant { json.add("variant", variant) } else { json.add("variant", json: "null") }
+        if let encryption = info.encryption { json.add("encryption", encryption) } else { json.add("encryption", json: "null") }
         json.add("container", info.container)
         json.add("estimated", info.isEstimate)
         json.add("note", info.note)

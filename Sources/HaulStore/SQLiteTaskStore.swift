@@ -105,18 +105,19 @@ public struct SQLiteTaskStore: TaskStore {
     /// removed rather than coming back.
     public func save(_ tasks: [DownloadTask]) throws {
         guard !tasks.isEmpty else { return }
-        // One cached statement for the columns a task's life changes (the URL, directory, name asked for,
-        // checksum, headers and creation time never change): this runs for every state change of every task.
+        // One cached statement for the columns a task's life changes (the name asked for, checksum, headers and
+        // creation time never change; the directory changes once when a content-type category chooses it):
+        // this runs for every state change of every task.
         try database.writer.write { db in
             let update = try db.cachedStatement(sql: """
-                UPDATE task SET url = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
+                UPDATE task SET url = ?, directory = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
                     lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
                     cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?, stream = ?
                 WHERE id = ?
                 """)
             for task in tasks {
                 try update.execute(arguments: [
-                    task.url, task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
+                    task.url, task.directory, task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
                     task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
                     task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
                     TaskRecord.encodeStrings(task.cookies), TaskRecord.encodeOptions(task.requestOptions),

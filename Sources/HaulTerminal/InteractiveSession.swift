@@ -165,6 +165,7 @@ public enum InteractiveSession {
             }
             var context = UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory)
             context.proxyDefaults = options.proxyDefaults
+            context.intakeRules = options.intakeRules
             cachedContext = (snapshot.sequence, layout.visibleRows, context)
             return context
         }

@@ -11,6 +11,8 @@ public struct TerminalOptions: Sendable {
     public var attachedTo: Int32?
     /// The proxies of URLs added with `a` (those of the command that opened the list).
     public var proxyDefaults = ProxySettings()
+    /// The settings file's rules and categories for URLs added with `a`.
+    public var intakeRules = IntakeRules()
 
     public init(theme: Theme, downloadDirectory: String, attachedTo: Int32? = nil) {
         self.theme = theme

@@ -116,11 +116,13 @@ public final class HaulProcess: Sendable {
     }
 
     /// The environment a child gets: `inherited` without proxy variables, `SWIFT_BACKTRACE=interactive=no`
-    /// unless set, then `given` on top.
+    /// unless set, a configuration directory that holds nothing, then `given` on top.
     public static func childEnvironment(inherited: [String: String], given: [String: String]) -> [String: String] {
         var environment = inherited
         // Tests talk to 127.0.0.1 only: never let an inherited proxy setting route them elsewhere.
         for name in proxyVariables { environment[name] = nil }
+        // Nor the settings file of whoever runs the tests (a test that wants one passes --config or this variable).
+        environment["XDG_CONFIG_HOME"] = "/nonexistent/haul-tests-config"
         environment["SWIFT_BACKTRACE"] = environment["SWIFT_BACKTRACE"] ?? "interactive=no"
         environment.merge(given) { _, new in new }
         return environment

@@ -21,6 +21,18 @@ public struct RequestOptions: Sendable, Equatable, Codable {
     /// `--stream-remux mp4`: a finished MPEG-TS stream is remuxed into MP4 with `ffmpeg -c copy`.
     public var streamRemux: String?
 
+    /// Connections per download a settings rule set when the task was added (nil: the run's `--split`).
+    public var split: Int?
+    /// A cap a settings rule set when the task was added, bytes per second (nil: the run's `--limit-rate`).
+    public var rateLimit: Int64?
+    /// The settings file's `[[rule]]` that applied when the task was added (`host = "…" (FILE:LINE)`).
+    public var rule: String?
+    /// The settings file's `[[category]]` that chose the task's directory (`category mp4,mkv (FILE:LINE)`).
+    public var category: String?
+    /// Directories by response `Content-Type` (the settings file's `[[category]]` with `content-types`), for a
+    /// task whose directory nothing else chose: the first response picks one, before the name is decided.
+    public var contentTypeDirectories: [ContentTypeDirectory]?
+
     public init(proxies: ProxySettings? = nil, cookiesFile: String? = nil, netrcFile: String? = nil) {
         self.proxies = proxies
         self.cookiesFile = cookiesFile
@@ -32,4 +44,19 @@ public struct RequestOptions: Sendable, Equatable, Codable {
 
     /// Nothing set.
     public var isEmpty: Bool { self == RequestOptions() }
+}
+
+/// One content type's directory, as stored with a task (`RequestOptions.contentTypeDirectories`).
+public struct ContentTypeDirectory: Sendable, Equatable, Codable {
+    /// A media type (`video/mp4`) or a type with any subtype (`video/*`).
+    public var contentType: String
+    public var directory: String
+    /// The category's label, recorded with the task when it applies.
+    public var category: String
+
+    public init(contentType: String, directory: String, category: String) {
+        self.contentType = contentType
+        self.directory = directory
+        self.category = category
+    }
 }

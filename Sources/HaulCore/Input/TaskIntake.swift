@@ -15,6 +15,8 @@ public struct TaskIntake: Sendable {
     public let allowedDirectories: [String]?
     /// The proxies of a task that names none: the adding process's environment, or its `--all-proxy`.
     public let proxyDefaults: ProxySettings
+    /// The settings file's rules and categories (DESIGN §10), applied to every new task.
+    public var rules = IntakeRules()
 
     /// An intake for `defaultDirectory` (absolute, `~/…`, or relative to the current directory).
     ///
@@ -29,14 +31,29 @@ public struct TaskIntake: Sendable {
     /// proxy, cookies file, netrc file.
     public func newTask(_ request: TaskRequest) throws(IntakeError) -> NewTask {
         let url = try Self.url(request.url)
+        let (request, ruled, ruleDirectory) = rules.apply(to: request, url: url)
         let mirrors = try Self.mirrors(request.mirrors, of: url)
         if let output = request.output { try Self.checkOutput(output) }
-        let directory = try resolvedDirectory(request.directory)
+        // A directory from the user's own settings file is not a client's choice: no allowed-directory check.
+        let directory: String
+        if let ruleDirectory {
+            directory = try checked(Self.absolutePath(ruleDirectory, relativeTo: defaultDirectory), trusted: true)
+        } else {
+            directory = try resolvedDirectory(request.directory)
+        }
         try HeaderRule.check(all: request.headers)
         let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
         var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
         task.mirrors = mirrors
         task.requestOptions = try requestOptions(request.access)
+        task.requestOptions.split = ruled.split
+        task.requestOptions.rateLimit = ruled.rateLimit
+        task.requestOptions.rule = ruled.rule
+        task.requestOptions.category = ruled.category
+        if ruleDirectory == nil, request.directory == nil, !rules.pinned.contains("dir") {
+            let byType = rules.contentTypeDirectories(relativeTo: defaultDirectory)
+            task.requestOptions.contentTypeDirectories = byType.isEmpty ? nil : byType
+        }
         return task
     }
 
@@ -59,7 +76,7 @@ public struct TaskIntake: Sendable {
     }
 
     /// The stream options of a request, checked (DESIGN §9).
-    static func applyStreamOptions(_ request: AccessRequest, to options: inout RequestOptions) throws(IntakeError) {
+    public static func applyStreamOptions(_ request: AccessRequest, to options: inout RequestOptions) throws(IntakeError) {
         if let stream = request.stream {
             switch stream.lowercased() {
             case "auto", "on": options.streamOff = nil
@@ -131,12 +148,12 @@ public struct TaskIntake: Sendable {
         return parsed
     }
 
-    private func checked(_ directory: String) throws(IntakeError) -> String {
+    private func checked(_ directory: String, trusted: Bool = false) throws(IntakeError) -> String {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw .notADirectory(directory)
         }
-        if let allowedDirectories {
+        if let allowedDirectories, !trusted {
             guard Self.isInside(directory, anyOf: [defaultDirectory] + allowedDirectories) else {
                 throw .directoryNotAllowed(directory)
             }

@@ -39,8 +39,17 @@ public struct ResponseSummary: Sendable, Equatable {
     /// Why the download started over from byte 0 although bytes were kept ("server ignores ranges", "remote file changed").
     public var restartReason: String?
     public var httpStatus: Int
+    /// The directory a content-type category chose at this answer (the task's own otherwise).
+    public var directory: String?
+    /// That category's label.
+    public var category: String?
 
-    public init(fileName: String, totalBytes: Int64?, validators: RemoteValidators, offset: Int64, restartReason: String?, httpStatus: Int) {
+    public init(
+        fileName: String, totalBytes: Int64?, validators: RemoteValidators, offset: Int64, restartReason: String?, httpStatus: Int,
+        directory: String? = nil, category: String? = nil
+    ) {
+        self.directory = directory
+        self.category = category
         self.fileName = fileName
         self.totalBytes = totalBytes
         self.validators = validators

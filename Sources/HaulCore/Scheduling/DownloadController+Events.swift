@@ -8,6 +8,12 @@ extension DownloadController {
             guard var task = tasks[id], runtime[id].removal == nil else { return }
             task.fileName = response.fileName
             task.totalBytes = response.totalBytes
+            // A category by content type chose the directory before the name was decided; the choice is made once.
+            if let directory = response.directory {
+                task.directory = directory
+                task.requestOptions.category = response.category
+            }
+            task.requestOptions.contentTypeDirectories = nil
             task.validators = response.validators
             task.bytesDone = min(task.bytesDone, response.offset)
             // The new link's first answer passed its check (or the task started over): the link is the task's now.

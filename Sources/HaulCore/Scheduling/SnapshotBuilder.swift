@@ -72,8 +72,9 @@ enum SnapshotBuilder {
             row.speed = attempt.meter.bytesPerSecond(at: now)
             row.eta = EtaEstimate.seconds(done: attempt.position, total: task.totalBytes, bytesPerSecond: row.speed)
         }
-        row.rateLimit = record.rate.setLimit
-        row.split = record.split ?? defaultSplit
+        // A cap or connections a settings rule gave the task count as its own, until a live change.
+        row.rateLimit = record.rate == .inherit ? task.requestOptions.rateLimit.flatMap(RateLimit.init(bytesPerSecond:)) : record.rate.setLimit
+        row.split = record.split ?? task.requestOptions.split ?? defaultSplit
         if task.state == .waiting, let retry = record.backoff, retry.date > wallNow { row.retryAt = retry.date }
         return row
     }

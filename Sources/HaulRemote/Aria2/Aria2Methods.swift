@@ -6,10 +6,12 @@ import HaulCore
 struct Aria2Methods: Sendable {
     let access: any QueueAccess
     let state: RemoteState
+    /// The intake and the run's settings, replaced when the settings file is read again.
+    let live: RPCIntakeSettings
     /// The one intake, restricted to the default directory and `--rpc-allowed-dir` ones.
-    let intake: TaskIntake
+    var intake: TaskIntake { live.read().intake }
     /// The run's settings, for `getGlobalOption` and `getOption`.
-    let runOptions: Aria2RunOptions
+    var runOptions: Aria2RunOptions { live.read().runOptions }
 
     // MARK: - Adding and removing
 

@@ -7,6 +7,8 @@ struct HaulMethods: Sendable {
     let access: any QueueAccess
     let processID: Int32
     let history = SnapshotHistory()
+    /// Reads the settings file again and applies it (nil: this owner has none to read).
+    let reload: (@Sendable () async -> SettingsReloadAnswer)?
 
     /// `haul.snapshot([{"after": N, "timeout": MS, "delta": true, "owner": PID}])`: the first snapshot newer
     /// than N (at once without `after`), or the latest after the timeout (default 10 s, at most 60 s).
@@ -48,6 +50,12 @@ struct HaulMethods: Sendable {
             throw .failed("not a list of haul commands: \(error)")
         }
         return try encoded(await access.perform(commands))
+    }
+
+    /// `haul.reload()`: the settings file read again and applied; a `SettingsReloadAnswer`.
+    func reloadSettings() async throws(RPCError) -> JSONValue {
+        guard let reload else { throw .failed("this haul does not read a settings file") }
+        return try encoded(await reload())
     }
 
     /// `haul.info()`: who owns the engine.

@@ -53,6 +53,11 @@ public struct OwnerClient: Sendable {
         return result
     }
 
+    /// Asks the owner to read its settings file again and apply what can change live.
+    public func reloadSettings() async throws -> SettingsReloadAnswer {
+        try await call("haul.reload", [JSONValue]()).decoded(as: SettingsReloadAnswer.self)
+    }
+
     /// Asks the owner to save its state and exit.
     public func shutdown() async throws {
         _ = try await call("haul.shutdown", [JSONValue]())

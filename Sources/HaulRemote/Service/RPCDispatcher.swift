@@ -21,12 +21,13 @@ public final class RPCDispatcher: RPCService {
     /// - Parameters:
     ///   - intake: the intake for `addUri`, restricted to the directories RPC may write to.
     ///   - secret: the TCP secret (nil when there is no TCP listener).
+    ///   - reload: reads the settings file again and applies it (`haul.reload`, the owner's socket only).
     public init(
         access: any QueueAccess, intake: TaskIntake, secret: String?, processID: Int32,
-        runOptions: Aria2RunOptions = Aria2RunOptions()
+        runOptions: Aria2RunOptions = Aria2RunOptions(), reload: (@Sendable () async -> SettingsReloadAnswer)? = nil
     ) {
-        aria2 = Aria2Methods(access: access, state: state, intake: intake, runOptions: runOptions)
-        haul = HaulMethods(access: access, processID: processID)
+        aria2 = Aria2Methods(access: access, state: state, live: RPCIntakeSettings(.init(intake: intake, runOptions: runOptions)))
+        haul = HaulMethods(access: access, processID: processID, reload: reload)
         self.secret = secret
         let events = access.events()
         Task { [state, hub] in
@@ -39,6 +40,11 @@ public final class RPCDispatcher: RPCService {
     }
 
     public func notifications() -> AsyncStream<[UInt8]> { hub.subscribe() }
+
+    /// Tasks added over RPC from now on use `intake`, and clients read `runOptions` (the settings file read again).
+    public func replaceSettings(intake: TaskIntake, runOptions: Aria2RunOptions) {
+        aria2.live.replace(.init(intake: intake, runOptions: runOptions))
+    }
 
     public func answer(_ body: [UInt8], from caller: RPCCaller) async -> RPCReply {
         let request: JSONValue

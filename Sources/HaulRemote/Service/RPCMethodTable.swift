@@ -71,6 +71,7 @@ extension RPCDispatcher {
         },
         .value("haul.perform", .owner) { dispatcher, params throws(RPCError) in try await dispatcher.haul.perform(params) },
         .value("haul.info", .owner) { dispatcher, _ in dispatcher.haul.info() },
+        .value("haul.reload", .owner) { dispatcher, _ throws(RPCError) in try await dispatcher.haul.reloadSettings() },
         .value("haul.shutdown", .owner) { dispatcher, _ in await dispatcher.haul.shutdown() },
     ]
 

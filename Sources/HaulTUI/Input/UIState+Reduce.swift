@@ -135,7 +135,9 @@ extension UIState {
         var state = self
         let tasks: [NewTask]
         do {
-            tasks = try TaskIntake(defaultDirectory: context.downloadDirectory, proxyDefaults: context.proxyDefaults).promptTasks(field.text)
+            var intake = TaskIntake(defaultDirectory: context.downloadDirectory, proxyDefaults: context.proxyDefaults)
+            intake.rules = context.intakeRules
+            tasks = try intake.promptTasks(field.text)
         } catch {
             state.mode = .prompt(field)
             state.message = Message(error.description, isError: true)

@@ -159,6 +159,8 @@ public struct UIContext: Sendable, Equatable {
     public var downloadDirectory: String
     /// The proxies of added URLs.
     public var proxyDefaults = ProxySettings()
+    /// The settings file's rules and categories for added URLs.
+    public var intakeRules = IntakeRules()
     /// How far the open help or details box scrolls, as last rendered (`ListRenderer.overlayScroll`);
     /// nil when unknown, and then only the renderer keeps the offset inside the content.
     public var overlayScroll: OverlayScroll?

@@ -1,3 +1,4 @@
+import HaulSettings
 import TOMLKit
 
 /// A theme file as decoded from TOML: every field optional; bad entries become warnings, not errors.

@@ -50,6 +50,9 @@ extension ViewModelBuilder {
         if !task.cookies.isEmpty { files.append("\(task.cookies.count) set by the server") }
         if let netrc = options.netrcFile { files.append("login from \(netrc)") }
         if !files.isEmpty { fields.append(.init(label: "Cookies, login", value: files.joined(separator: " · "))) }
+        // What the settings file decided when the task was added (DESIGN §10).
+        if let rule = options.rule { fields.append(.init(label: "Rule", value: rule)) }
+        if let category = options.category { fields.append(.init(label: "Category", value: category)) }
         return fields
     }
 

@@ -130,7 +130,7 @@ extension ActiveTransfer {
         responded = true
         emit(.responded(request.id, ResponseSummary(
             fileName: fileName, totalBytes: total, validators: validators, offset: ledger?.committedBytes ?? position,
-            restartReason: restartReason, httpStatus: status)))
+            restartReason: restartReason, httpStatus: status, directory: category?.directory, category: category?.category)))
     }
 
     /// Empties the part file (reserving one first when the name is not decided yet); records 0 durable bytes.
@@ -138,6 +138,7 @@ extension ActiveTransfer {
         if let writer {
             try writer.truncate(to: 0)
         } else {
+            try chooseDirectory(contentType: head["content-type"])
             let name = FileNameChoice.choose(
                 requested: request.requestedName, contentDisposition: head["content-disposition"], url: request.url,
                 effectiveURL: { self.effectiveURL })

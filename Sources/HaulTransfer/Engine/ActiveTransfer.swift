@@ -10,7 +10,11 @@ final class ActiveTransfer {
     let request: TransferRequest
     /// Distinguishes attempts of the same task, so late disk results of an old attempt are ignored.
     let attempt: Int
-    let directory: DownloadDirectory
+    /// The download directory; a category by content type may replace it at the first answer, before the
+    /// name is decided (`chooseDirectory`).
+    var directory: DownloadDirectory
+    /// The content-type category that chose `directory`, if one did.
+    var category: ContentTypeDirectory?
     let host: String
     let emit: (TransferEvent) -> Void
     /// The engine's receive limits, which every connection draws from.

@@ -14,7 +14,7 @@ struct ResponseHead {
     /// The headers haul reads; others are skipped without building strings (this runs for every line).
     static let wanted: [String] = [
         "content-length", "content-range", "etag", "last-modified", "content-disposition", "location",
-        "retry-after", "transfer-encoding", "accept-ranges", "content-encoding",
+        "retry-after", "transfer-encoding", "accept-ranges", "content-encoding", "content-type",
     ]
 
     /// Feeds one header line (with or without CRLF). Returns true when the line ended the head.

@@ -7,9 +7,12 @@ struct AddCommand: AsyncParsableCommand {
 
     @OptionGroup var add: AddOptions
     @OptionGroup var state: StateOptions
+    @OptionGroup var settingsFile: SettingsOptions
 
     func run() async throws {
-        let tasks = try add.newTasks()
+        // The settings file's dir, headers, proxies and rules apply to the tasks added, as in a run.
+        let settings = try RunSettings.load(config: settingsFile.config, commandLine: add.commandLine)
+        let tasks = try add.newTasks(settings)
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)

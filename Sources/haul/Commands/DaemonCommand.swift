@@ -9,16 +9,15 @@ struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon", abstract: "Start a background haul (no terminal) and return; `haul` attaches to it.")
 
-    @OptionGroup var add: AddOptions
-    @OptionGroup var state: StateOptions
-    @OptionGroup var transfer: TransferFlags
-    @OptionGroup var remote: RemoteOptions
+    @OptionGroup var options: RunOptions
 
     func run() async throws {
         // Everything is checked here, before the background haul is started with the same arguments.
-        let newTasks = try add.newTasks()
-        _ = try transfer.transferOptions()
-        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        let settings = try options.settings()
+        let newTasks = try options.add.newTasks(settings)
+        _ = try settings.transferOptions()
+        try settings.validateRemote()
+        let session = try QueueSession.open(stateDirectory: options.state.stateDirectory)
         if let owner = session.owner, let pid = try? await owner.processID() {
             if !newTasks.isEmpty { try Attachment.reportAdded(await QueueEndpoint.owner(owner, pid: pid).perform([.add(newTasks)])) }
             note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
@@ -33,7 +32,7 @@ struct DaemonCommand: AsyncParsableCommand {
             try Attachment.reportAdded(results)
         }
         let pid = try await BackgroundHaul.launch(
-            arguments: Self.settingsArguments(Self.runArguments(), urls: add.urls), state: session.directory)
+            arguments: Self.settingsArguments(Self.runArguments(), urls: options.add.urls), state: session.directory)
         note("background haul running (pid \(pid))\n  socket \(session.directory.socketPath)\n  log    \(session.directory.logPath)")
     }
 

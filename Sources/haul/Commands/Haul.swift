@@ -19,7 +19,11 @@ struct Haul: AsyncParsableCommand {
               -H "K: V"  --checksum sha-256=HEX  --ca-cert FILE  --state-dir DIR
               --theme NAME|PATH  --no-color  -s N  --mirror URL  -c  --allow-overwrite
               --all-proxy URL  --no-proxy LIST  --load-cookies FILE  --netrc-file FILE
-              --notify  --rpc-listen [HOST:]PORT  --on-link-expired CMD
+              --notify  --rpc-listen [HOST:]PORT  --on-link-expired CMD  --config FILE
+
+            Settings: any long option of a run is also a key of the settings file
+            $XDG_CONFIG_HOME/haul/config.toml (see `haul config`); the command line
+            wins over the file, the file over the defaults.
 
             The queue lives in $XDG_STATE_HOME/haul (default ~/.local/state/haul).
             Exit status: 0 all completed, 1 some task failed, 2 usage error,
@@ -29,7 +33,7 @@ struct Haul: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [RunCommand.self, AddCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self,
                       RemoveCommand.self, SetURLCommand.self, DaemonCommand.self, StopCommand.self, LimitCommand.self,
-                      ScheduleCommand.self],
+                      ScheduleCommand.self, ConfigCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 
@@ -67,7 +71,7 @@ extension Haul {
         guard let index = arguments.indices.dropFirst().first(where: { names.contains(arguments[$0]) }),
               !arguments[..<index].contains("--"),
               let run = try? RunCommand.parse(Array(arguments[...index])),
-              run.add.urls == [arguments[index]]
+              run.options.add.urls == [arguments[index]]
         else { return arguments }
         return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulRemote
+import HaulSettings
 import HaulStore
 import HaulReport
 import HaulTUI
@@ -12,13 +13,8 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Add URLs (if any), then run the queue.", shouldDisplay: false)
 
-    @OptionGroup var add: AddOptions
-    @OptionGroup var state: StateOptions
-    @OptionGroup var transfer: TransferFlags
-    @OptionGroup var remote: RemoteOptions
-
-    @Flag(help: "Run without the live list until nothing is waiting or running.")
-    var headless = false
+    @OptionGroup var options: RunOptions
+    @OptionGroup var display: DisplayOptions
 
     @Flag(help: "Print JSON Lines events on stdout (implies --headless).")
     var json = false
@@ -26,23 +22,21 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-running"), help: "Headless: wait for new tasks (haul add) instead of exiting when the queue is done; stop with a signal.")
     var keepRunning = false
 
-    @Option(help: "Colour theme: a name from themes/ or a path to a .toml file.")
-    var theme: String?
-
-    @Flag(name: .customLong("no-color"), help: "Monochrome (also when NO_COLOR is set).")
-    var noColor = false
+    var add: AddOptions { options.add }
 
     func run() async throws {
-        let newTasks = try add.newTasks()
-        var options = try transfer.transferOptions()
-        let wantsTerminal = !headless && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
+        let settings = try options.settings(extra: display.commandLine)
+        let newTasks = try add.newTasks(settings)
+        let transferOptions = try settings.transferOptions()
+        try settings.validateRemote()
+        let wantsTerminal = !settings.bool("headless") && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
         // Theme errors are usage errors, reported before the screen is taken.
-        let theme = wantsTerminal ? try loadTheme() : nil
-        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
-        let downloadDirectory = add.directory.map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
+        let theme = wantsTerminal ? try loadTheme(settings) : nil
+        let session = try QueueSession.open(stateDirectory: options.state.stateDirectory)
+        let downloadDirectory = settings.downloadDirectory
         var terminal = theme.map { TerminalOptions(theme: $0, downloadDirectory: downloadDirectory) }
-        terminal?.proxyDefaults = try add.proxyDefaults()
-        options.confinementRoots = [downloadDirectory] + remote.rpcAllowedDirectories.map { absolutePath($0) }
+        terminal?.proxyDefaults = try settings.proxyDefaults()
+        terminal?.intakeRules = settings.intakeRules
         let lock: TransferLock
         do {
             lock = try TransferLock.acquire(at: session.directory.lockPath)
@@ -56,23 +50,26 @@ struct RunCommand: AsyncParsableCommand {
         }
         defer { lock.release() }
         let store = session.store
-        // One rule for the live list and headless runs: -j wins and is remembered; without it, the limit
-        // last set (by -j or the list's < and >) holds.
+        // One rule for the live list and headless runs: -j (else the settings file) wins, and -j is remembered;
+        // without either, the limit last set (by -j or the list's < and >) holds.
         let stored = (try? store.loadMaxConcurrent()) ?? nil
         var configuration = DownloadController.Configuration(
-            maxConcurrent: transfer.maxConcurrent ?? stored ?? ConcurrencyLimit.defaultValue,
-            retryPolicy: RetryPolicy(maxRetries: transfer.retries),
-            transferOptions: options,
-            exitWhenIdle: !wantsTerminal && !keepRunning, overallLimit: try transfer.overallLimit())
-        configuration.linkRenewal = remote.linkRenewal
-        let composition = Composition(store: store, configuration: configuration, explicitConcurrency: transfer.maxConcurrent, headless: theme == nil)
+            maxConcurrent: settings.maxConcurrent(stored: stored), retryPolicy: settings.retryPolicy,
+            transferOptions: transferOptions,
+            exitWhenIdle: !wantsTerminal && !keepRunning, overallLimit: try settings.overallLimit())
+        configuration.linkRenewal = settings.linkRenewal
+        let composition = Composition(
+            store: store, configuration: configuration, explicitConcurrency: options.transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {
             let (_, reused) = try await composition.controller.perform(.add(newTasks)).addedTasks()
             for task in reused { note(task.reusedNote) }
         }
-        let remoteControl = try await RemoteControl.start(
-            composition: composition, state: session.directory, options: remote, downloadDirectory: downloadDirectory,
-            proxyDefaults: try add.proxyDefaults())
+        let remoteControl = try await RemoteControl.start(composition: composition, state: session.directory, settings: settings)
+        if keepRunning, !wantsTerminal, !Self.hasControllingTerminal {
+            // A daemon: SIGHUP reads the settings file again (a terminal's SIGHUP still stops a run that has one).
+            let reloader = remoteControl?.reloader
+            composition.signals.reloadOnHangUp { await reloader?.reloadAndReport("SIGHUP") }
+        }
         let status: ExitStatus
         if let terminal {
             switch await composition.runInteractive(options: terminal) {
@@ -87,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode.success
             }
         } else {
-            status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !headless && !json)
+            status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !settings.bool("headless") && !json)
         }
         // The socket goes before the lock: a new owner never finds a live socket it must not replace.
         await remoteControl?.stop()
@@ -102,10 +99,19 @@ struct RunCommand: AsyncParsableCommand {
         DaemonCommand.settingsArguments(DaemonCommand.runArguments(), urls: urls)
     }
 
-    /// The theme named by --theme (or NO_COLOR / --no-color); warnings go to stderr.
-    private func loadTheme() throws -> Theme {
+    /// Whether this process has a controlling terminal (`/dev/tty` opens).
+    static var hasControllingTerminal: Bool {
+        let descriptor = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
+    }
+
+    /// The theme named by `theme` (or NO_COLOR / `no-color`); warnings go to stderr.
+    private func loadTheme(_ settings: RunSettings) throws -> Theme {
         let environment = ProcessInfo.processInfo.environment
-        let monochrome = noColor || (theme == nil && !(environment["NO_COLOR"] ?? "").isEmpty)
+        let theme = settings.string("theme")
+        let monochrome = settings.bool("no-color") || (theme == nil && !(environment["NO_COLOR"] ?? "").isEmpty)
         do {
             let (loaded, warnings) = try ThemeLoader.load(
                 nameOrPath: theme, noColor: monochrome, userDirectory: ThemeLoader.userDirectory(environment: environment),

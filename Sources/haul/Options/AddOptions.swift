@@ -63,49 +63,41 @@ struct AddOptions: ParsableArguments {
         "Remux a finished MPEG-TS stream into this container with ffmpeg -c copy, when ffmpeg is installed.", valueName: "mp4"))
     var streamRemux: String?
 
-    /// Proxy, cookies, netrc and stream options as given.
-    var access: AccessRequest {
-        var access = AccessRequest(allProxy: allProxy, noProxy: noProxy, loadCookies: loadCookies, netrcFile: netrcFile)
-        access.stream = stream
-        access.streamQuality = streamQuality
-        access.streamRemux = streamRemux
-        return access
+    /// The settings these options give, by key (the URLs, `-o`, `-i`, `--checksum` and `--mirror` name tasks, not settings).
+    var commandLine: [String: SettingValue] {
+        var values: [String: SettingValue] = [:]
+        values.given("dir", directory.map(SettingValue.string))
+        values.given("header", headers.isEmpty ? nil : .strings(headers))
+        values.given("user-agent", userAgent.map(SettingValue.string))
+        values.given("referer", referer.map(SettingValue.string))
+        values.given("all-proxy", allProxy.map(SettingValue.string))
+        values.given("no-proxy", noProxy.map(SettingValue.string))
+        values.given("load-cookies", loadCookies.map(SettingValue.string))
+        values.given("netrc-file", netrcFile.map(SettingValue.string))
+        values.given("continue", continuePartial ? .bool(true) : nil)
+        values.given("allow-overwrite", allowOverwrite ? .bool(true) : nil)
+        values.given("stream", stream.map(SettingValue.string))
+        values.given("stream-quality", streamQuality.map(SettingValue.string))
+        values.given("stream-remux", streamRemux.map(SettingValue.string))
+        return values
     }
+
     @Option(name: .customLong("mirror"), help: "Another link to the same file, fetched from at once (repeatable; one URL).")
     var mirrors: [String] = []
 
-    /// `-H` lines, then the ones `--user-agent` and `--referer` stand for.
-    var allHeaders: [String] {
-        headers + (userAgent.map { ["User-Agent: \($0)"] } ?? []) + (referer.map { ["Referer: \($0)"] } ?? [])
-    }
-
-    /// The proxies of tasks added by this command, in the list it opens, or over its RPC: `--all-proxy` and
-    /// `--no-proxy`, else this process's environment.
-    func proxyDefaults() throws -> ProxySettings {
-        do {
-            // A bad variable matters only when no option replaces it.
-            let environment = allProxy != nil ? ProxySettings() : try ProxySettings.fromEnvironment(ProcessInfo.processInfo.environment)
-            return try ProxySettings.resolve(allProxy: allProxy, noProxy: noProxy, defaults: environment)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
-    /// The intake for these options: tasks go into `-d` (default: the current directory).
-    func intake() throws -> TaskIntake {
-        TaskIntake(defaultDirectory: directory ?? FileManager.default.currentDirectoryPath, proxyDefaults: try proxyDefaults())
-    }
-
-    /// The tasks these options describe, validated by the core intake; throws a ValidationError with its message.
+    /// The tasks these options describe, with the run's settings, validated by the core intake; throws a
+    /// ValidationError with its message.
     ///
     /// `-d` is checked even without URLs: a path that names a file is a usage error before anything runs.
-    func newTasks() throws -> [NewTask] {
-        let intake = try intake()
+    func newTasks(_ settings: RunSettings) throws -> [NewTask] {
+        let intake = try settings.intake()
+        let headers = settings.allHeaders
+        let access = settings.access
         var tasks: [NewTask]
         do {
             _ = try intake.resolvedDirectory(nil)
             tasks = try intake.commandLineTasks(
-                urls: urls, output: output, headers: allHeaders, checksum: checksum, access: access,
+                urls: urls, output: output, headers: headers, checksum: checksum, access: access,
                 hasInputFile: inputFile != nil, mirrors: mirrors)
         } catch {
             throw ValidationError(error.description)
@@ -118,17 +110,17 @@ struct AddOptions: ParsableArguments {
             }
             let parsed: (tasks: [NewTask], warnings: [String])
             do {
-                parsed = try InputFile.parse(data, intake: intake, headers: allHeaders, checksum: checksum, access: access)
+                parsed = try InputFile.parse(data, intake: intake, headers: headers, checksum: checksum, access: access)
             } catch {
                 throw ValidationError("\(inputFile): \(error)")
             }
             for warning in parsed.warnings { note("\(inputFile): \(warning)") }
             tasks += parsed.tasks
         }
-        if allowOverwrite {
+        if settings.bool("allow-overwrite") {
             for index in tasks.indices { tasks[index].requestOptions.allowOverwrite = true }
         }
-        if continuePartial {
+        if settings.bool("continue") {
             tasks = try tasks.map { task in
                 do { return try PartialAdoption.adopt(task) } catch { throw ValidationError("\(error)") }
             }

@@ -1,9 +1,7 @@
 import ArgumentParser
-import Foundation
 import HaulCore
-import HaulRemote
 
-/// Remote control and hooks (DESIGN §6).
+/// Remote control and hooks (DESIGN §6), as the command line gives them (read through `RunSettings`).
 struct RemoteOptions: ParsableArguments {
     @Option(name: .customLong("rpc-listen"), help: "Also serve aria2 JSON-RPC on TCP [HOST:]PORT or [IPV6]:PORT (host 127.0.0.1 unless given); a secret is always required.")
     var rpcListen: String?
@@ -26,39 +24,20 @@ struct RemoteOptions: ParsableArguments {
     @Option(name: .customLong("on-link-expired"), help: "Command run (no shell) with GID and link when a link answers 401, 403, 404 or 410 after bytes were fetched; a link it prints replaces the task's (as set-url).")
     var onLinkExpired: String?
 
-    @Flag(help: "A desktop notification (notify-send) each time a download completes or fails, when a session bus is there.")
-    var notify = false
+    @Flag(inversion: .prefixedNo, help: "A desktop notification (notify-send) each time a download completes or fails, when a session bus is there.")
+    var notify: Bool?
 
-    /// The hooks asked for; `--notify` without a session bus or notify-send is said once, through `report`.
-    func hooks(report: (String) -> Void) -> DownloadHooks {
-        var notifications: DesktopNotification?
-        if notify {
-            switch DesktopNotification.available(environment: ProcessInfo.processInfo.environment) {
-            case let .success(available): notifications = available
-            case let .failure(reason): report(reason.description)
-            }
-        }
-        return DownloadHooks(onComplete: onDownloadComplete, onError: onDownloadError, notifications: notifications)
-    }
-    var linkRenewal: LinkRenewal? { onLinkExpired.map { LinkRenewal(command: $0) } }
-
-    /// The TCP listener asked for, checked.
-    func listener() throws -> RPCServerConfiguration.TCPListener? {
-        guard let rpcListen else { return nil }
-        do {
-            return try RPCServerConfiguration.TCPListener(parsing: rpcListen)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
-    func validate() throws {
-        _ = try listener()
-        for command in [onDownloadComplete, onDownloadError, onLinkExpired].compactMap({ $0 }) where command.isEmpty {
-            throw ValidationError("a hook command cannot be empty")
-        }
-        if let rpcSecretFile, !FileManager.default.isReadableFile(atPath: rpcSecretFile) {
-            throw ValidationError("--rpc-secret-file '\(rpcSecretFile)' cannot be read")
-        }
+    /// The settings these options give, by key.
+    var commandLine: [String: SettingValue] {
+        var values: [String: SettingValue] = [:]
+        values.given("rpc-listen", rpcListen.map(SettingValue.string))
+        values.given("rpc-secret-file", rpcSecretFile.map(SettingValue.string))
+        values.given("rpc-allow-origin", rpcAllowOrigin.map(SettingValue.string))
+        values.given("rpc-allowed-dir", rpcAllowedDirectories.isEmpty ? nil : .strings(rpcAllowedDirectories))
+        values.given("on-download-complete", onDownloadComplete.map(SettingValue.string))
+        values.given("on-download-error", onDownloadError.map(SettingValue.string))
+        values.given("on-link-expired", onLinkExpired.map(SettingValue.string))
+        values.given("notify", notify.map(SettingValue.bool))
+        return values
     }
 }

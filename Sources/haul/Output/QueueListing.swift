@@ -28,6 +28,9 @@ enum QueueListing {
         line.add("total", task.totalBytes)
         line.add("attempts", Int64(task.attempts))
         line.add("error", task.lastError)
+        // What the settings file's [[rule]] and [[category]] decided when the task was added.
+        line.add("rule", task.requestOptions.rule)
+        line.add("category", task.requestOptions.category)
         // A task with mirrors: every link, credentials removed, with the reason it was dropped if it was.
         line.add("links", task.mirrors.isEmpty ? [] : task.links.map { link in
             var entry = JSONLine()

@@ -8,58 +8,59 @@ import HaulStore
 final class RemoteControl {
     private let server: RPCServer
     private let hooks: Task<Void, Never>?
+    /// Reads the settings file again (`haul config --reload`, SIGHUP to a daemon).
+    let reloader: SettingsReloader
 
-    private init(server: RPCServer, hooks: Task<Void, Never>?) {
+    private init(server: RPCServer, hooks: Task<Void, Never>?, reloader: SettingsReloader) {
         self.server = server
         self.hooks = hooks
+        self.reloader = reloader
     }
 
     /// Starts serving; a socket that cannot be bound is reported and the run goes on without it.
-    static func start(
-        composition: Composition, state: StateDirectory, options: RemoteOptions, downloadDirectory: String,
-        proxyDefaults: ProxySettings
-    ) async throws -> RemoteControl? {
+    static func start(composition: Composition, state: StateDirectory, settings: RunSettings) async throws -> RemoteControl? {
         let controller = composition.controller
-        let hooks = options.hooks { note($0) }
+        let hooks = settings.hooks { note($0) }
         // Subscribed here, before the queue runs: a task that completes or fails at once still runs its hook
         // (subscribing inside the task missed such events whenever the task started late).
         let hookEvents = hooks.isEmpty ? nil : controller.events()
         let hookTask: Task<Void, Never>? = hookEvents.map { events in
             Task { await hooks.run(events: events) { note($0) } }
         }
-        let listener = try options.listener()
-        let secret: String? = listener == nil ? nil : try tcpSecret(options: options, state: state)
+        let listener = try settings.listener()
+        let secret: String? = listener == nil ? nil : try tcpSecret(file: settings.string("rpc-secret-file"), state: state)
         let stop: @Sendable () async -> Void = { await controller.stop() }
         let access = ControllerAccess(controller: controller, snapshots: composition.snapshots, stop: stop)
-        let intake = TaskIntake(
-            defaultDirectory: downloadDirectory,
-            allowedDirectories: options.rpcAllowedDirectories.map { absolutePath($0) }, proxyDefaults: proxyDefaults)
+        let intake = try settings.intake(allowedDirectories: settings.rpcAllowedDirectories)
         let runOptions = Aria2RunOptions(
             transfer: composition.configuration.transferOptions, maxTries: composition.configuration.retryPolicy.maxRetries,
-            proxies: proxyDefaults)
+            proxies: intake.proxyDefaults)
+        let reloader = SettingsReloader(settings: settings, controller: controller)
         let dispatcher = RPCDispatcher(
-            access: access, intake: intake, secret: secret, processID: getpid(), runOptions: runOptions)
+            access: access, intake: intake, secret: secret, processID: getpid(), runOptions: runOptions,
+            reload: { await reloader.reloadAndReport("haul config --reload") })
+        await reloader.attach(dispatcher)
         let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(
-            socketPath: state.socketPath, tcp: listener, allowedOrigin: options.rpcAllowOrigin))
+            socketPath: state.socketPath, tcp: listener, allowedOrigin: settings.string("rpc-allow-origin")))
         do {
             try await server.start()
         } catch {
             if listener != nil { throw CommandFailure.runtime("cannot serve RPC: \(error)") }
             note("cannot open the control socket \(state.socketPath): \(error) — other shells cannot reach this haul")
-            return RemoteControl(server: server, hooks: hookTask)
+            return RemoteControl(server: server, hooks: hookTask, reloader: reloader)
         }
         if let listener {
             let port = await server.tcpPort ?? listener.port
             let host = listener.host.contains(":") ? "[\(listener.host)]" : listener.host
             note("aria2 JSON-RPC on http://\(host):\(port)/jsonrpc (ws:// too); clients need the secret as token:SECRET")
         }
-        return RemoteControl(server: server, hooks: hookTask)
+        return RemoteControl(server: server, hooks: hookTask, reloader: reloader)
     }
 
-    /// The TCP secret: `--rpc-secret-file`, else `HAUL_RPC_SECRET`, else one kept in the state directory.
-    private static func tcpSecret(options: RemoteOptions, state: StateDirectory) throws -> String {
+    /// The TCP secret: `rpc-secret-file`, else `HAUL_RPC_SECRET`, else one kept in the state directory.
+    private static func tcpSecret(file: String?, state: StateDirectory) throws -> String {
         do {
-            if let file = options.rpcSecretFile {
+            if let file {
                 let secret = try RPCSecretFile.read(file)
                 try RPCSecretRule.check(secret, from: file)
                 return secret

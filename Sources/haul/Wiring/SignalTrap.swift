@@ -3,14 +3,28 @@ import Foundation
 import HaulCore
 
 /// SIGINT, SIGTERM and SIGHUP: the first runs the graceful stop (state is saved, exit 130);
-/// a second one exits at once (the state is already durable).
+/// a second one exits at once (the state is already durable). A daemon (no terminal) reads its settings
+/// file again on SIGHUP instead (`reloadOnHangUp`).
 final class SignalTrap {
     private var sources: [DispatchSourceSignal] = []
     private let counter = SignalCounter()
+    private var hangUp: (@Sendable () async -> Void)?
+
+    /// SIGHUP runs `reload` (each time) instead of stopping; call before `install`.
+    func reloadOnHangUp(_ reload: @escaping @Sendable () async -> Void) {
+        hangUp = reload
+    }
 
     func install(onFirst: @escaping @Sendable () -> Void) {
         let counter = counter
-        for number in [SIGINT, SIGTERM, SIGHUP] {
+        if let hangUp {
+            signal(SIGHUP, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+            source.setEventHandler { Task { await hangUp() } }
+            source.resume()
+            sources.append(source)
+        }
+        for number in hangUp == nil ? [SIGINT, SIGTERM, SIGHUP] : [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {

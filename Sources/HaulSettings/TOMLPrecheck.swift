@@ -4,13 +4,15 @@
 /// - a `}` where an array expects a value (`a = [ }`, `a = [1, }`): any `}` whose innermost open bracket is `[`.
 /// Strings and comments are skipped, so no valid TOML is refused. Scalar by scalar: `[` followed by a combining
 /// mark is one Character.
-enum TOMLPrecheck {
-    struct Failure: Error, Equatable {
-        var line: Int
-        var message: String
+///
+/// Every reader of a user's TOML (themes, the settings file) runs this before TOMLKit sees the text.
+public enum TOMLPrecheck {
+    public struct Failure: Error, Equatable {
+        public var line: Int
+        public var message: String
     }
 
-    static func check(_ text: String) throws(Failure) {
+    public static func check(_ text: String) throws(Failure) {
         try checkTableHeaders(text)
         try checkBraces(text)
     }

@@ -1,0 +1,164 @@
+import Foundation
+import HaulCore
+import TOMLKit
+
+/// The settings file (DESIGN §10), read and checked: a value for any key of `SettingKeys.run`, `[[rule]]`s per
+/// host and `[[category]]`s per file type. Every error names the file, the line and the key.
+///
+/// ```toml
+/// dir = "~/Downloads"
+/// max-concurrent = 4
+/// limit-rate = "2M"
+///
+/// [[rule]]
+/// host = "*.example.org"
+/// split = 8
+/// all-proxy = "socks5h://127.0.0.1:1080"
+///
+/// [[category]]
+/// extensions = ["mp4", "mkv", "ts"]
+/// content-types = ["video/*"]
+/// dir = "~/Videos"
+/// ```
+public struct SettingsFile: Sendable {
+    /// The file as named in messages and origins.
+    public let path: String
+    public var values: [String: SettingsResolution.FileValue] = [:]
+    public var rules: [HostRule] = []
+    public var categories: [DownloadCategory] = []
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// Reads the file at `path`; a file that is missing is nil when `optional` (the default location).
+    public static func read(path: String, optional: Bool, keys: [SettingKey] = SettingKeys.run) throws(SettingsFileError) -> SettingsFile? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if optional { return nil }
+            throw .unreadable(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "permission denied") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .unreadable(path: path, reason: "it is not UTF-8 text") }
+        return try parse(text, path: path, keys: keys)
+    }
+
+    /// Decodes and checks `text`; `path` names it in messages. The first problem by line is thrown.
+    public static func parse(_ text: String, path: String, keys: [SettingKey] = SettingKeys.run) throws(SettingsFileError) -> SettingsFile {
+        // Invalid TOML on which toml++ would end the process is refused here as a syntax error.
+        do {
+            try TOMLPrecheck.check(text)
+        } catch {
+            throw .syntax(path: path, line: error.line, message: error.message)
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw .syntax(path: path, line: error.source.begin.line, message: error.description)
+        } catch {
+            throw .syntax(path: path, line: 0, message: String(describing: error))
+        }
+        let decoding = Decoding(path: path, keys: keys, lines: TOMLKeyLines(text))
+        return try decoding.decode(table)
+    }
+}
+
+extension SettingsFile {
+    /// One pass over the table; lines come from `TOMLKeyLines`.
+    struct Decoding {
+        let path: String
+        let keys: [SettingKey]
+        let lines: TOMLKeyLines
+
+        static let sections = ["rule", "category"]
+
+        func decode(_ table: TOMLTable) throws(SettingsFileError) -> SettingsFile {
+            var file = SettingsFile(path: path)
+            let names = table.keys.sorted { (lines.topLevel[$0] ?? lines.headerLine(of: $0) ?? 0) < (lines.topLevel[$1] ?? lines.headerLine(of: $1) ?? 0) }
+            for name in names {
+                guard let value = table[name] else { continue }
+                let line = lines.topLevel[name] ?? lines.headerLine(of: name) ?? 0
+                switch name {
+                case "rule":
+                    file.rules = try entries(value, section: name, line: line).enumerated().map { index, entry throws(SettingsFileError) in
+                        try rule(entry, index: index)
+                    }
+                case "category":
+                    file.categories = try entries(value, section: name, line: line).enumerated().map { index, entry throws(SettingsFileError) in
+                        try category(entry, index: index)
+                    }
+                default:
+                    if let reason = SettingKeys.refused[name] { throw .refusedKey(path: path, line: line, key: name, message: reason) }
+                    guard let key = keys.first(where: { $0.name == name }) else {
+                        throw .unknownKey(
+                            path: path, line: line, key: name, section: nil,
+                            suggestion: KeySuggestion.nearest(to: name, among: keys.map(\.name) + Self.sections))
+                    }
+                    file.values[name] = SettingsResolution.FileValue(try checked(value, key: key, line: line, section: nil), line: line)
+                }
+            }
+            return file
+        }
+
+        /// The tables of `[[section]]`.
+        func entries(_ value: TOMLValueConvertible, section: String, line: Int) throws(SettingsFileError) -> [TOMLTable] {
+            guard let array = value.array else {
+                throw .incompleteSection(path: path, line: line, section: section, message: "must be written [[\(section)]] (an array of tables)")
+            }
+            var tables: [TOMLTable] = []
+            for element in array {
+                guard let table = element.table else {
+                    throw .incompleteSection(path: path, line: line, section: section, message: "must be written [[\(section)]] (an array of tables)")
+                }
+                tables.append(table)
+            }
+            return tables
+        }
+
+        /// `value` as a setting of `key`'s kind that passes its check.
+        func checked(_ value: TOMLValueConvertible, key: SettingKey, line: Int, section: String?) throws(SettingsFileError) -> SettingValue {
+            var setting = Self.settingValue(value)
+            // A single text where a list is expected is a list of one.
+            if key.kind == .strings, case let .string(text)? = setting { setting = .strings([text]) }
+            guard let setting, key.kind.accepts(setting) else {
+                throw .wrongType(path: path, line: line, key: key.name, section: section, expected: key.kind, found: Self.typeName(value))
+            }
+            if let message = key.check(setting) {
+                throw .badValue(path: path, line: line, key: key.name, section: section, message: message)
+            }
+            return setting
+        }
+
+        static func settingValue(_ value: TOMLValueConvertible) -> SettingValue? {
+            switch value.type {
+            case .bool: return value.bool.map(SettingValue.bool)
+            case .int: return value.int.map(SettingValue.int)
+            case .string: return value.string.map(SettingValue.string)
+            case .array:
+                guard let array = value.array else { return nil }
+                var texts: [String] = []
+                for element in array {
+                    guard let text = element.string else { return nil }
+                    texts.append(text)
+                }
+                return .strings(texts)
+            default: return nil
+            }
+        }
+
+        /// "a text", "a table" … for the wrong-type message.
+        static func typeName(_ value: TOMLValueConvertible) -> String {
+            switch value.type {
+            case .bool: "true or false"
+            case .int: "a whole number"
+            case .double: "a decimal number"
+            case .string: "a text"
+            case .array: value.array.map { $0.allSatisfy { $0.type == .string } } == true ? "a list of texts" : "a list"
+            case .table: "a table"
+            default: "a date or time"
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import HaulCore
+
+/// Why the settings file cannot be used; every message names the file and, where there is one, the line and the key.
+public enum SettingsFileError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    /// Not TOML.
+    case syntax(path: String, line: Int, message: String)
+    /// A key no setting has; `suggestion` is the nearest one.
+    case unknownKey(path: String, line: Int, key: String, section: String?, suggestion: String?)
+    case wrongType(path: String, line: Int, key: String, section: String?, expected: SettingKind, found: String)
+    case badValue(path: String, line: Int, key: String, section: String?, message: String)
+    /// A key that may not be in the file (the RPC secret, a task's own options), and where it goes instead.
+    case refusedKey(path: String, line: Int, key: String, message: String)
+    /// A `[[rule]]` or `[[category]]` without what it needs.
+    case incompleteSection(path: String, line: Int, section: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason):
+            "cannot read the settings file \(path): \(reason)"
+        case let .syntax(path, line, message):
+            "\(path):\(line): not valid TOML: \(message)"
+        case let .unknownKey(path, line, key, section, suggestion):
+            "\(path):\(line): unknown key '\(key)'\(Self.in(section))" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+        case let .wrongType(path, line, key, section, expected, found):
+            "\(path):\(line): key '\(key)'\(Self.in(section)) must be \(expected.rawValue), not \(found)"
+        case let .badValue(path, line, key, section, message):
+            "\(path):\(line): key '\(key)'\(Self.in(section)): \(message)"
+        case let .refusedKey(path, line, key, message):
+            "\(path):\(line): key '\(key)' is not allowed here: \(message)"
+        case let .incompleteSection(path, line, section, message):
+            "\(path):\(line): [[\(section)]] \(message)"
+        }
+    }
+
+    private static func `in`(_ section: String?) -> String {
+        section.map { " in [[\($0)]]" } ?? ""
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+
+/// How transfers behave, from the resolved settings (values already passed their keys' checks).
+extension RunSettings {
+    func transferOptions() throws -> TransferOptions {
+        if let caCertificate = string("ca-cert"), !FileManager.default.isReadableFile(atPath: caCertificate) {
+            throw problem("ca-cert", "'\(caCertificate)' cannot be read")
+        }
+        let split = int("split") ?? 4
+        let maxHostConnections = int("max-host-connections") ?? 8
+        var options = TransferOptions(
+            rateLimit: try rate("limit-rate")?.bytesPerSecond, stallTimeout: int("timeout") ?? 30,
+            caCertificate: string("ca-cert").map { absolutePath($0) }, diskReserve: try size("disk-reserve") ?? 64 << 20,
+            split: min(split, maxHostConnections), minSplitSize: try size("min-split-size") ?? 4 << 20,
+            maxHostConnections: maxHostConnections)
+        // A stream's segment retries alone as many times as a task would.
+        options.segmentRetries = int("retries") ?? 5
+        options.confinementRoots = [downloadDirectory] + strings("rpc-allowed-dir").map { absolutePath($0) } + ruleDirectories
+        return options
+    }
+
+    /// The overall cap; nil for none.
+    func overallLimit() throws -> RateLimit? {
+        try rate("max-overall-download-limit")
+    }
+
+    var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: int("retries") ?? 5) }
+
+    /// The concurrency limit: the command line's or the file's; without either, the one last set (by -j or the
+    /// list's < and >), else the default.
+    func maxConcurrent(stored: Int?) -> Int {
+        if resolution.origin("max-concurrent") == .builtIn, let stored { return stored }
+        return int("max-concurrent") ?? ConcurrencyLimit.defaultValue
+    }
+
+    private func rate(_ name: String) throws -> RateLimit? {
+        guard let text = string(name) else { return nil }
+        do {
+            return try RateLimit.parse(text)
+        } catch {
+            throw problem(name, error.description)
+        }
+    }
+
+    private func size(_ name: String) throws -> Int64? {
+        guard let text = string(name) else { return nil }
+        guard let bytes = ByteSize.parse(text) else { throw problem(name, "'\(text)' is not a size like 64M, 1G or 0") }
+        return bytes
+    }
+}

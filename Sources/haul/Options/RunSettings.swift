@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulSettings
+
+/// The settings of one run: the command line's options over the settings file over the built-in defaults, as
+/// `SettingsResolution` decides (DESIGN §10). Every run setting is read from here.
+struct RunSettings {
+    let resolution: SettingsResolution
+    /// The file read; nil when there is none at the default location.
+    let file: SettingsFile?
+    /// The file looked for (absolute), when a location is known.
+    let path: String?
+    /// What the command line gave, by key (kept for a reload, where it still wins).
+    let commandLine: [String: SettingValue]
+    /// `--config` as given, absolute.
+    let explicitPath: String?
+
+    /// Checks the command line's values, reads the file and resolves.
+    static func load(
+        config: String?, commandLine: [String: SettingValue],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> RunSettings {
+        for (name, value) in commandLine.sorted(by: { $0.key < $1.key }) {
+            guard let key = SettingKeys.key(name), let message = key.check(value) else { continue }
+            throw ValidationError("\(key.flag) \(message)")
+        }
+        let explicit = config.map { absolutePath($0) }
+        return try read(explicitPath: explicit, commandLine: commandLine, environment: environment)
+    }
+
+    /// Reads the file again (a reload): the same file, the same command line.
+    func reloaded(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RunSettings {
+        try Self.read(explicitPath: explicitPath, commandLine: commandLine, environment: environment)
+    }
+
+    private static func read(explicitPath: String?, commandLine: [String: SettingValue], environment: [String: String]) throws -> RunSettings {
+        let location = SettingsLocation.path(explicit: explicitPath, environment: environment)
+        var file: SettingsFile?
+        if let location {
+            do {
+                file = try SettingsFile.read(path: location.path, optional: location.optional)
+            } catch {
+                throw CommandFailure.usage(error.description)
+            }
+        }
+        let resolution = SettingsResolution(
+            keys: SettingKeys.run, file: file?.values ?? [:], path: location?.path ?? "", commandLine: commandLine)
+        return RunSettings(resolution: resolution, file: file, path: location?.path, commandLine: commandLine, explicitPath: explicitPath)
+    }
+
+    func int(_ name: String) -> Int? { resolution.value(name)?.intValue }
+    func string(_ name: String) -> String? { resolution.value(name)?.stringValue }
+    func bool(_ name: String) -> Bool { resolution.value(name)?.boolValue ?? false }
+    func strings(_ name: String) -> [String] { resolution.value(name)?.stringsValue ?? [] }
+
+    /// A usage error about `name`'s value, naming where the value was set.
+    func problem(_ name: String, _ message: String) -> ValidationError {
+        switch resolution.origin(name) {
+        case let .file(path, line): ValidationError("\(path):\(line): key '\(name)': \(message)")
+        case .commandLine, .builtIn: ValidationError("\(SettingKeys.key(name)?.flag ?? "--" + name) \(message)")
+        }
+    }
+
+    /// The file's rules and categories, with the settings the command line gave pinned against them.
+    var intakeRules: IntakeRules {
+        IntakeRules(rules: file?.rules ?? [], categories: file?.categories ?? [], pinned: Set(commandLine.keys))
+    }
+
+    /// The directories rules and categories send tasks to (absolute): downloads reach them like the default one.
+    var ruleDirectories: [String] {
+        ((file?.rules ?? []).compactMap(\.directory) + (file?.categories ?? []).map(\.directory)).map { absolutePath($0) }
+    }
+
+    /// Tasks go into `dir` (default: the current directory).
+    var downloadDirectory: String {
+        string("dir").map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
+    }
+}
+
+extension Dictionary where Key == String, Value == SettingValue {
+    /// Adds `value` under `name` when the command line gave it.
+    mutating func given(_ name: String, _ value: SettingValue?) {
+        if let value { self[name] = value }
+    }
+}

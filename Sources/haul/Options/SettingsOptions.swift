@@ -1,0 +1,8 @@
+import ArgumentParser
+
+/// Which settings file a run reads (DESIGN §10).
+struct SettingsOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "Settings file (default $XDG_CONFIG_HOME/haul/config.toml, else ~/.config/haul/config.toml).", valueName: "file"))
+    var config: String?
+}
