@@ -101,6 +101,9 @@ final class StreamFetch: CurlReceiver, PacedConnection {
             failure = .invalidResponse(host: host, detail: "a byte range of a stream part was answered with the whole resource")
         } else if let length = head.contentLength, length > limit {
             failure = .invalidResponse(host: host, detail: "\(length) bytes is more than a stream part may have (\(limit >> 20) MiB)")
+        } else if let length = head.contentLength {
+            // One allocation for the whole body.
+            body.reserveCapacity(Int(length))
         }
         return bytes.count
     }
