@@ -36,7 +36,7 @@ extension Aria2Conformance {
             let run = try HaulRun()
             let haul = try await Aria2Haul.start(run)
             let worst = try #require(try await haul.result(
-                "aria2.addUri", [[stream.url("master.m3u8")], ["dir": run.downloads, "stream-quality": "worst", "out": "low"]]) as? String)
+                "aria2.addUri", [[stream.url("master.m3u8")], ["dir": run.downloads, "stream-quality": "worst", "out": "low.ts"]]) as? String)
             let kept = try #require(try await haul.result(
                 "aria2.addUri", [[stream.url("master.m3u8")], ["dir": run.downloads, "stream": "off", "out": "list.m3u8"]]) as? String)
             for gid in [worst, kept] {

@@ -48,8 +48,9 @@ struct StreamTests {
             .map { $0.split(separator: "/").dropLast().last.map(String.init) ?? "" })
         #expect(fetched == [variant.directory], "segments fetched from \(fetched.sorted())")
 
-        let event = try #require(StreamRun.streamEvent(haul), "a stream event once the playlist is resolved. \(StreamRun.transcript(haul))")
-        #expect(event["fileName"] as? String == name, "\(event)")
+        let whole = try #require(StreamRun.streamEvent(haul), "a stream event once the playlist is resolved. \(StreamRun.transcript(haul))")
+        #expect(whole["fileName"] as? String == name, "\(whole)")
+        let event = StreamRun.fields(whole)
         #expect(event["segments"] as? Int == 30, "\(event)")
         #expect(event["container"] as? String == variant.container, "\(event)")
         #expect((event["variant"] as? String)?.hasPrefix("\(variant.width)x\(variant.height), ") == true, "\(event)")
@@ -77,14 +78,14 @@ struct StreamTests {
         #expect(object["variant"] is NSNull || object["variant"] == nil, "a media playlist has no variant: \(object)")
     }
 
-    @Test func dashONamesTheFileAndTheContainerGivesTheExtension() async throws {
+    @Test func dashONamesTheFile() async throws {
         let (nginx, stream) = try await FFmpegStreamFixture.nginx()
         defer { nginx.stop() }
         let run = try HaulRun()
-        let haul = try run.start(["--headless", "-o", "film", "--stream-quality", "worst", nginx.url("/hls/master.m3u8")])
+        let haul = try run.start(["--headless", "-o", "film.ts", "--stream-quality", "worst", nginx.url("/hls/master.m3u8")])
         #expect(try await haul.waitForExit(timeout: .seconds(90)) == 0, "\(StreamRun.transcript(haul))")
-        // NAME comes from -o; NAME.part is renamed NAME.ts.
-        #expect(StreamRun.names(run) == ["film.ts"], "-o film gives film.ts")
+        // NAME comes from -o, as given; film.ts.part while it runs.
+        #expect(StreamRun.names(run) == ["film.ts"], "-o film.ts gives film.ts, not a playlist-named file")
         expectSameBytes(run.file("film.ts"), try stream.worst.expectedOutput(), "film.ts")
     }
 
@@ -123,7 +124,7 @@ struct StreamTests {
         let run = try HaulRun()
         let list = run.root.file("streams.txt")
         let master = nginx.url("/hls/master.m3u8")
-        try "\(master)\n  stream-quality=270\n  out=middle\n\(master)\n  stream=off\n  out=list.m3u8\n"
+        try "\(master)\n  stream-quality=270\n  out=middle.ts\n\(master)\n  stream=off\n  out=list.m3u8\n"
             .write(toFile: list, atomically: true, encoding: .utf8)
         let haul = try run.start(["--headless", "-i", list])
         #expect(try await haul.waitForExit(timeout: .seconds(90)) == 0, "\(StreamRun.transcript(haul))")
