@@ -269,4 +269,22 @@ import Testing
         #expect(throws: HLSStreamQueryError.self) { try HLSStream(server, name: "x", query: "segments=2&err=1") }
         #expect(try await curl.fetch(server.url("/hls/x/nothing.txt?segments=1&segsize=1")).status == 404)
     }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed"))
+    func transportStreamSegmentsAreMPEGTSThatFFmpegCopies() async throws {
+        defer { server.stop() }
+        let stream = try HLSStream(server, name: "ts", query: "segments=3&segsize=100k&ts=1")
+        #expect(stream.plan.segmentSize == 102_400 / 188 * 188)
+        let segment = try await curl.fetch(link(stream, "seg1.ts?\(stream.query)")).body
+        #expect(segment == stream.plan.clearSegment(1))
+        #expect(segment.count == stream.plan.segmentSize)
+        #expect(stride(from: 0, to: segment.count, by: 188).allSatisfy { segment[$0] == 0x47 }, "a sync byte every 188 bytes")
+        let directory = try TemporaryDirectory(prefix: "haul-hls-ts")
+        let process = try HaulProcess(
+            URL(fileURLWithPath: "/usr/bin/ffmpeg"),
+            arguments: ["-nostdin", "-v", "error", "-i", stream.url(), "-map", "0", "-c", "copy", "-f", "mpegts", "-y", directory.file("out.ts")])
+        #expect(try await process.waitForExit(timeout: .seconds(30)) == 0, "ffmpeg: \(process.stderrText())")
+        let size = (try? FileManager.default.attributesOfItem(atPath: directory.file("out.ts")))?[.size] as? Int ?? 0
+        #expect(size >= 3 * stream.plan.segmentSize * 9 / 10, "ffmpeg copied \(size) bytes")
+    }
 }

@@ -1,8 +1,18 @@
 extension HLSPlan {
     /// The clear content of segment `index` of `track` (no storage: generated on demand).
     public func clearBody(_ index: Int, track: Track = .main) -> FaultPlan.Body {
-        let base = seed ?? FaultPlan.defaultSeed(for: name)
-        return .generated(size: Int64(segmentSize), seed: FaultPlan.defaultSeed(for: "\(base)/\(track)/\(index)"))
+        if transportStream { return .bytes(transportStreamSegment(index, track: track)) }
+        return .generated(size: Int64(segmentSize), seed: seed(of: index, track: track))
+    }
+
+    /// `size` pseudo-random bytes for segment `index` of `track`.
+    func clearGenerated(_ index: Int, track: Track, size: Int) -> [UInt8] {
+        FaultPlan.Body.generated(size: Int64(size), seed: seed(of: index, track: track)).bytes()
+    }
+
+    /// The seed of segment `index` of `track`: from the stream's seed (else its name), the track and the index.
+    private func seed(of index: Int, track: Track) -> UInt64 {
+        FaultPlan.defaultSeed(for: "\(seed ?? FaultPlan.defaultSeed(for: name))/\(track)/\(index)")
     }
 
     /// The clear bytes of segment `index` of `track`: what a client writes for it after decrypting.

@@ -3,6 +3,8 @@ extension HLSPlan {
     public static let queryParameters = """
         segments=N (required)  segsize=S (required)  duration=SECONDS (2)
         seed=S  mediaseq=M  type=MIME (of the playlists)  live=1 (no ENDLIST)
+        ts=1                 segments are MPEG-TS that ffmpeg can copy (a private
+                             data stream; segsize rounded down to 188-byte packets)
         key=1                AES-128-CBC, key 00112233…eeff at key.bin;
         iv=seq               no IV attribute: the IV is the media sequence number
         byterange=1          every segment an EXT-X-BYTERANGE of stream.ts
@@ -38,6 +40,11 @@ extension HLSPlan {
         else { return nil }
         var plan = HLSPlan(name: name, segments: Int(segments), segmentSize: Int(size), query: rawQuery)
         var valid = true
+        if ["1", "true", "yes"].contains(query["ts"] ?? "") {
+            guard size >= 3 * Int64(MPEGTS.packetSize) else { return nil }
+            plan.transportStream = true
+            plan.segmentSize = Int(size) / MPEGTS.packetSize * MPEGTS.packetSize
+        }
         func number(_ key: String) -> Int? {
             guard let text = query[key] else { return nil }
             guard let value = FaultPlan.parseSize(text), value <= Int64(Int32.max) else {

@@ -65,6 +65,8 @@ public struct HLSPlan: Sendable, Equatable {
     public var implicitIV = false
     /// `EXT-X-BYTERANGE`: every segment is a range of one file, `stream.ts` (the served segments end to end).
     public var byteRange = false
+    /// Segments are MPEG-TS (a private data stream) that ffmpeg demuxes, in whole 188-byte packets.
+    public var transportStream = false
     /// No `EXT-X-ENDLIST`.
     public var live = false
     /// The top playlist is a master of this many variants (0: a media playlist).
