@@ -11,7 +11,7 @@ extension HLSPlan {
         variants=N audio=1   a master of N variants (vJ/index.m3u8, BANDWIDTH and
                              RESOLUTION from 540,1080,360,720,240,480 lines), with
                              an AUDIO group rendition (audio/index.m3u8)
-        rotate=1             segment links rJ/segI.ts: J is the playlist's fetch
+        rotate=1             segment links rT/segI.ts: T is the playlist's fetch
                              number; a link from an older fetch gets 403
         change=K changesegments=N changeduration=D
                              from the playlist's fetch K+1 on, N segments of D s
@@ -21,9 +21,9 @@ extension HLSPlan {
         Per segment index I (lists separated by commas; K = first K requests):
         err=I:CODE[:K]       answer CODE (always, or the first K times)
         retryafter=S         Retry-After: S on the err answers that have K
-        drop=I:N[:K]         close after N body bytes (K defaults to 1)
-        stall=I:N[:K]        go silent after N body bytes (K defaults to 1)
-        short=I:N[:K]        announce the length, send N bytes fewer, close
+        drop=I:N[:K]         close after N body bytes (K: 1)
+        stall=I:N[:K]        go silent after N body bytes (K: 1)
+        short=I:N[:K]        announce the length, send N bytes fewer, close (K: 1)
         badpad=I             with key=1: bad PKCS#7 padding (does not decrypt)
         keyerr=CODE[:K]      the key answers CODE (always, or the first K times)
         Every URI in a playlist carries the same query. Paths:
