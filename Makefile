@@ -63,6 +63,7 @@ bench: release
 	@bench/killsoak.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/cap.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/manytasks.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/stream.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build .build-tsan

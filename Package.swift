@@ -60,7 +60,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        .target(name: "FaultServer", dependencies: ["HaulCore"], swiftSettings: strict),
+        .target(name: "FaultServer", dependencies: ["HaulCore", "CCipher"], swiftSettings: strict),
         .executableTarget(
             name: "haul-fault-server",
             dependencies: ["FaultServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -24,14 +24,14 @@ struct Connection {
     private func respond(
         to request: HTTPRequest, bucket: inout ConnectionBucket?, buffer: UnsafeMutableRawBufferPointer
     ) -> Bool {
-        let path = request.routeKey
+        let path = ServerCore.statsKey(request.routeKey)
         let response: PlannedResponse
         var plan: FaultPlan?
         switch core.lookUp(request, connection: serial) {
         case .notFound:
             response = .page(404)
-        case .badQuery:
-            response = .page(400, note: "<pre>\(FaultPlan.queryParameters)</pre>")
+        case .badQuery(let usage):
+            response = .page(400, note: "<pre>\(usage)</pre>")
         case .stats(let text):
             response = .text(text)
         case .plan(let found, let requestNumber, let connectionOrder, let extraNumber):

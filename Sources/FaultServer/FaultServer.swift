@@ -3,7 +3,9 @@
 /// It listens on 127.0.0.1 only (an ephemeral port unless one is given), serves each connection
 /// on its own thread with keep-alive, and stops itself once `lifetime` has passed so a forgotten
 /// server never outlives a test run for long. Paths get scripts with `route(_:_:)`; any path under
-/// `/gen/NAME?size=N&...` gets an ad-hoc plan from its query (see `FaultPlan.queryParameters`);
+/// `/gen/NAME?size=N&...` gets an ad-hoc plan from its query (see `FaultPlan.queryParameters`), and any path under
+/// `/hls/NAME/` a generated HLS stream with its faults (`/hls/NAME/index.m3u8?segments=N&segsize=S&…`, see
+/// `HLSPlan.queryParameters`);
 /// `/stats?path=/gen/NAME` answers a path's counters as JSON (for scripts), `/sent` the bytes sent so far
 /// with a timestamp; everything else is 404.
 ///

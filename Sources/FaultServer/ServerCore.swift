@@ -33,7 +33,8 @@ final class ServerCore: Sendable {
         case plan(FaultPlan, requestNumber: Int, connectionOrder: Int, extraNumber: Int?)
         /// A counters page (`/stats?path=…`, `/sent`): its text.
         case stats(String)
-        case badQuery
+        /// A malformed query: the usage text of the parameters that path takes.
+        case badQuery(usage: String)
         case notFound
     }
 
@@ -47,6 +48,9 @@ final class ServerCore: Sendable {
         var headConnections: [String: Set<Int>] = [:]
         /// Body bytes sent for every path but the server's own pages, since start (the `/sent` page).
         var bodyBytesSent: Int64 = 0
+        /// Playlist fetches of each generated HLS track (`HLSRoute.trackKey`): the latest one's number is the
+        /// token rotated links must carry.
+        var playlistFetches: [String: Int] = [:]
         var connections: Set<Int32> = []
         var threads = 0
         var accepted = 0
@@ -193,12 +197,12 @@ final class ServerCore: Sendable {
     }
 
     func stats(_ path: String) -> RouteStats {
-        let key = HTTPRequest.routeKey(path)
+        let key = Self.statsKey(HTTPRequest.routeKey(path))
         return state.withLock { $0.stats[key] ?? RouteStats() }
     }
 
     func resetStats(_ path: String) {
-        let key = HTTPRequest.routeKey(path)
+        let key = Self.statsKey(HTTPRequest.routeKey(path))
         state.withLock { state in
             state.stats[key] = nil
             state.statsConnections[key] = nil
@@ -209,29 +213,29 @@ final class ServerCore: Sendable {
     /// Records a request of connection `serial` in the stats and finds what to serve for it
     /// (keys are `HTTPRequest.routeKey`). `/stats` answers from the stats unless a route is installed there.
     func lookUp(_ request: HTTPRequest, connection serial: Int) -> Lookup {
-        state.withLock { state in
+        if let route = HLSRoute(path: request.routeKey), state.withLock({ $0.plans[request.routeKey] == nil }) {
+            return lookUpStream(request, route: route, connection: serial)
+        }
+        return state.withLock { state in
             let path = request.routeKey
             if path == StatsPage.path, state.plans[path] == nil {
-                let asked = HTTPRequest.routeKey(request.query["path"] ?? "")
+                let asked = Self.statsKey(HTTPRequest.routeKey(request.query["path"] ?? ""))
                 let withTimes = ["1", "true", "yes"].contains(request.query["times"] ?? "")
                 return .stats(StatsPage.text(path: asked, stats: state.stats[asked] ?? RouteStats(), withTimes: withTimes))
             }
             if path == SentPage.path, state.plans[path] == nil {
                 return .stats(SentPage.text(bodyBytesSent: state.bodyBytesSent))
             }
-            state.stats[path, default: RouteStats()].requests += 1
-            state.stats[path]!.rangeHeaders.append(request.header("Range"))
-            state.stats[path]!.ifRangeHeaders.append(request.header("If-Range"))
-            if state.statsConnections[path, default: []].insert(serial).inserted {
-                state.stats[path]!.connections += 1
-            }
+            Self.recordRequest(request, path: path, connection: serial, in: &state)
             let plan: FaultPlan
             if let installed = state.plans[path] {
                 plan = installed
             } else {
                 guard path.hasPrefix("/gen/"), path.count > "/gen/".count else { return .notFound }
                 let name = String(path.dropFirst("/gen/".count))
-                guard let fromQuery = FaultPlan.fromQuery(request.query, name: name) else { return .badQuery }
+                guard let fromQuery = FaultPlan.fromQuery(request.query, name: name) else {
+                    return .badQuery(usage: FaultPlan.queryParameters)
+                }
                 plan = fromQuery
             }
             state.counters[path, default: Counters()].requests += 1
@@ -243,6 +247,41 @@ final class ServerCore: Sendable {
             }
             return .plan(plan, requestNumber: state.counters[path]!.requests, connectionOrder: order, extraNumber: extraNumber)
         }
+    }
+
+    /// Records a request of connection `serial` for `path` in the stats.
+    private static func recordRequest(_ request: HTTPRequest, path: String, connection serial: Int, in state: inout State) {
+        state.stats[path, default: RouteStats()].requests += 1
+        state.stats[path]!.rangeHeaders.append(request.header("Range"))
+        state.stats[path]!.ifRangeHeaders.append(request.header("If-Range"))
+        if state.statsConnections[path, default: []].insert(serial).inserted {
+            state.stats[path]!.connections += 1
+        }
+    }
+
+    /// A generated HLS stream's answer (`/hls/NAME/…`, see `HLSPlan.queryParameters`): counted under the lock,
+    /// the bytes made outside it (a segment may be megabytes to encrypt).
+    private func lookUpStream(_ request: HTTPRequest, route: HLSRoute, connection serial: Int) -> Lookup {
+        let path = route.statsKey
+        let rawQuery = request.target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        let plan = HLSPlan.fromQuery(request.query, rawQuery: rawQuery, name: route.name)
+        let (requestNumber, order, fetch) = state.withLock { state in
+            Self.recordRequest(request, path: path, connection: serial, in: &state)
+            state.counters[path, default: Counters()].requests += 1
+            let order = state.counters[path]!.order(of: serial)
+            if plan != nil, case .playlist = route.resource {
+                state.playlistFetches[route.trackKey, default: 0] += 1
+            }
+            return (state.counters[path]!.requests, order, state.playlistFetches[route.trackKey] ?? 0)
+        }
+        guard let plan else { return .badQuery(usage: HLSPlan.queryParameters) }
+        let answer = HLSResponder.plan(for: route, of: plan, requestNumber: requestNumber, fetch: fetch)
+        return .plan(answer, requestNumber: requestNumber, connectionOrder: order, extraNumber: nil)
+    }
+
+    /// The stats and counters key of a decoded path: itself, but a rotated HLS link without its token.
+    static func statsKey(_ path: String) -> String {
+        HLSRoute(path: path)?.statsKey ?? path
     }
 
     /// Whether the request asks for a range that starts after byte 0, as the extra connections of a segmented

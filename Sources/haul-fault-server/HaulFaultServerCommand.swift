@@ -14,6 +14,12 @@ struct HaulFaultServerCommand: ParsableCommand {
               /gen/a.bin?size=64m&throttle=4m&drop=10m
             Parameters:
             \(FaultPlan.queryParameters)
+
+            Any path under /hls/NAME serves a generated HLS stream (playlists, segments,
+            key) whose faults come from the query, e.g.
+              /hls/film/index.m3u8?segments=480&segsize=1m&conncap=4m&key=1&err=7:503:2
+            Parameters:
+            \(HLSPlan.queryParameters)
             """)
 
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
