@@ -7,7 +7,7 @@ enum EngineMessage: Sendable {
     /// For a segmented download, `marks` are what each range had received when the sync began.
     case synced(TaskID, attempt: Int, epoch: Int, bytes: Int64, marks: [SegmentLease.ID: Int64])
     /// A background sync made a stream's part files durable up to these lengths, for that attempt.
-    case streamSynced(TaskID, attempt: Int, epoch: Int, positions: [Int64])
+    case streamSynced(TaskID, attempt: Int, positions: [Int64])
     /// A stream's closing work saved its files otherwise than the stream said (ffmpeg missing or failing).
     case streamNote(TaskID, String)
     /// The part file of that attempt was allocated at full size after its split; nil, or why it could not be.

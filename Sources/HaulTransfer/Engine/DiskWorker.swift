@@ -40,12 +40,12 @@ final class DiskWorker: Sendable {
     }
 
     /// Syncs a stream's part files; the result comes back as `.streamSynced` with the lengths the sync covered.
-    func sync(stream writers: [FileWriter], for id: TaskID, attempt: Int, epoch: Int, positions: [Int64]) {
+    func sync(stream writers: [FileWriter], for id: TaskID, attempt: Int, positions: [Int64]) {
         let copies = writers.map { $0.duplicate() }
         queue.async { [inbox] in
             defer { for copy in copies { copy.close() } }
             guard copies.allSatisfy({ (try? $0.sync()) != nil }) else { return }
-            inbox.post(.streamSynced(id, attempt: attempt, epoch: epoch, positions: positions))
+            inbox.post(.streamSynced(id, attempt: attempt, positions: positions))
         }
     }
 

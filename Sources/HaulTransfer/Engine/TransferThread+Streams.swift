@@ -105,7 +105,7 @@ extension TransferThread {
             stream.bookkeeping.syncInFlight = true
             stream.bookkeeping.lastCheckpoint = now
             disk.sync(stream: stream.tracks.compactMap(\.writer), for: stream.request.id, attempt: stream.attempt,
-                      epoch: stream.epoch, positions: stream.positions)
+                      positions: stream.positions)
         }
     }
 

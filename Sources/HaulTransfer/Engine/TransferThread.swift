@@ -64,10 +64,10 @@ final class TransferThread {
         switch message {
         case let .command(command):
             handle(command)
-        case let .streamSynced(id, attempt, epoch, positions):
+        case let .streamSynced(id, attempt, positions):
             guard let stream = streams[id], stream.attempt == attempt else { return }
             stream.bookkeeping.syncInFlight = false
-            if stream.epoch == epoch { stream.synced(positions: positions) }
+            stream.synced(positions: positions)
         case let .streamNote(id, note):
             closingStreams[id]?.note = note
         case let .synced(id, attempt, epoch, bytes, marks):

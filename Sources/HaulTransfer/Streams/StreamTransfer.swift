@@ -29,7 +29,6 @@ final class StreamTransfer {
     var phase = TransferPhase.awaitingResponse
     /// The video file's name (the audio part's follows from it).
     var fileName: String?
-    var epoch = 0
     /// The variant's track, then its audio rendition's; empty until the media playlists are known.
     var tracks: [StreamTrack] = []
     /// What the task stores, apart from the tracks' figures.
@@ -75,8 +74,6 @@ final class StreamTransfer {
             add(StreamFetch(purpose: .playlist(depth: 0), url: request.url, range: nil, limit: PlaylistParser.maxBytes, stream: self))
         }
     }
-
-    var host: String { URLValidation.host(of: request.url) }
 
     /// Bytes in the part files (appended, not necessarily synced).
     var position: Int64 { tracks.reduce(0) { $0 + $1.position } }
