@@ -69,10 +69,13 @@ import Testing
         }
     }
 
-    @Test func childrenGetNoInheritedProxy() async throws {
+    @Test func childrenGetNoInheritedProxyNorTheTestersSettings() async throws {
         let environment = HaulProcess.childEnvironment(
-            inherited: ["http_proxy": "http://proxy:3128", "ALL_PROXY": "x", "HOME": "/root"], given: ["HAUL_X": "1"])
-        #expect(environment == ["HOME": "/root", "HAUL_X": "1", "SWIFT_BACKTRACE": "interactive=no"])
+            inherited: ["http_proxy": "http://proxy:3128", "ALL_PROXY": "x", "HOME": "/root", "XDG_CONFIG_HOME": "/home/me/.config"],
+            given: ["HAUL_X": "1"])
+        #expect(environment == [
+            "HOME": "/root", "HAUL_X": "1", "SWIFT_BACKTRACE": "interactive=no", "XDG_CONFIG_HOME": "/nonexistent/haul-tests-config",
+        ])
         let process = try HaulProcess(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "echo \"[$HAUL_X]\""], environment: ["HAUL_X": "given"])
         #expect(try await process.waitForExit(timeout: .seconds(5)) == 0)

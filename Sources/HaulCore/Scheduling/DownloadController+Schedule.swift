@@ -67,4 +67,7 @@ extension DownloadController {
             announce(.schedule(note))
         }
     }
+
+    /// The schedule's windows as they stand.
+    public func currentSchedule() -> Schedule { schedule }
 }

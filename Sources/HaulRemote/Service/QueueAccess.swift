@@ -7,6 +7,8 @@ public protocol QueueAccess: Sendable {
     /// The first snapshot newer than `sequence`, or the latest after `timeout`.
     func snapshot(after sequence: UInt64, timeout: Duration) async -> QueueSnapshot
     func perform(_ commands: [QueueCommand]) async -> [CommandResult]
+    /// The schedule's windows (DESIGN §10).
+    func schedule() async -> Schedule
     /// Every controller event from now on.
     func events() -> AsyncStream<ControllerEvent>
     /// Ends the owner with state saved (`haul stop`, `aria2.shutdown`).
@@ -35,6 +37,8 @@ public struct ControllerAccess: QueueAccess {
     public func perform(_ commands: [QueueCommand]) async -> [CommandResult] {
         await controller.perform(commands)
     }
+
+    public func schedule() async -> Schedule { await controller.currentSchedule() }
 
     public func events() -> AsyncStream<ControllerEvent> { controller.events() }
 

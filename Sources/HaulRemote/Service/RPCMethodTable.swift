@@ -69,6 +69,9 @@ extension RPCDispatcher {
         RPCMethod(name: "haul.snapshot", access: .owner) { dispatcher, params, _, _ throws(RPCError) in
             .encoded(try await dispatcher.haul.encodedSnapshot(params))
         },
+        .value("haul.getSchedule") { dispatcher, _ in await dispatcher.haul.getSchedule() },
+        .value("haul.changeSchedule") { dispatcher, params throws(RPCError) in try await dispatcher.haul.changeSchedule(params) },
+        .value("haul.suspendSchedule") { dispatcher, params throws(RPCError) in try await dispatcher.haul.suspendSchedule(params) },
         .value("haul.perform", .owner) { dispatcher, params throws(RPCError) in try await dispatcher.haul.perform(params) },
         .value("haul.info", .owner) { dispatcher, _ in dispatcher.haul.info() },
         .value("haul.reload", .owner) { dispatcher, _ throws(RPCError) in try await dispatcher.haul.reloadSettings() },
@@ -78,6 +81,7 @@ extension RPCDispatcher {
     /// The methods by name.
     static let methodsByName: [String: RPCMethod] = Dictionary(methods.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 
-    /// What `system.listMethods` answers: aria2's and the system methods, in the table's order.
-    static let listedMethodNames: [String] = methods.filter { $0.access != .owner }.map(\.name)
+    /// What `system.listMethods` answers: aria2's and the system methods, in the table's order (haul's own are
+    /// answered, not listed: an aria2 client sees aria2's set).
+    static let listedMethodNames: [String] = methods.filter { $0.access != .owner && !$0.name.hasPrefix("haul.") }.map(\.name)
 }
