@@ -46,6 +46,24 @@ import Testing
         expectSameBytes(Array(part[0..<Int(durable)]), plan.body.bytes(in: 0..<durable))
     }
 
+    @Test func aStreamThatFillsTheDiskPausesKeepingItsWholeSegments() async throws {
+        guard let disk = try Self.smallDisk() else { return }
+        defer { Self.unmount(disk) }
+        let server = try FaultServer()
+        defer { server.stop() }
+        let bodies = StreamEngineTests.stream(server, "full", count: 20, size: 200_000)
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/full/index.m3u8"), directory: disk.path, options: StreamEngineTests.options(split: 2)))
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        #expect(error == .diskFull(path: disk.path + "/index.ts.part"), "\(error)")
+        #expect(error.pausesTask)
+        // What is durable is whole segments, and the record says how many.
+        let recorded = try #require(StreamEngineTests.checkpoints(engine, 1).last)
+        #expect(recorded.appendedBytes == durable && durable == Int64(recorded.segmentsDone * 200_000), "\(recorded)")
+        let part = try #require(contents(disk.path + "/index.ts.part"))
+        expectSameBytes(Array(part[0..<Int(durable)]), Array(bodies[0..<recorded.segmentsDone].joined()))
+    }
+
     @Test func aKnownSizeThatDoesNotFitIsRefusedBeforeWriting() async throws {
         guard let disk = try Self.smallDisk() else { return }
         defer { Self.unmount(disk) }

@@ -29,8 +29,10 @@ import Testing
 
     /// `count` clear segments under `/NAME/`, and their playlist at `/NAME/index.m3u8`; the segments' bytes.
     @discardableResult
-    static func stream(_ server: FaultServer, _ name: String, count: Int, type: String = hlsType, plans: [Int: FaultPlan] = [:]) -> [[UInt8]] {
-        let bodies = (0..<count).map { segment($0) }
+    static func stream(
+        _ server: FaultServer, _ name: String, count: Int, size: Int = 30_000, type: String = hlsType, plans: [Int: FaultPlan] = [:]
+    ) -> [[UInt8]] {
+        let bodies = (0..<count).map { segment($0, size: size) }
         for (index, body) in bodies.enumerated() {
             var plan = plans[index] ?? FaultPlan(body: .bytes(body))
             plan.body = .bytes(body)
