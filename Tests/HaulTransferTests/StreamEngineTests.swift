@@ -224,6 +224,25 @@ import Testing
         #expect(engine.responses(of: TaskID(1)).first?.offset == Int64(kept.count))
     }
 
+    @Test func aStreamPublishedByARunThatDiedBeforeRecordingItIsNotFetchedAgain() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let bodies = Self.stream(server, "pub", count: 3)
+        let dir = try TemporaryDirectory()
+        try Data(bodies.joined()).write(to: URL(fileURLWithPath: dir.path + "/index.ts"))
+        guard case let .media(media) = try PlaylistParser.parse(
+            Array(Self.playlist((0..<3).map { "s\($0).ts" }).utf8), url: server.url("/pub/index.m3u8")) else { return }
+        var track = StreamTrackInfo(media)
+        track.segmentsDone = 3
+        track.appendedBytes = Int64(bodies.joined().count)
+        var resumed = request(1, url: server.url("/pub/index.m3u8"), directory: dir.path, fileName: "index.ts", options: Self.options())
+        resumed.stream = StreamInfo(tracks: [track])
+        let engine = EngineHarness()
+        engine.start(resumed)
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
+        #expect(server.stats("/pub/index.m3u8").requests == 0 && listing(dir.path) == ["index.ts"])
+    }
+
     @Test func aPlaylistThatChangedRestartsTheStreamWithTheReason() async throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -15,6 +15,12 @@ extension TransferThread {
             continuation.yield(.finished(request.id, .failed(error, durableBytes: request.stream?.appendedBytes ?? 0)))
             return
         }
+        if stream.phase == .publishedEarlier, let name = stream.fileName {
+            janitor.closingBegan(request.id, part: nil)
+            let bytes = stream.directory.regularFileSize(name) ?? 0
+            inbox.post(.concluded(request.id, .completed(fileName: name, bytes: bytes), segments: nil))
+            return
+        }
         streams[request.id] = stream
         budget.setTask(request.id, request.options.rateLimit)
         countConnections()

@@ -68,6 +68,12 @@ final class StreamTransfer {
             throw .unusableOption(error.description)
         }
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)
+        if let published = publishedEarlier {
+            // A run that died between publishing the file and recording it: nothing to fetch.
+            fileName = published
+            phase = .publishedEarlier
+            return
+        }
         if let playlist {
             received(playlist: playlist.bytes, from: playlist.url, purpose: .playlist(depth: 0))
         } else {
@@ -77,6 +83,15 @@ final class StreamTransfer {
 
     /// Bytes in the part files (appended, not necessarily synced).
     var position: Int64 { tracks.reduce(0) { $0 + $1.position } }
+
+    /// The finished file of a stream whose every segment was recorded and whose part files are gone: what a run
+    /// that died between publishing and recording leaves.
+    private var publishedEarlier: String? {
+        guard let stored = request.stream, stored.segmentsDone == stored.segmentCount, let name = request.fileName,
+              directory.regularFileSize(PartialFilePath.partName(for: name)) == nil else { return nil }
+        let remuxed = request.requestOptions.streamRemux.map { StreamFileName.remuxed(name, container: $0) }
+        return [remuxed, name].compactMap { $0 }.first { directory.regularFileSize($0) != nil }
+    }
 
     // MARK: - Fetches
 
