@@ -83,6 +83,16 @@ import Testing
         #expect(pinned.directory == "/downloads" && pinned.requestOptions.category == nil)
     }
 
+    @Test func aPlaylistLinkGoesWhereItsVideoWill() throws {
+        let video = DownloadCategory(extensions: ["ts", "mp4"], directory: "/videos", origin: "c.toml:9")
+        let intake = Self.intake(IntakeRules(categories: [video]))
+        #expect(try intake.newTask(TaskRequest(url: "http://127.0.0.1/v/index.m3u8")).directory == "/videos")
+        var off = TaskRequest(url: "http://127.0.0.1/v/index.m3u8")
+        off.access.stream = "off"
+        #expect(try intake.newTask(off).directory == "/downloads", "with streams off the playlist is a file, not a video")
+        #expect(IntakeRules.categoryNames(for: "Master.M3U8", streamOff: false) == ["Master.M3U8", "Master.ts", "Master.mp4"])
+    }
+
     @Test func oldStoredOptionsStillDecode() throws {
         let old = Data(#"{"proxies":{"http":"http://p:1"},"cookiesFile":"/c"}"#.utf8)
         let options = try JSONDecoder().decode(RequestOptions.self, from: old)

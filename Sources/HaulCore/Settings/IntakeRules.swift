@@ -54,12 +54,22 @@ public struct IntakeRules: Sendable, Equatable {
                 request.headers, under: ruleHeaders, pinnedAgent: pinned.contains("user-agent"), pinnedHeaders: pinned.contains("header"))
             if directoryOpen, let ruleDirectory = rule.directory { directory = ruleDirectory }
         }
-        if directoryOpen, directory == nil,
-           let name = request.output ?? SafeFileName.fromURL(url), let category = category(forName: name) {
+        if directoryOpen, directory == nil, let name = request.output ?? SafeFileName.fromURL(url),
+           let category = Self.categoryNames(for: name, streamOff: request.access.stream?.lowercased() == "off")
+               .lazy.compactMap(category(forName:)).first {
             options.category = category.label
             directory = category.directory
         }
         return (request, options, directory)
+    }
+
+    /// The names a category may know a download by: a playlist link (`.m3u8`) becomes a video file (`.ts`, or
+    /// `.mp4` for fMP4 or a remux) unless streams are off (DESIGN §9), so a video category takes it.
+    public static func categoryNames(for name: String, streamOff: Bool) -> [String] {
+        let lower = name.lowercased()
+        guard !streamOff, lower.hasSuffix(".m3u8") || lower.hasSuffix(".m3u") else { return [name] }
+        let stem = String(name[..<name.lastIndex(of: ".")!])
+        return [name, stem + ".ts", stem + ".mp4"]
     }
 
     /// The categories chosen by content type, their directories made absolute against `base`, in order.
