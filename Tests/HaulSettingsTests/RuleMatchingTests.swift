@@ -66,6 +66,20 @@ import Testing
         #expect(task.requestOptions.rule != nil, "the rule still applied (its other settings)")
     }
 
+    @Test func whatARequestGaveForItselfWinsOverRulesToo() throws {
+        let intake = Self.intake(IntakeRules(rules: Self.rules))
+        // An RPC call's or an input-file entry's own proxy and user agent.
+        var request = TaskRequest(url: "http://localhost:8080/a.bin", headers: ["User-Agent: own"])
+        request.access.allProxy = ""
+        request.given = ["all-proxy", "header", "user-agent"]
+        let task = try intake.newTask(request)
+        #expect(task.requestOptions.proxies?.http == nil, "its own direct connection, not the rule's proxy")
+        #expect(task.headers.first == "User-Agent: own" && !task.headers.contains("User-Agent: ruled"), "\(task.headers)")
+        let file = Data("http://localhost:8080/b.bin\n  all-proxy=\n".utf8)
+        let parsed = try InputFile.parse(file, intake: intake)
+        #expect(parsed.tasks.first?.requestOptions.proxies?.http == nil, "an entry's all-proxy= line wins over the rule")
+    }
+
     @Test func aCategoryByExtensionChoosesTheDirectoryAtIntake() throws {
         let video = DownloadCategory(extensions: ["mp4"], directory: "videos", origin: "c.toml:9")
         let byType = DownloadCategory(contentTypes: ["application/zip"], directory: "/archives", origin: "c.toml:13")

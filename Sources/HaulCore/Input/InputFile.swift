@@ -98,6 +98,8 @@ public enum InputFile {
         if value.isEmpty, key == "out" || key == "dir" {
             throw InputFileError(line: line, reason: .syntax(key == "out" ? "out= needs a file name" : "dir= needs a directory"))
         }
+        // An entry's own line wins over the settings file's rules, as the command line does.
+        entry.request.given.insert(key == "referer" ? "header" : key)
         do throws(IntakeError) {
             switch key {
             case "out":

@@ -17,6 +17,9 @@ public struct TaskRequest: Sendable, Equatable {
     public var access = AccessRequest()
     /// `--mirror` / further TAB-separated links / further `uris`: other links serving the same file.
     public var mirrors: [String] = []
+    /// Settings this request gave for itself (an RPC call's options, an input-file entry's lines), by key: like
+    /// the command line's, no rule of the settings file changes them.
+    public var given: Set<String> = []
 
     public init(url: String, output: String? = nil, directory: String? = nil, headers: [String] = [], checksum: String? = nil) {
         self.url = url

@@ -41,6 +41,7 @@ public struct IntakeRules: Sendable, Equatable {
         var request = request
         var options = RuleOptions()
         var directory: String?
+        let pinned = pinned.union(request.given)
         let directoryOpen = request.directory == nil && !pinned.contains("dir")
         if let rule = rule(for: url) {
             options.rule = rule.label

@@ -24,6 +24,8 @@ struct Aria2Methods: Sendable {
             url: first, output: options.output, directory: options.directory, headers: options.headers,
             checksum: options.checksum)
         request.access = options.access
+        // What the call gave for this download wins over the settings file's rules.
+        request.given = options.given
         // aria2: every URI of the list points at the same file (mirrors).
         request.mirrors = uris.dropFirst().compactMap(\.stringValue)
         var newTask: NewTask

@@ -17,6 +17,19 @@ struct Aria2TaskOptions: Equatable {
     var access = AccessRequest()
     /// Fetch a finished file again and replace it, or any file at the name.
     var allowOverwrite = false
+    /// The settings keys these options give for the download (no rule of the settings file changes them).
+    var given: Set<String> {
+        var keys: Set<String> = []
+        if directory != nil { keys.insert("dir") }
+        if !headers.isEmpty { keys.insert("header") }
+        if headers.contains(where: { $0.lowercased().hasPrefix("user-agent:") }) { keys.insert("user-agent") }
+        if split != nil { keys.insert("split") }
+        if rateLimit != nil { keys.insert("limit-rate") }
+        if access.allProxy != nil { keys.insert("all-proxy") }
+        if access.loadCookies != nil { keys.insert("load-cookies") }
+        return keys
+    }
+
     /// Options accepted without effect, by name.
     var ignored: [String] = []
 
