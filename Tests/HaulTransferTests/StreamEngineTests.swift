@@ -2,7 +2,7 @@ import FaultServer
 import Foundation
 import HaulCore
 import HaulTestSupport
-import HaulTransfer
+@testable import HaulTransfer
 import Testing
 
 /// HLS streams through the engine over real HTTP (DESIGN §9): detection, order, retries of one segment, failures
@@ -77,6 +77,30 @@ import Testing
         #expect(info.segmentCount == 12 && info.durationSeconds == 24 && info.container == "ts" && info.encryption == nil)
         #expect((0..<12).allSatisfy { server.stats("/v/s\($0).ts").requests == 1 }, "each segment fetched once")
         #expect(Self.checkpoints(engine, 1).last?.segmentsDone == 12)
+    }
+
+    @Test func aChecksumIsCheckedOnTheFinishedFile() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let bodies = Self.stream(server, "sum", count: 3)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        let expected = try TemporaryDirectory()
+        try Data(bodies.joined()).write(to: URL(fileURLWithPath: expected.path + "/all"))
+        var right = request(1, url: server.url("/sum/index.m3u8"), directory: dir.path, options: Self.options())
+        right.checksum = Checksum(algorithm: .sha256, hex: try FileDigest.sha256Hex(path: expected.path + "/all"))
+        engine.start(right)
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
+        let other = try TemporaryDirectory()
+        var wrong = request(2, url: server.url("/sum/index.m3u8"), directory: other.path, options: Self.options())
+        wrong.checksum = Checksum(algorithm: .sha256, hex: String(repeating: "0", count: 64))
+        engine.start(wrong)
+        guard let (error, _) = try await engine.failure(of: TaskID(2)) else { return }
+        guard case .checksumMismatch = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(listing(other.path).isEmpty, "a file that does not match is not kept")
     }
 
     @Test func aPlaylistServedAsPlainTextIsFoundByItsFirstLine() async throws {

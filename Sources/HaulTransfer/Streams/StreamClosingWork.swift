@@ -17,6 +17,8 @@ struct StreamClosingWork: Sendable {
     let remux: String?
     let directory: DownloadDirectory
     let replacing: Bool
+    /// `--checksum`: the digest the finished file must have.
+    let checksum: Checksum?
 
     init(ending: TransferEnding, stream: StreamTransfer) {
         self.ending = ending
@@ -29,6 +31,7 @@ struct StreamClosingWork: Sendable {
         remux = stream.request.requestOptions.streamRemux
         directory = stream.directory
         replacing = stream.request.requestOptions.allowOverwrite == true
+        checksum = stream.request.checksum
     }
 
     /// The outcome, and a note for the task when the files were saved otherwise than the stream said.
@@ -51,11 +54,21 @@ struct StreamClosingWork: Sendable {
             if let syncError { return (.failed(syncError, durableBytes: synced), nil) }
             guard let fileName else { return (.failed(.inconsistentTransfer("completed without a file"), durableBytes: 0), nil) }
             do throws(DownloadError) {
-                return try publish(fileName)
+                return try verify(try publish(fileName))
             } catch {
                 return (.failed(error, durableBytes: synced), nil)
             }
         }
+    }
+
+    /// The finished file against `--checksum`: a file that does not match is of no use under any name, so it is
+    /// removed and the stream starts over on a retry, as a file's would.
+    private func verify(_ result: (TransferOutcome, note: String?)) throws(DownloadError) -> (TransferOutcome, note: String?) {
+        guard let checksum, case let .completed(final, _) = result.0 else { return result }
+        let actual = try FileDigest.sha256Hex(path: directory.fullPath(final))
+        guard actual != checksum.hex else { return result }
+        unlinkat(directory.fd, final, 0)
+        return (.failed(.checksumMismatch(expected: checksum.hex, actual: actual), durableBytes: 0), result.note)
     }
 
     private func publish(_ name: String) throws(DownloadError) -> (TransferOutcome, note: String?) {
