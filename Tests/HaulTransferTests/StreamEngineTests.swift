@@ -188,6 +188,35 @@ import Testing
         #expect(Self.checkpoints(engine, 1).last?.note?.contains("beside the video as master.audio.ts") == true)
     }
 
+    @Test func removingAStreamWithItsFilesDeletesBothPartFiles() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var slow = FaultPlan(body: .bytes([]))
+        slow.throttle = 50_000
+        Self.stream(server, "vid", count: 4, plans: Dictionary(uniqueKeysWithValues: (0..<4).map { ($0, slow) }))
+        for index in 0..<4 { server.route("/aud/a\(index).aac", FaultPlan(body: .bytes(Self.segment(200 + index, size: 2000)))) }
+        Self.serve(server, "/aud/index.m3u8", text: Self.playlist((0..<4).map { "a\($0).aac" }))
+        Self.serve(server, "/master.m3u8", text: """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",DEFAULT=YES,URI="aud/index.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
+            vid/index.m3u8
+
+            """)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/master.m3u8"), directory: dir.path, options: Self.options()))
+        try await eventually("both part files", timeout: .seconds(10)) {
+            listing(dir.path) == ["master.ts.audio.part", "master.ts.part"]
+        }
+        engine.driver.send(.deletePart(TaskID(1), directory: dir.path, fileName: "master.ts"))
+        guard case .paused = try await engine.outcome(of: TaskID(1)) else {
+            Issue.record("the transfer did not stop")
+            return
+        }
+        try await eventually("no part file left", timeout: .seconds(5)) { listing(dir.path).isEmpty }
+    }
+
     @Test func aSegmentThatFailsOnceIsFetchedAgainAlone() async throws {
         let server = try FaultServer()
         defer { server.stop() }
