@@ -217,6 +217,24 @@ import Testing
         try await eventually("no part file left", timeout: .seconds(5)) { listing(dir.path).isEmpty }
     }
 
+    @Test func largeSegmentsRunOnFewerConnectionsSoMemoryStaysBounded() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        // 36 MiB segments: after the first, at most one more fits in the 64 MiB bound beside the one arriving.
+        let size = 36 << 20
+        for index in 0..<4 { server.route("/big/s\(index).ts", FaultPlan(body: .generated(size: Int64(size), seed: UInt64(900 + index)))) }
+        Self.serve(server, "/big/index.m3u8", text: Self.playlist((0..<4).map { "s\($0).ts" }))
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/big/index.m3u8"), directory: dir.path, options: Self.options(split: 8)))
+        #expect(try await engine.outcome(of: TaskID(1), timeout: .seconds(40)) == .completed(fileName: "index.ts", bytes: Int64(4 * size)))
+        let counts = engine.events.compactMap { event -> Int? in
+            if case let .connections(batch) = event { return batch[TaskID(1)] }
+            return nil
+        }
+        #expect((counts.max() ?? 0) <= 2, "connections over time: \(counts)")
+    }
+
     @Test func aSegmentThatFailsOnceIsFetchedAgainAlone() async throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -26,11 +26,12 @@ extension StreamTransfer {
         if missing { return .keepGoing }
         let running = fetches.count { if case .segment = $0.purpose { true } else { false } }
         var free = max(0, targetConnections - running)
-        if running > 0 {
-            // Extra connections only where the host has room, and never past the memory bound.
-            free = min(free, hosts.room(for: URLValidation.host(of: tracks[0].media.segments[0].uri)))
-            if bufferedBytes >= Self.memoryBound { free = 0 }
-        }
+        // Extra connections only where the host has room.
+        if running > 0 { free = min(free, hosts.room(for: URLValidation.host(of: tracks[0].media.segments[0].uri))) }
+        // Never past the memory bound: the segments seen so far tell how many more fit, so large segments run on
+        // fewer connections; before any, one goes first. One always may when none runs.
+        let fit = segmentSizeSeen.map { max(0, Self.memoryBound - bufferedBytes) / $0 } ?? 1
+        free = min(free, max(running == 0 ? 1 : 0, fit))
         while free > 0 {
             // The track furthest behind in media time goes first, so audio and video keep pace.
             var started = false
@@ -165,6 +166,16 @@ extension StreamTransfer {
             }
         }
         return due ? pump() : .keepGoing
+    }
+
+    /// The largest segment appended or announced so far (at least 1 MiB), for the memory bound; nil before any.
+    var segmentSizeSeen: Int? {
+        let appended = tracks.map { $0.window.appended > 0 ? Int($0.position) / $0.window.appended : 0 }.max() ?? 0
+        let announced = fetches.compactMap { fetch in
+            if case .segment = fetch.purpose { fetch.head.contentLength.map(Int.init) } else { nil }
+        }.max() ?? 0
+        let largest = max(appended, announced)
+        return largest > 0 ? max(largest, 1 << 20) : nil
     }
 
     /// Bytes fetched and not yet appended: held segments and the bodies still arriving.
