@@ -104,6 +104,8 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         } else if let length = head.contentLength {
             // One allocation for the whole body.
             body.reserveCapacity(Int(length))
+            // Its size tells how many more segments fit in memory: they may start now, not when it ends.
+            if case .segment = purpose { stream.segmentAnnounced() }
         }
         return bytes.count
     }

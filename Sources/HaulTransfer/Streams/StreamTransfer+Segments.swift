@@ -30,7 +30,7 @@ extension StreamTransfer {
         if running > 0 { free = min(free, hosts.room(for: URLValidation.host(of: tracks[0].media.segments[0].uri))) }
         // Never past the memory bound: the segments seen so far tell how many more fit, so large segments run on
         // fewer connections; before any, one goes first. One always may when none runs.
-        let fit = segmentSizeSeen.map { max(0, Self.memoryBound - bufferedBytes) / $0 } ?? 1
+        let fit = segmentSizeSeen.map { max(0, Self.memoryBound - committedBytes) / $0 } ?? 1
         free = min(free, max(running == 0 ? 1 : 0, fit))
         while free > 0 {
             // The track furthest behind in media time goes first, so audio and video keep pace.
@@ -48,6 +48,13 @@ extension StreamTransfer {
             free -= 1
         }
         return .keepGoing
+    }
+
+    /// A segment's answer said its size (inside a libcurl callback): fetches that now fit are made; the engine
+    /// adds them after the callback.
+    func segmentAnnounced() {
+        guard case .receiving = phase else { return }
+        _ = pump()
     }
 
     private func fetchOnce(_ purpose: StreamFetch.Purpose, url: String, range: Range<Int64>?, limit: Int) {
@@ -176,6 +183,13 @@ extension StreamTransfer {
         }.max() ?? 0
         let largest = max(appended, announced)
         return largest > 0 ? max(largest, 1 << 20) : nil
+    }
+
+    /// Memory the stream holds or will once its fetches finish: held segments, and each body at its announced size.
+    var committedBytes: Int {
+        tracks.reduce(0) { $0 + $1.heldBytes } + fetches.reduce(0) { total, fetch in
+            total + max(fetch.bodyCount, fetch.head.contentLength.map { Int(clamping: $0) } ?? 0)
+        }
     }
 
     /// Bytes fetched and not yet appended: held segments and the bodies still arriving.
