@@ -40,7 +40,9 @@ public struct PlainReporter: Sendable {
             let rows = running.map { row -> String in
                 let total = row.task.totalBytes
                 let percent = total.map { $0 > 0 ? " " + PercentFormat.text(done: row.bytesReceived, total: $0, isComplete: false) : "" } ?? ""
-                let size = ByteCountFormat.compact(row.bytesReceived) + "/" + (total.map(ByteCountFormat.compact) ?? "?")
+                let estimated = row.task.stream?.isEstimate == true ? "~" : ""
+                let size = ByteCountFormat.compact(row.bytesReceived) + "/" + (total.map { estimated + ByteCountFormat.compact($0) } ?? "?")
+                    + (row.task.stream.map { " " + $0.segmentFigure } ?? "")
                 let speed = row.isStalled ? "stalled" : ByteCountFormat.rate(row.speed)
                 return "#\(row.task.id)\(percent) \(size) \(speed) eta \(DurationFormat.eta(row.eta))"
             }

@@ -1,7 +1,7 @@
 import FaultServer
 
 /// The demo queue `make demo` opens: files that make every part of the live list visible (progress,
-/// CJK names, a resumed drop, a server-chosen name, a failure). Served by `haul-fault-server --demo`.
+/// CJK names, a resumed drop, a server-chosen name, a failure, a video stream). Served by `haul-fault-server --demo`.
 enum DemoQueue {
     /// One demo file: where it is served, what it shows, and how the server behaves for it.
     struct Entry {
@@ -36,6 +36,10 @@ enum DemoQueue {
         ]
     }()
 
+    /// An HLS video of 90 × 4 s segments in three variants, AES-128, each connection at 1 MiB/s: the row shows
+    /// `seg N/M` and an estimated total, and it ends as one `lecture.ts` (DESIGN §9).
+    static let stream = "/hls/lecture/lecture.m3u8?segments=90&segsize=384k&duration=4&variants=3&key=1&ts=1&conncap=1m"
+
     /// Installs the demo routes and `/demo/urls.txt` (one URL per line) on `server`; returns the URLs in queue order.
     static func install(on server: FaultServer) -> [String] {
         var urls: [String] = []
@@ -43,6 +47,8 @@ enum DemoQueue {
             server.route(entry.path, entry.plan)
             urls.append(server.url(entry.path))
         }
+        // The stream second, so it runs at once beside the large file.
+        urls.insert(server.url(stream), at: 1)
         var list = FaultPlan(body: .bytes(Array(urls.map { $0 + "\n" }.joined().utf8)))
         list.contentType = "text/plain; charset=utf-8"
         server.route("/demo/urls.txt", list)
