@@ -235,6 +235,33 @@ import Testing
         #expect((counts.max() ?? 0) <= 2, "connections over time: \(counts)")
     }
 
+    @Test func byteRangeSegmentsFromAServerThatIgnoresRangesFailAtOnceSayingWhy() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var whole = FaultPlan.file(size: 60_000, seed: 77)
+        whole.acceptRanges = false
+        server.route("/br/all.ts", whole)
+        Self.serve(server, "/br/index.m3u8", text: """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXTINF:2,
+            #EXT-X-BYTERANGE:30000@0
+            all.ts
+            #EXTINF:2,
+            #EXT-X-BYTERANGE:30000
+            all.ts
+            #EXT-X-ENDLIST
+
+            """)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/br/index.m3u8"), directory: dir.path, options: Self.options()))
+        guard let (error, _) = try await engine.failure(of: TaskID(1), timeout: .seconds(5)) else { return }
+        #expect(error.description.hasPrefix("segment 0 (line 5): 127.0.0.1 answers a byte range with the whole file")
+                || error.description.hasPrefix("segment 1 (line 8): 127.0.0.1 answers a byte range with the whole file"), "\(error)")
+        #expect(!error.isTransient)
+    }
+
     @Test func aSegmentThatFailsOnceIsFetchedAgainAlone() async throws {
         let server = try FaultServer()
         defer { server.stop() }

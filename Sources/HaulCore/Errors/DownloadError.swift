@@ -58,6 +58,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case playlist(PlaylistError)
     /// A part of a stream failed (`what`: "segment 12 (line 40)", "key for segment 3"): the failure.
     indirect case streamPart(String, DownloadError)
+    /// A stream whose segments are byte ranges of one file, from a server that answers a range with the whole file.
+    case streamRangesIgnored(host: String)
     /// A stream segment's bytes do not decrypt with its key (`what` names the segment).
     case undecryptable(String)
 
@@ -70,7 +72,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case let .streamPart(_, error): return error.isTransient
-        case .playlist, .undecryptable: return false
+        case .playlist, .undecryptable, .streamRangesIgnored: return false
         case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
              .unusableOption:
@@ -113,6 +115,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return error.description
         case let .streamPart(what, error):
             return "\(what): \(error)"
+        case let .streamRangesIgnored(host):
+            return "\(host) answers a byte range with the whole file, and this stream's segments are byte ranges of one file "
+                + "(EXT-X-BYTERANGE) — the server must answer ranges"
         case let .undecryptable(what):
             return "\(what): does not decrypt with its AES-128 key (bad padding: a wrong key or IV, or a cut segment)"
         case let .proxyRefused(message):

@@ -98,7 +98,7 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         if !(200..<300).contains(head.status) {
             failure = head.statusError(host: host)
         } else if range != nil, head.status != 206 {
-            failure = .invalidResponse(host: host, detail: "a byte range of a stream part was answered with the whole resource")
+            failure = .streamRangesIgnored(host: host)
         } else if let length = head.contentLength, length > limit {
             failure = .invalidResponse(host: host, detail: "\(length) bytes is more than a stream part may have (\(limit >> 20) MiB)")
         } else if let length = head.contentLength {
