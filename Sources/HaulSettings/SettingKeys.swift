@@ -91,12 +91,7 @@ public enum SettingKeys {
 
     static let rate: @Sendable (SettingValue) -> String? = { value in
         guard let text = value.stringValue else { return nil }
-        do {
-            _ = try RateLimit.parse(text)
-            return nil
-        } catch {
-            return "\(error)"
-        }
+        return refusal { _ = try RateLimit.parse(text) }
     }
 
     static let size: @Sendable (SettingValue) -> String? = { value in
@@ -112,31 +107,16 @@ public enum SettingKeys {
 
     static let proxy: @Sendable (SettingValue) -> String? = { value in
         guard let text = value.stringValue, !text.isEmpty else { return nil }
-        do {
-            _ = try ProxyURL.normalized(text)
-            return nil
-        } catch {
-            return "\(error)"
-        }
+        return refusal { _ = try ProxyURL.normalized(text) }
     }
 
     static let noProxy: @Sendable (SettingValue) -> String? = { value in
         guard let text = value.stringValue, !text.isEmpty else { return nil }
-        do {
-            _ = try ProxyURL.checkedNoProxy(text)
-            return nil
-        } catch {
-            return "\(error)"
-        }
+        return refusal { _ = try ProxyURL.checkedNoProxy(text) }
     }
 
     static let headers: @Sendable (SettingValue) -> String? = { value in
-        do {
-            try HeaderRule.check(all: value.stringsValue ?? [])
-            return nil
-        } catch {
-            return "\(error)"
-        }
+        refusal { try HeaderRule.check(all: value.stringsValue ?? []) }
     }
 
     /// `stream`, `stream-quality` and `stream-remux`: the values the intake takes (DESIGN §9).
@@ -144,30 +124,24 @@ public enum SettingKeys {
         { value in
             guard let text = value.stringValue else { return nil }
             var access = AccessRequest()
-            switch name {
-            case "stream": access.stream = text
-            case "stream-quality": access.streamQuality = text
-            default: access.streamRemux = text
-            }
-            var options = RequestOptions()
-            do {
-                try TaskIntake.applyStreamOptions(access, to: &options)
-                return nil
-            } catch {
-                return "\(error)"
-            }
+            return refusal { try access.setStreamOption(name, text) }
         }
     }
 
     static func header(_ name: String) -> @Sendable (SettingValue) -> String? {
         { value in
             guard let text = value.stringValue else { return nil }
-            do {
-                try HeaderRule.check("\(name): \(text)")
-                return nil
-            } catch {
-                return "\(error)"
-            }
+            return refusal { try HeaderRule.check("\(name): \(text)") }
+        }
+    }
+
+    /// A check's error as the key's message; nil when it passes.
+    static func refusal(_ check: () throws -> Void) -> String? {
+        do {
+            try check()
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 }

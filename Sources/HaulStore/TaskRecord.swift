@@ -119,49 +119,40 @@ extension TaskRecord {
         return task
     }
 
-    /// A list of strings (headers, earlier links) as a JSON array.
-    static func encodeStrings(_ strings: [String]) -> String {
-        if strings.isEmpty { return "[]" }
-        // Encoding an array of strings cannot fail.
-        let data = (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+    /// A JSON array (`[]` for none: the column's default, written without the encoder).
+    static func encodeList<T: Encodable>(_ items: [T]) -> String {
+        if items.isEmpty { return "[]" }
+        // Encoding strings and plain structs of strings cannot fail.
+        return encodeJSON(items) ?? "[]"
     }
+
+    static func decodeList<T: Decodable>(_ text: String) -> [T]? {
+        text == "[]" ? [] : decodeJSON(text)
+    }
+
+    static func encodeJSON<T: Encodable>(_ value: T) -> String? {
+        (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func decodeJSON<T: Decodable>(_ text: String) -> T? {
+        try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    /// A list of strings (headers, earlier links, cookies, mirrors) as a JSON array.
+    static func encodeStrings(_ strings: [String]) -> String { encodeList(strings) }
+    static func decodeStrings(_ text: String) -> [String]? { decodeList(text) }
 
     /// Request options as a JSON object, nil when none are set.
-    static func encodeOptions(_ options: RequestOptions) -> String? {
-        guard !options.isEmpty, let data = try? JSONEncoder().encode(options) else { return nil }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func encodeOptions(_ options: RequestOptions) -> String? { options.isEmpty ? nil : encodeJSON(options) }
+    static func decodeOptions(_ text: String) -> RequestOptions? { decodeJSON(text) }
 
-    static func decodeOptions(_ text: String) -> RequestOptions? {
-        try? JSONDecoder().decode(RequestOptions.self, from: Data(text.utf8))
-    }
+    /// Dropped links as a JSON array of `{"url", "reason"}` objects.
+    static func encodeDropped(_ dropped: [DroppedLink]) -> String { encodeList(dropped) }
+    static func decodeDropped(_ text: String) -> [DroppedLink]? { decodeList(text) }
 
-    static func decodeStrings(_ text: String) -> [String]? {
-        if text == "[]" { return [] }
-        return try? JSONDecoder().decode([String].self, from: Data(text.utf8))
-    }
-
-    /// Dropped links as a JSON array of objects.
-    static func encodeDropped(_ dropped: [DroppedLink]) -> String {
-        if dropped.isEmpty { return "[]" }
-        // Encoding strings cannot fail.
-        let data = (try? JSONEncoder().encode(dropped)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func encodeStream(_ info: StreamInfo) -> String? {
-        (try? JSONEncoder().encode(info)).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    static func decodeStream(_ text: String) -> StreamInfo? {
-        try? JSONDecoder().decode(StreamInfo.self, from: Data(text.utf8))
-    }
-
-    static func decodeDropped(_ text: String) -> [DroppedLink]? {
-        if text == "[]" { return [] }
-        return try? JSONDecoder().decode([DroppedLink].self, from: Data(text.utf8))
-    }
+    /// A stream's `StreamInfo` as a JSON object.
+    static func encodeStream(_ info: StreamInfo) -> String? { encodeJSON(info) }
+    static func decodeStream(_ text: String) -> StreamInfo? { decodeJSON(text) }
 }
 
 // MARK: - Bulk reads

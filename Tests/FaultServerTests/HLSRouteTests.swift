@@ -24,19 +24,16 @@ import Testing
     }
 
     /// openssl's decryption of `bytes` (AES-128-CBC, PKCS#7), or nil when it fails (bad padding).
-    func opensslDecrypt(_ bytes: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8]? {
+    func opensslDecrypt(_ bytes: [UInt8], key: [UInt8], iv: [UInt8]) async throws -> [UInt8]? {
         let hex = { (b: [UInt8]) in b.map { String(format: "%02x", $0) }.joined() }
         let directory = try TemporaryDirectory(prefix: "haul-hls-aes")
         let input = directory.file("in")
         let output = directory.file("out")
         try Data(bytes).write(to: URL(fileURLWithPath: input))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["aes-128-cbc", "-d", "-K", hex(key), "-iv", hex(iv), "-in", input, "-out", output]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        let process = try HaulProcess(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            arguments: ["aes-128-cbc", "-d", "-K", hex(key), "-iv", hex(iv), "-in", input, "-out", output])
+        guard try await process.waitForExit(timeout: .seconds(10)) == 0 else { return nil }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
@@ -84,7 +81,7 @@ import Testing
                 let served = try await curl.fetch(link(stream, "seg\(index).ts?\(query)")).body
                 #expect(served.count == (stream.plan.segmentSize / 16 + 1) * 16)
                 let iv = implicit ? [UInt8](repeating: 0, count: 15) + [UInt8(9 + index)] : HLSPlan.explicitIV
-                #expect(try opensslDecrypt(served, key: HLSPlan.key, iv: iv) == stream.plan.clearSegment(index), "\(query) segment \(index)")
+                #expect(try await opensslDecrypt(served, key: HLSPlan.key, iv: iv) == stream.plan.clearSegment(index), "\(query) segment \(index)")
             }
         }
     }
@@ -95,8 +92,8 @@ import Testing
         let good = try await curl.fetch(link(stream, "seg0.ts?\(stream.query)")).body
         let bad = try await curl.fetch(link(stream, "seg1.ts?\(stream.query)")).body
         #expect(bad.count == good.count)
-        #expect(try opensslDecrypt(good, key: HLSPlan.key, iv: HLSPlan.explicitIV) != nil)
-        #expect(try opensslDecrypt(bad, key: HLSPlan.key, iv: HLSPlan.explicitIV) == nil, "segment 1 decrypted")
+        #expect(try await opensslDecrypt(good, key: HLSPlan.key, iv: HLSPlan.explicitIV) != nil)
+        #expect(try await opensslDecrypt(bad, key: HLSPlan.key, iv: HLSPlan.explicitIV) == nil, "segment 1 decrypted")
     }
 
     @Test func segmentStatusFaultsAlwaysOrForTheFirstRequests() async throws {
@@ -224,7 +221,7 @@ import Testing
                     link(stream, "stream.ts?\(query)"), headers: ["Range: bytes=\(range[1])-\(range[1] + range[0] - 1)"])
                 #expect(part.status == 206)
                 if stream.plan.encrypted {
-                    clear += try opensslDecrypt(part.body, key: HLSPlan.key, iv: HLSPlan.explicitIV) ?? []
+                    clear += try await opensslDecrypt(part.body, key: HLSPlan.key, iv: HLSPlan.explicitIV) ?? []
                 } else {
                     clear += part.body
                 }

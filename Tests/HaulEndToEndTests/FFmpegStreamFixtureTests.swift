@@ -43,11 +43,12 @@ struct FFmpegStreamFixtureTests {
         let served = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stream.web + "/v270/seg_003.ts")))
         let plain = try [UInt8](Data(contentsOf: URL(fileURLWithPath: v270.plainFiles[3])))
         #expect(served.count == (plain.count / 16 + 1) * 16)
-        let clear = try LinkTests.tool(
-            FFmpegStreamFixture.openssl,
-            ["aes-128-cbc", "-d", "-K", FFmpegStream.key.map { String(format: "%02x", $0) }.joined(),
-             "-iv", FFmpegStreamFixture.hex(sequence: FFmpegStream.implicitIVFirstSequence + 3)],
-            input: served)
+        try await FFmpegStreamFixture.run(FFmpegStreamFixture.openssl, [
+            "aes-128-cbc", "-d", "-K", FFmpegStream.key.map { String(format: "%02x", $0) }.joined(),
+            "-iv", FFmpegStreamFixture.hex(sequence: FFmpegStream.implicitIVFirstSequence + 3),
+            "-in", stream.web + "/v270/seg_003.ts", "-out", directory.file("seg3"),
+        ], timeout: .seconds(30))
+        let clear = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("seg3"))))
         #expect(clear == plain, "segment 3 of 270p does not decrypt with IV = its media sequence number")
     }
 }

@@ -10,36 +10,25 @@ import Testing
 struct StreamAudioTests {
     static let seconds = 12.0
 
-    /// 12 s of testsrc and sine in 2 s segments: `out_0.m3u8` (video), `out_1.m3u8` (audio) under `master.m3u8`.
-    static let made: Result<String, StreamTestFailure> = {
-        // Kept for the process's life (every test of the suite serves it), removed at its exit.
+    /// 12 s of testsrc and sine in 2 s segments: `out_0.m3u8` (video), `out_1.m3u8` (audio) under `master.m3u8`;
+    /// made once per test process (kept for its life, removed at its exit), ffmpeg bounded.
+    static let made = Task<String, any Error> {
         let path = FFmpegStreamFixture.directory + "-av"
         atexit { try? FileManager.default.removeItem(atPath: FFmpegStreamFixture.directory + "-av") }
         try? FileManager.default.removeItem(atPath: path)
-        guard (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil else {
-            return .failure(StreamTestFailure(description: "cannot make \(path)"))
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FFmpegStreamFixture.ffmpeg)
-        process.arguments = [
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try await FFmpegStreamFixture.run(FFmpegStreamFixture.ffmpeg, [
             "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi", "-i", "sine=frequency=440",
             "-t", "\(Int(seconds))", "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
             "-c:a", "aac", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-master_pl_name", "master.m3u8",
             "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes", "-hls_segment_filename", path + "/s%v_%03d.ts",
             path + "/out_%v.m3u8",
-        ]
-        do {
-            try process.run()
-            process.waitUntilExit()
-        } catch {
-            return .failure(StreamTestFailure(description: "ffmpeg did not run: \(error)"))
-        }
-        guard process.terminationStatus == 0 else { return .failure(StreamTestFailure(description: "ffmpeg failed making the A/V stream")) }
-        return .success(path)
-    }()
+        ], timeout: .seconds(120))
+        return path
+    }
 
     static func serve() async throws -> NginxFixture {
-        let source = try made.get()
+        let source = try await made.value
         let nginx = try await NginxFixture.start(locations: """
             location /av/ {
                 types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }

@@ -58,13 +58,6 @@ public struct HLSStream: Sendable {
         server.stats("/hls/\(name)/\(track.directory)key.bin").requests
     }
 
-    /// Body bytes the server sent for the segments of `track` (what a client fetched, thrown away or not).
-    public func segmentBytesSent(track: HLSPlan.Track = .main, fetch: Int = 1) -> Int64 {
-        (0..<plan.segmentCount(atFetch: fetch)).reduce(Int64(0)) {
-            $0 + server.stats("/hls/\(name)/\(track.directory)seg\($1).ts").bodyBytesSent
-        }
-    }
-
     /// Query parameters decoded as the server decodes them (the last occurrence wins).
     static func decode(_ query: String) -> [String: String] {
         var result: [String: String] = [:]

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aStreamThatFillsTheDiskPausesKeepingItsWholeSegments() async throws {
-        guard let disk = try Self.smallDisk() else { return }
+        let disk = try #require(try Self.smallDisk(), "mount -t tmpfs failed")
         defer { Self.unmount(disk) }
         let server = try FaultServer()
         defer { server.stop() }

@@ -306,7 +306,10 @@ import Testing
         let kept = Array(bodies[0..<4].joined())
         try Data(kept + bodies[4]).write(to: URL(fileURLWithPath: dir.path + "/index.ts.part"))
         guard case let .media(media) = try PlaylistParser.parse(
-            Array(Self.playlist((0..<10).map { "s\($0).ts" }).utf8), url: server.url("/k/index.m3u8")) else { return }
+            Array(Self.playlist((0..<10).map { "s\($0).ts" }).utf8), url: server.url("/k/index.m3u8")) else {
+            Issue.record("not a media playlist")
+            return
+        }
         var track = StreamTrackInfo(media)
         track.segmentsDone = 4
         track.appendedBytes = Int64(kept.count)
@@ -329,7 +332,10 @@ import Testing
         let dir = try TemporaryDirectory()
         try Data(bodies.joined()).write(to: URL(fileURLWithPath: dir.path + "/index.ts"))
         guard case let .media(media) = try PlaylistParser.parse(
-            Array(Self.playlist((0..<3).map { "s\($0).ts" }).utf8), url: server.url("/pub/index.m3u8")) else { return }
+            Array(Self.playlist((0..<3).map { "s\($0).ts" }).utf8), url: server.url("/pub/index.m3u8")) else {
+            Issue.record("not a media playlist")
+            return
+        }
         var track = StreamTrackInfo(media)
         track.segmentsDone = 3
         track.appendedBytes = Int64(bodies.joined().count)
@@ -370,7 +376,7 @@ import Testing
         let clear = (0..<4).map { Self.segment($0, size: 10_000 + $0) }
         for (index, body) in clear.enumerated() {
             // No IV attribute: the media sequence number (100 + index) as a 128-bit big-endian integer.
-            let encrypted = try Self.encrypt(body, key: key, iv: SegmentKey.implicitIV(sequence: Int64(100 + index)))
+            let encrypted = SegmentCipher.encrypt(body, key: key, iv: SegmentKey.implicitIV(sequence: Int64(100 + index)))
             server.route("/e/s\(index).ts", FaultPlan(body: .bytes(encrypted)))
         }
         server.route("/e/key.bin", FaultPlan(body: .bytes(key)))
@@ -467,20 +473,5 @@ import Testing
         let last = try #require(Self.checkpoints(engine, 1).last)
         #expect(last.appendedBytes == durable, "the closing checkpoint records what the closing sync covered")
         expectSameBytes(contents(dir.path + "/index.ts.part"), Array(bodies[0..<last.segmentsDone].joined()))
-    }
-
-    // MARK: - Helpers
-
-    /// AES-128-CBC with PKCS#7 padding, by the openssl command.
-    static func encrypt(_ bytes: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
-        let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
-        let input = try TemporaryDirectory()
-        try Data(bytes).write(to: URL(fileURLWithPath: input.path + "/in"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["enc", "-aes-128-cbc", "-K", hex(key), "-iv", hex(iv), "-in", input.path + "/in", "-out", input.path + "/out"]
-        try process.run()
-        process.waitUntilExit()
-        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: input.path + "/out")))
     }
 }

@@ -51,7 +51,8 @@ extension HLSPlan {
 
     /// Where segment `index` starts in `stream.ts` (served bytes; the ciphertext is longer than the clear text).
     func byteRangeOffset(of index: Int, track: Track) -> Int64 {
-        (0..<index).reduce(Int64(0)) { $0 + servedSize(of: $1) }
+        // Every served segment has the same size.
+        Int64(index) * servedSize(of: index)
     }
 
     /// The length of served segment `index` (without making it): the ciphertext is padded to whole blocks

@@ -2,9 +2,9 @@ import CCipher
 
 /// AES-128-CBC encryption with PKCS#7 padding through OpenSSL's EVP (the `CCipher` shim): what a packager does
 /// to the segments of an HLS stream with `METHOD=AES-128`.
-enum SegmentCipher {
+public enum SegmentCipher {
     /// The ciphertext of `clear` (padded to whole blocks; at least one padding byte). `key` and `iv` are 16 bytes.
-    static func encrypt(_ clear: [UInt8], key: [UInt8], iv: [UInt8]) -> [UInt8] {
+    public static func encrypt(_ clear: [UInt8], key: [UInt8], iv: [UInt8]) -> [UInt8] {
         precondition(key.count == 16 && iv.count == 16, "AES-128 takes a 16-byte key and IV")
         guard let context = key.withUnsafeBufferPointer({ keyBytes in
             iv.withUnsafeBufferPointer { CCipher_aes128cbc_encrypt_new(keyBytes.baseAddress, $0.baseAddress) }

@@ -132,13 +132,7 @@ public enum InputFile {
                 entry.request.access.netrcFile = value
                 _ = try intake.requestOptions(AccessRequest(netrcFile: value))
             case "stream", "stream-quality", "stream-remux":
-                switch key {
-                case "stream": entry.request.access.stream = value
-                case "stream-quality": entry.request.access.streamQuality = value
-                default: entry.request.access.streamRemux = value
-                }
-                var checked = RequestOptions()
-                try TaskIntake.applyStreamOptions(entry.request.access, to: &checked)
+                try entry.request.access.setStreamOption(key, value)
             default:
                 return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
             }

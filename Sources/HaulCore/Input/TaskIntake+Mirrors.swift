@@ -19,6 +19,6 @@ extension TaskIntake {
 
     /// The lower-case scheme of a validated URL.
     private static func scheme(of url: String) -> String {
-        String(url.prefix { $0 != ":" }).lowercased()
+        URLValidation.scheme(of: url).map { $0.lowercased() } ?? ""
     }
 }

@@ -168,13 +168,13 @@ public struct TaskIntake: Sendable {
         return (joined as NSString).standardizingPath
     }
 
-    /// `path` with symbolic links resolved, so a link cannot lead outside the allowed directories.
     /// Whether `path` is one of `roots` or lies below one, symbolic links resolved on both sides.
     private static func isInside(_ path: String, anyOf roots: [String]) -> Bool {
         let real = realPath(path)
         return roots.map(realPath).contains { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
     }
 
+    /// `path` with symbolic links resolved, so a link cannot lead outside the allowed directories.
     private static func realPath(_ path: String) -> String {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }

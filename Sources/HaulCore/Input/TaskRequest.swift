@@ -54,3 +54,17 @@ public struct AccessRequest: Sendable, Equatable {
         self.netrcFile = netrcFile
     }
 }
+
+extension AccessRequest {
+    /// Sets the stream option `key` (`stream`, `stream-quality`, `stream-remux`) to `value`, checked as the intake
+    /// checks it.
+    public mutating func setStreamOption(_ key: String, _ value: String) throws(IntakeError) {
+        switch key {
+        case "stream": stream = value
+        case "stream-quality": streamQuality = value
+        default: streamRemux = value
+        }
+        var checked = RequestOptions()
+        try TaskIntake.applyStreamOptions(self, to: &checked)
+    }
+}

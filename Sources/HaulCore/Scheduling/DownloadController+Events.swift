@@ -67,7 +67,8 @@ extension DownloadController {
             task.stream = info
             task.bytesDone = info.appendedBytes
             if let estimate = info.estimatedTotal() { task.totalBytes = estimate }
-            save(task)
+            saveFigures(of: task)
+            flushProgressSoon()
 
         case let .cookies(id, lines):
             guard var task = tasks[id], runtime[id].removal == nil else { return }
@@ -107,7 +108,7 @@ extension DownloadController {
         // next tick; anything else rebuilds every row.
         switch event {
         case .progress: break
-        case .checkpoint, .segmentCheckpoint, .connections, .segmentMaps, .cookies: figuresDirty = true
+        case .checkpoint, .segmentCheckpoint, .streamCheckpoint, .connections, .segmentMaps, .cookies: figuresDirty = true
         default: snapshotDirty = true
         }
     }

@@ -15,7 +15,7 @@ extension DownloadController {
         driver.send(.setOverallLimit(effectiveOverallLimit))
         if previousRate != transferOptions.rateLimit {
             // Only transfers that follow the run's cap: not one set live, nor one a settings rule gave.
-            for id in runtime.inFlight where runtime[id].rate == .inherit && tasks[id]?.requestOptions.rateLimit == nil {
+            for id in runtime.inFlight where (tasks[id].map { runtime[id].rate(of: $0) } ?? runtime[id].rate) == .inherit {
                 driver.send(.setTaskLimit(id, transferOptions.rateLimit))
             }
         }

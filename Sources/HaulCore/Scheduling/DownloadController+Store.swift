@@ -30,6 +30,13 @@ extension DownloadController {
     /// Takes a task's new state; it is written with the others that change within the same few milliseconds
     /// (`flushSaves`), before any front end is told of it.
     func save(_ task: DownloadTask) {
+        saveFigures(of: task)
+        snapshotDirty = true
+    }
+
+    /// `save` for a change only the figures of a running task's row show (a stream's segments): the next tick
+    /// patches its row instead of building every row again.
+    func saveFigures(of task: DownloadTask) {
         tasks[task.id] = task
         runtime[task.id].unrecordedBytes = nil
         unsaved[task.id] = task
@@ -37,7 +44,6 @@ extension DownloadController {
             runtime[task.id].unrecordedSegments = nil
             unsavedSegments[task.id] = segments
         }
-        snapshotDirty = true
     }
 
     /// Group commit: every task change taken since the last flush, in one transaction (and the layouts they

@@ -225,11 +225,10 @@ public actor DownloadController {
             var request = TransferRequest(task: running, options: configuration.transferOptions)
             // A settings rule's connections and cap, recorded when the task was added; a live change wins.
             if let split = running.requestOptions.split { request.options.split = min(split, request.options.maxHostConnections) }
-            if let rate = running.requestOptions.rateLimit { request.options.rateLimit = rate }
             if let split = runtime[id].split { request.options.split = split }
             // One stream from one link: the ranges this server ignored are not asked of its mirrors either.
             if runtime[id].singleConnection { (request.options.split, request.mirrors) = (1, []) }
-            request.options.rate = runtime[id].rate.resolved(inheriting: request.options.rate)
+            request.options.rate = runtime[id].rate(of: running).resolved(inheriting: request.options.rate)
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))
             announce(.started(running))

@@ -73,7 +73,7 @@ enum SnapshotBuilder {
             row.eta = EtaEstimate.seconds(done: attempt.position, total: task.totalBytes, bytesPerSecond: row.speed)
         }
         // A cap or connections a settings rule gave the task count as its own, until a live change.
-        row.rateLimit = record.rate == .inherit ? task.requestOptions.rateLimit.flatMap(RateLimit.init(bytesPerSecond:)) : record.rate.setLimit
+        row.rateLimit = record.rate(of: task).setLimit
         row.split = record.split ?? task.requestOptions.split ?? defaultSplit
         if task.state == .waiting, let retry = record.backoff, retry.date > wallNow { row.retryAt = retry.date }
         return row

@@ -45,6 +45,11 @@ struct TaskRuntime: Sendable {
     var singleConnection = false
     /// The bandwidth cap set for this task while the queue runs, over `--limit-rate`.
     var rate = RateOverride.inherit
+    /// The task's own cap: one set live, else the one a settings rule gave it when it was added.
+    func rate(of task: DownloadTask) -> RateOverride {
+        guard rate == .inherit, let ruled = task.requestOptions.rateLimit.flatMap(RateLimit.init(bytesPerSecond:)) else { return rate }
+        return .limited(ruled)
+    }
     /// Connections set for this task while the queue runs, over `-s`.
     var split: Int?
     /// `--on-link-expired` runs for it now; the bytes it had when it last ran.

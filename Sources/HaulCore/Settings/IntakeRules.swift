@@ -16,8 +16,6 @@ public struct IntakeRules: Sendable, Equatable {
         self.pinned = pinned
     }
 
-    public var isEmpty: Bool { rules.isEmpty && categories.isEmpty }
-
     /// The first rule for `url`'s host.
     public func rule(for url: String) -> HostRule? {
         let host = URLValidation.host(of: url)
@@ -27,11 +25,6 @@ public struct IntakeRules: Sendable, Equatable {
     /// The first category for a file named `name`.
     public func category(forName name: String) -> DownloadCategory? {
         categories.first { $0.matches(fileName: name) }
-    }
-
-    /// The first category for a response's `Content-Type`.
-    public func category(forContentType type: String) -> DownloadCategory? {
-        categories.first { $0.matches(contentType: type) }
     }
 
     /// `request` (for the validated `url`) with what the matching rule sets filled in where the request and the

@@ -16,9 +16,6 @@ public enum SettingValue: Sendable, Equatable, Codable, CustomStringConvertible 
         }
     }
 
-    /// The value as JSON text.
-    public var jsonText: String { description }
-
     public var boolValue: Bool? {
         if case let .bool(value) = self { return value }
         return nil

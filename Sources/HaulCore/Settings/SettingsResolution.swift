@@ -48,9 +48,6 @@ public struct SettingsResolution: Sendable {
     public func value(_ name: String) -> SettingValue? { self[name].value }
     public func origin(_ name: String) -> SettingOrigin { self[name].origin }
 
-    /// Whether the command line gave `name` (a rule does not change such a setting).
-    public func isFromCommandLine(_ name: String) -> Bool { origin(name) == .commandLine }
-
     /// The names whose values differ between `self` and `other` (both built from the same table).
     public func changedKeys(from other: SettingsResolution) -> [String] {
         entries.filter { entry in other.index[entry.key.name].map { other.entries[$0].value != entry.value } ?? true }.map(\.key.name)

@@ -304,8 +304,10 @@ struct Aria2Methods: Sendable {
 
     func getGlobalOption() async -> JSONValue {
         let snapshot = access.snapshot()
-        var options = runOptions.inherited
-        options["dir"] = .string(intake.defaultDirectory)
+        // One read: the options and the directory of the same settings, even while a reload replaces them.
+        let live = self.live.read()
+        var options = live.runOptions.inherited
+        options["dir"] = .string(live.intake.defaultDirectory)
         options["max-concurrent-downloads"] = .string(String(snapshot.maxConcurrent))
         options["max-overall-download-limit"] = Self.rateValue(snapshot.overallLimit)
         return .object(options)

@@ -81,7 +81,7 @@ extension RPCDispatcher {
     /// The methods by name.
     static let methodsByName: [String: RPCMethod] = Dictionary(methods.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 
-    /// What `system.listMethods` answers: aria2's and the system methods, in the table's order (haul's own are
-    /// answered, not listed: an aria2 client sees aria2's set).
-    static let listedMethodNames: [String] = methods.filter { $0.access != .owner && !$0.name.hasPrefix("haul.") }.map(\.name)
+    /// What `system.listMethods` answers: aria2's and the system methods, in the table's order (haul's own, the
+    /// owner's included, are answered, not listed: an aria2 client sees aria2's set).
+    static let listedMethodNames: [String] = methods.filter { !$0.name.hasPrefix("haul.") }.map(\.name)
 }

@@ -116,7 +116,6 @@ public struct ViewModelBuilder: Sendable {
             model.stateRole = .stateRunning
             model.speed = row.isStalled ? "stalled" : ByteCountFormat.rate(row.speed)
             if row.connections > 1 { model.connections = "×\(row.connections)" }
-            if let stream = task.stream { model.connections = stream.segmentFigure + (model.connections.isEmpty ? "" : " " + model.connections) }
             model.eta = total == nil ? "—" : DurationFormat.eta(row.eta)
             if total == nil { model.spinner = glyphs.spinner[((frame % glyphs.spinner.count) + glyphs.spinner.count) % glyphs.spinner.count] }
         case .waiting:
@@ -129,13 +128,11 @@ public struct ViewModelBuilder: Sendable {
                 model.speed = "waiting"
                 model.speedRole = .stateWaiting
             }
-            if let stream = task.stream { model.connections = stream.segmentFigure }
         case .paused:
             model.glyph = glyphs.paused
             model.stateRole = .statePaused
             model.speed = "paused"
             model.speedRole = .statePaused
-            if let stream = task.stream { model.connections = stream.segmentFigure }
             if let error = task.lastError {
                 model.problem = .init(text: error, hint: "press \(hintKey) to resume", shortHint: "\(hintKey): resume")
             }
@@ -151,6 +148,10 @@ public struct ViewModelBuilder: Sendable {
             model.stateRole = .stateCompleted
             model.speed = "done"
             model.speedRole = .stateCompleted
+        }
+        // An unfinished stream tags its name with its segments (`seg 120/480`, then `×4` while it runs over several).
+        if let stream = task.stream, task.state != .completed, task.state != .failed {
+            model.connections = model.connections.isEmpty ? stream.segmentFigure : stream.segmentFigure + " " + model.connections
         }
         return model
     }

@@ -19,7 +19,6 @@ extension ActiveTransfer {
     }
 
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
-        // A mirror asked after the main link failed has validators of its own, unknown yet.
         let link = connection.link
         if head.status == 200, mayBecomeStream(link),
            PlaylistParser.isPlaylist(prefix: [UInt8](), contentType: head["content-type"]) {
@@ -29,6 +28,7 @@ extension ActiveTransfer {
             connection.state = .receiving
             return
         }
+        // A mirror asked after the main link failed has validators of its own, unknown yet.
         let verdict = ResumeCheck.verdict(
             head: head, requestedOffset: requestedOffset, expectedTotal: request.expectedTotal,
             storedValidators: link.isMain ? request.validators : RemoteValidators(), host: link.host,
@@ -54,7 +54,7 @@ extension ActiveTransfer {
                 if writer != nil { try startOver(head) }
                 return failFirst(connection, error)
             }
-            if let total { try checkFreeSpace(needed: total - position) }
+            if let total { try directory.checkFreeSpace(for: request, needed: total - position) }
         } catch {
             return failFirst(connection, error)
         }

@@ -79,11 +79,7 @@ final class ActiveTransfer {
         validators = request.validators
         newLink = request.linkChange
         cookies = try CookieJar(options: request.requestOptions, stored: request.cookies)
-        do {
-            netrc = try request.requestOptions.netrcFile.map { path throws(IntakeError) in try NetrcFile.read(path) }
-        } catch {
-            throw .unusableOption(error.description)
-        }
+        netrc = try request.readNetrc()
         links = ([request.url] + request.mirrors).enumerated().map { index, url in
             TransferLink(index: index, url: url, split: request.options.split)
         }
@@ -106,7 +102,7 @@ final class ActiveTransfer {
             phase = .publishedEarlier
             return
         }
-        try checkFreeSpace(needed: nil)
+        try directory.checkFreeSpace(for: request, needed: nil)
         switch point {
         case .publishedEarlier, .undecided:
             return

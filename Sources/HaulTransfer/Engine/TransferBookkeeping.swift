@@ -11,4 +11,22 @@ struct TransferBookkeeping {
     var lastConnectionCount = 0
     /// The segment map last reported, so an unchanged one is not sent again.
     var lastMap: SegmentMap?
+
+    /// Whether the disk check is due at `now` (`DiskGuard.interval` since the last); marks it done.
+    mutating func diskCheckDue(now: ContinuousClock.Instant) -> Bool {
+        guard now - lastDiskCheck >= DiskGuard.interval else { return false }
+        lastDiskCheck = now
+        return true
+    }
+
+    /// Whether a checkpoint sync should start at `now` (none in flight, `policy` says so for `undurable` bytes);
+    /// marks it begun.
+    mutating func checkpointDue(
+        now: ContinuousClock.Instant, policy: CheckpointPolicy, undurable: Int64, total: Int64?
+    ) -> Bool {
+        guard !syncInFlight, policy.isDue(sinceLast: now - lastCheckpoint, undurable: undurable, total: total) else { return false }
+        syncInFlight = true
+        lastCheckpoint = now
+        return true
+    }
 }

@@ -94,8 +94,7 @@ extension TransferThread {
                 proceed(stream, stream.tick(now: now))
                 guard streams[stream.request.id] === stream else { continue }
             }
-            if now - stream.bookkeeping.lastDiskCheck >= DiskGuard.interval {
-                stream.bookkeeping.lastDiskCheck = now
+            if stream.bookkeeping.diskCheckDue(now: now) {
                 do {
                     try stream.checkDisk()
                 } catch {
@@ -103,13 +102,10 @@ extension TransferThread {
                     continue
                 }
             }
-            let policy = CheckpointPolicy(seconds: stream.request.options.checkpointInterval)
-            let undurable = stream.position - (stream.info?.appendedBytes ?? 0)
-            guard !stream.bookkeeping.syncInFlight, !stream.tracks.isEmpty,
-                  policy.isDue(sinceLast: now - stream.bookkeeping.lastCheckpoint, undurable: undurable, total: nil)
+            guard !stream.tracks.isEmpty, stream.bookkeeping.checkpointDue(
+                now: now, policy: CheckpointPolicy(seconds: stream.request.options.checkpointInterval),
+                undurable: stream.position - (stream.info?.appendedBytes ?? 0), total: nil)
             else { continue }
-            stream.bookkeeping.syncInFlight = true
-            stream.bookkeeping.lastCheckpoint = now
             disk.sync(stream: stream.tracks.compactMap(\.writer), for: stream.request.id, attempt: stream.attempt,
                       positions: stream.positions)
         }
@@ -132,11 +128,16 @@ extension TransferThread {
     /// Deletes a task's part file — never through a link, and with `unlessHeld` only one no transfer holds —
     /// and the part file of its separate audio rendition beside it (`NAME.audio.part`).
     func unlinkPart(_ path: String, unlessHeld: Bool = false) {
-        let audio = String(path.dropLast(".part".count)) + ".audio.part"
+        let audio = Self.audioPart(besidePart: path)
         for (file, always) in [(path, !unlessHeld), (audio, false)]
         where always || (!partsInUse.paths.contains(file) && DownloadDirectory.isRegularFile(file)) {
             unlink(file)
         }
+    }
+
+    /// The part file of a stream's separate audio rendition beside the part file at `path` (`NAME.audio.part`).
+    static func audioPart(besidePart path: String) -> String {
+        PartialFilePath.partName(for: StreamFileName.audioPart(of: String(path.dropLast(PartialFilePath.partName(for: "").count))))
     }
 
     private func progressIfChanged(of stream: StreamTransfer) -> Int64? {

@@ -18,8 +18,7 @@ extension TransferThread {
         }
         tickStreams(now: now, progressDue: progressDue)
         for transfer in Array(active.values) {
-            if now - transfer.bookkeeping.lastDiskCheck >= DiskGuard.interval {
-                transfer.bookkeeping.lastDiskCheck = now
+            if transfer.bookkeeping.diskCheckDue(now: now) {
                 do {
                     try transfer.checkDisk()
                 } catch {
@@ -27,13 +26,10 @@ extension TransferThread {
                     continue
                 }
             }
-            let policy = CheckpointPolicy(seconds: transfer.request.options.checkpointInterval)
-            guard !transfer.bookkeeping.syncInFlight, let writer = transfer.writer,
-                  policy.isDue(sinceLast: now - transfer.bookkeeping.lastCheckpoint,
-                               undurable: transfer.position - transfer.durable, total: transfer.total)
+            guard let writer = transfer.writer, transfer.bookkeeping.checkpointDue(
+                now: now, policy: CheckpointPolicy(seconds: transfer.request.options.checkpointInterval),
+                undurable: transfer.position - transfer.durable, total: transfer.total)
             else { continue }
-            transfer.bookkeeping.syncInFlight = true
-            transfer.bookkeeping.lastCheckpoint = now
             disk.sync(writer, for: transfer.request.id, attempt: transfer.attempt, epoch: transfer.epoch,
                       bytes: transfer.position, marks: transfer.receivedMarks())
         }

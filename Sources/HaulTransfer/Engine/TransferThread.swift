@@ -81,7 +81,7 @@ final class TransferThread {
             let (released, delete) = janitor.closingEnded(id, completed: outcome.isCompleted)
             if let released {
                 partsInUse.paths.remove(released)
-                partsInUse.paths.remove(String(released.dropLast(".part".count)) + ".audio.part")
+                partsInUse.paths.remove(Self.audioPart(besidePart: released))
             }
             if let delete { unlinkPart(delete) }
             if let segments { continuation.yield(.segmentCheckpoint(id, segments, durableBytes: outcome.durableBytes)) }
@@ -98,8 +98,7 @@ final class TransferThread {
         case let .start(request):
             start(request)
         case let .pause(id):
-            if let transfer = active[id] { conclude(transfer, .paused) }
-            if let stream = streams[id] { conclude(stream, .paused) }
+            pause(id)
         case let .setOverallLimit(rate):
             budget.setOverall(rate)
         case let .setTaskLimit(id, rate):
@@ -116,18 +115,21 @@ final class TransferThread {
             shareRoom(on: transfer.host)
         case let .deletePart(id, directory, fileName):
             switch janitor.removal(of: id, transferRuns: active[id] != nil || streams[id] != nil, directory: directory, fileName: fileName) {
-            case .stopTransferFirst:
-                if let transfer = active[id] { conclude(transfer, .paused) }
-                if let stream = streams[id] { conclude(stream, .paused) }
+            case .stopTransferFirst: pause(id)
             case let .delete(path): unlinkPart(path)
             case let .deleteIfUnheld(path): unlinkPart(path, unlessHeld: true)
             case .afterClosing, .nothing: break
             }
         case .shutdown:
             shuttingDown = true
-            for transfer in active.values { conclude(transfer, .paused) }
-            for stream in streams.values { conclude(stream, .paused) }
+            for id in Array(active.keys) + Array(streams.keys) { pause(id) }
         }
+    }
+
+    /// Stops task `id`'s file or stream transfer, if one runs, keeping its bytes.
+    private func pause(_ id: TaskID) {
+        if let transfer = active[id] { conclude(transfer, .paused) }
+        if let stream = streams[id] { conclude(stream, .paused) }
     }
 
     private func start(_ request: TransferRequest) {

@@ -24,7 +24,7 @@ struct StreamClosingWork: Sendable {
         self.ending = ending
         writers = stream.tracks.compactMap { $0.writer?.duplicate() }
         positions = stream.positions
-        durable = stream.tracks.reduce(0) { $0 + $1.info.appendedBytes }
+        durable = stream.info?.appendedBytes ?? 0
         fileName = stream.fileName
         container = stream.info?.container ?? "ts"
         audioContainer = stream.tracks.count > 1 ? (stream.tracks[1].media.isFragmentedMP4 ? "mp4" : "ts") : nil

@@ -47,6 +47,4 @@ final class StreamTrack {
         info.appendedBytes = mark.bytes
         info.doneSeconds = mark.seconds
     }
-
-    var heldBytes: Int { held.values.reduce(0) { $0 + $1.count } }
 }

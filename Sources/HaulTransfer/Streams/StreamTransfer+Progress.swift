@@ -47,13 +47,6 @@ extension StreamTransfer {
 
     /// Fails when free space ran low or a part file lost its last link.
     func checkDisk() throws(DownloadError) {
-        if let error = DiskGuard.freeSpaceError(
-            free: directory.freeBytes(), reserve: request.options.diskReserve, needed: nil, directory: request.directory) {
-            throw error
-        }
-        for track in tracks {
-            guard let writer = track.writer else { continue }
-            if let error = DiskGuard.partFileError(linkCount: writer.linkCount(), path: writer.path) { throw error }
-        }
+        try directory.checkDisk(for: request, parts: tracks.compactMap(\.writer))
     }
 }

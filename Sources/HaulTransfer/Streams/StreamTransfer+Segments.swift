@@ -187,13 +187,13 @@ extension StreamTransfer {
 
     /// Memory the stream holds or will once its fetches finish: held segments, and each body at its announced size.
     var committedBytes: Int {
-        tracks.reduce(0) { $0 + $1.heldBytes } + fetches.reduce(0) { total, fetch in
+        tracks.reduce(0) { $0 + $1.window.heldBytes } + fetches.reduce(0) { total, fetch in
             total + max(fetch.bodyCount, fetch.head.contentLength.map { Int(clamping: $0) } ?? 0)
         }
     }
 
     /// Bytes fetched and not yet appended: held segments and the bodies still arriving.
     var bufferedBytes: Int {
-        tracks.reduce(0) { $0 + $1.heldBytes } + fetches.reduce(0) { $0 + $1.bodyCount }
+        tracks.reduce(0) { $0 + $1.window.heldBytes } + fetches.reduce(0) { $0 + $1.bodyCount }
     }
 }

@@ -20,10 +20,7 @@ extension StreamTransfer {
         var writers: [FileWriter] = []
         let name: String
         do throws(DownloadError) {
-            if let error = DiskGuard.freeSpaceError(
-                free: directory.freeBytes(), reserve: request.options.diskReserve, needed: nil, directory: request.directory) {
-                throw error
-            }
+            try directory.checkFreeSpace(for: request, needed: nil)
             if request.stream != nil, let stored = request.fileName {
                 name = stored
                 writers.append(try directory.openPart(of: name))

@@ -62,11 +62,7 @@ final class StreamTransfer {
         self.emit = emit
         targetConnections = request.options.split
         cookies = try CookieJar(options: request.requestOptions, stored: request.cookies)
-        do {
-            netrc = try request.requestOptions.netrcFile.map { path throws(IntakeError) in try NetrcFile.read(path) }
-        } catch {
-            throw .unusableOption(error.description)
-        }
+        netrc = try request.readNetrc()
         directory = try DownloadDirectory(path: request.directory, roots: request.options.confinementRoots)
         if let published = publishedEarlier {
             // A run that died between publishing the file and recording it: nothing to fetch.

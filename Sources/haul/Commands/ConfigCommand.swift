@@ -100,14 +100,9 @@ struct ConfigCommand: AsyncParsableCommand {
         object.add("settings", json: "[" + settings.resolution.entries.map { entry in
             var line = JSONLine()
             line.add("key", entry.key.name)
-            line.add("value", json: entry.value?.jsonText ?? "null")
-            switch entry.origin {
-            case .builtIn: line.add("origin", "default")
-            case .commandLine: line.add("origin", "command line")
-            case let .file(path, number):
-                line.add("origin", "\(path):\(number)")
-                line.add("line", Int64(number))
-            }
+            line.add("value", json: entry.value?.description ?? "null")
+            line.add("origin", entry.origin.description)
+            if case let .file(_, number) = entry.origin { line.add("line", Int64(number)) }
             line.add("live", json: entry.key.change == .live ? "true" : "false")
             return line.text
         }.joined(separator: ",") + "]")

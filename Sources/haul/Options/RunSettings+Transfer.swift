@@ -8,15 +8,15 @@ extension RunSettings {
         if let caCertificate = string("ca-cert"), !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw problem("ca-cert", "'\(caCertificate)' cannot be read")
         }
-        let split = int("split") ?? 4
-        let maxHostConnections = int("max-host-connections") ?? 8
+        let split = required(int("split"), "split")
+        let maxHostConnections = required(int("max-host-connections"), "max-host-connections")
         var options = TransferOptions(
-            rateLimit: try rate("limit-rate")?.bytesPerSecond, stallTimeout: int("timeout") ?? 30,
-            caCertificate: string("ca-cert").map { absolutePath($0) }, diskReserve: try size("disk-reserve") ?? 64 << 20,
-            split: min(split, maxHostConnections), minSplitSize: try size("min-split-size") ?? 4 << 20,
+            rateLimit: try rate("limit-rate")?.bytesPerSecond, stallTimeout: required(int("timeout"), "timeout"),
+            caCertificate: string("ca-cert").map { absolutePath($0) }, diskReserve: required(try size("disk-reserve"), "disk-reserve"),
+            split: min(split, maxHostConnections), minSplitSize: required(try size("min-split-size"), "min-split-size"),
             maxHostConnections: maxHostConnections)
         // A stream's segment retries alone as many times as a task would.
-        options.segmentRetries = int("retries") ?? 5
+        options.segmentRetries = retryPolicy.maxRetries
         options.confinementRoots = [downloadDirectory] + strings("rpc-allowed-dir").map { absolutePath($0) } + ruleDirectories
         return options
     }
@@ -26,13 +26,19 @@ extension RunSettings {
         try rate("max-overall-download-limit")
     }
 
-    var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: int("retries") ?? 5) }
+    var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: required(int("retries"), "retries")) }
 
     /// The concurrency limit: the command line's or the file's; without either, the one last set (by -j or the
     /// list's < and >), else the default.
     func maxConcurrent(stored: Int?) -> Int {
         if resolution.origin("max-concurrent") == .builtIn, let stored { return stored }
         return int("max-concurrent") ?? ConcurrencyLimit.defaultValue
+    }
+
+    /// A setting with a built-in default (`SettingKeys`), which the resolution always gives.
+    private func required<T>(_ value: T?, _ name: String) -> T {
+        guard let value else { preconditionFailure("\(name) has a built-in default") }
+        return value
     }
 
     private func rate(_ name: String) throws -> RateLimit? {

@@ -57,7 +57,8 @@ struct RunSettings {
     /// A usage error about `name`'s value, naming where the value was set.
     func problem(_ name: String, _ message: String) -> ValidationError {
         switch resolution.origin(name) {
-        case let .file(path, line): ValidationError("\(path):\(line): key '\(name)': \(message)")
+        case let .file(path, line):
+            ValidationError(SettingsFileError.badValue(path: path, line: line, key: name, section: nil, message: message).description)
         case .commandLine, .builtIn: ValidationError("\(SettingKeys.key(name)?.flag ?? "--" + name) \(message)")
         }
     }
