@@ -19,6 +19,9 @@ extension FaultPlan {
         monotonic time, as one JSON line (poll it for a time series).
         """
 
+    /// Whether a query flag is on (`1`, `true` or `yes`).
+    static func isTrue(_ value: String?) -> Bool { ["1", "true", "yes"].contains(value ?? "") }
+
     /// Builds an ad-hoc plan from the query of a `/gen/NAME` request; nil when `size` is missing or any value is malformed.
     ///
     /// The seed defaults to a hash of `name`, so `/gen/a.bin?size=1m` and `/gen/b.bin?size=1m` differ.
@@ -39,7 +42,7 @@ extension FaultPlan {
             }
             return value
         }
-        func flag(_ key: String) -> Bool { ["1", "true", "yes"].contains(query[key] ?? "") }
+        func flag(_ key: String) -> Bool { isTrue(query[key]) }
 
         plan.throttle = number("throttle").map { Int($0) }
         if let text = query["conncaps"] ?? query["conncap"] {

@@ -220,7 +220,7 @@ final class ServerCore: Sendable {
             let path = request.routeKey
             if path == StatsPage.path, state.plans[path] == nil {
                 let asked = Self.statsKey(HTTPRequest.routeKey(request.query["path"] ?? ""))
-                let withTimes = ["1", "true", "yes"].contains(request.query["times"] ?? "")
+                let withTimes = FaultPlan.isTrue(request.query["times"])
                 return .stats(StatsPage.text(path: asked, stats: state.stats[asked] ?? RouteStats(), withTimes: withTimes))
             }
             if path == SentPage.path, state.plans[path] == nil {

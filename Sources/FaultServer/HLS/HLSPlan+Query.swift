@@ -40,7 +40,7 @@ extension HLSPlan {
         else { return nil }
         var plan = HLSPlan(name: name, segments: Int(segments), segmentSize: Int(size), query: rawQuery)
         var valid = true
-        if ["1", "true", "yes"].contains(query["ts"] ?? "") {
+        if FaultPlan.isTrue(query["ts"]) {
             guard size >= 3 * Int64(MPEGTS.packetSize) else { return nil }
             plan.transportStream = true
             plan.segmentSize = Int(size) / MPEGTS.packetSize * MPEGTS.packetSize
@@ -53,7 +53,7 @@ extension HLSPlan {
             }
             return Int(value)
         }
-        func flag(_ key: String) -> Bool { ["1", "true", "yes"].contains(query[key] ?? "") }
+        func flag(_ key: String) -> Bool { FaultPlan.isTrue(query[key]) }
         func milliseconds(_ key: String) -> Int? {
             guard let text = query[key] else { return nil }
             guard let seconds = Double(text), seconds >= 0, seconds < 1e6 else {

@@ -4,14 +4,14 @@ extension Schedule {
     /// What the schedule does at `now`, in words for the list's header and `haul schedule`: `scheduled: resumes at
     /// 01:00`, `schedule: cap 1.0 MiB/s until 18:00`, or nil when it neither holds nor caps the queue.
     public func note(at now: Date, calendar: Calendar) -> String? {
-        note(runs: runs(at: now, calendar: calendar), cap: cap(at: now, calendar: calendar), at: now, calendar: calendar)
+        let (runs, cap) = (runs(at: now, calendar: calendar), cap(at: now, calendar: calendar))
+        let next = !runs || cap != nil ? nextChange(after: now, calendar: calendar) : nil
+        return note(runs: runs, cap: cap, next: next, at: now, calendar: calendar)
     }
 
-    /// The note for what `runs` and `cap` say at `now` (as the caller read them): the next change is looked for
-    /// only when the schedule holds or caps the queue.
-    public func note(runs: Bool, cap: Int64?, at now: Date, calendar: Calendar) -> String? {
+    /// The note for what `runs` and `cap` say at `now` and the schedule's `next` change (as the caller read them).
+    public func note(runs: Bool, cap: Int64?, next: Date?, at now: Date, calendar: Calendar) -> String? {
         guard !runs || cap != nil else { return nil }
-        let next = nextChange(after: now, calendar: calendar)
         let when = next.map { " " + Self.clock($0, now: now, calendar: calendar) } ?? ""
         if !runs { return "scheduled: resumes" + (next == nil ? " never (no run window)" : " at" + when) }
         return "schedule: cap \(ByteCountFormat.rate(Double(cap ?? 0)))" + (next == nil ? "" : " until" + when)

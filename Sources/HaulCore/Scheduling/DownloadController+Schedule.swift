@@ -60,12 +60,23 @@ extension DownloadController {
             driver.send(.setOverallLimit(effectiveOverallLimit))
         }
         let note = scheduleSuspendedUntil.map { "schedule suspended until " + Schedule.clock($0, now: now, calendar: calendar) }
-            ?? schedule.note(runs: runs, cap: cap, at: now, calendar: calendar)
+            ?? schedule.note(runs: runs, cap: cap, next: nextScheduleChange(runs: runs, cap: cap, now: now, force: force), at: now, calendar: calendar)
         if note != scheduleNote {
             scheduleNote = note
             snapshotDirty = true
             announce(.schedule(note))
         }
+    }
+
+    /// The schedule's next change when it holds or caps the queue (nil otherwise): the one found last while it
+    /// still holds and caps alike and has not come, else searched again.
+    private func nextScheduleChange(runs: Bool, cap: Int64?, now: Date, force: Bool) -> Date? {
+        guard !runs || cap != nil else { return nil }
+        if !force, let last = scheduleNext, last.runs == runs, last.cap == cap, now >= last.found,
+           last.at.map({ now < $0 }) ?? true { return last.at }
+        let next = schedule.nextChange(after: now, calendar: configuration.calendar)
+        scheduleNext = (runs, cap, next, now)
+        return next
     }
 
     /// The schedule's windows as they stand.

@@ -91,6 +91,10 @@ public actor DownloadController {
     var scheduleHolds = false
     var scheduleCap: Int64?
     var scheduleNote: String?
+    /// The schedule's next change as last looked for, and what it held and capped then: while they stand and it
+    /// has not come (and the clock has not gone back past when it was looked for), it is the answer: the 1 Hz tick
+    /// does not search the windows again.
+    var scheduleNext: (runs: Bool, cap: Int64?, at: Date?, found: Date)?
     /// The schedule is set aside until this moment (its next change when the user suspended it).
     var scheduleSuspendedUntil: Date?
 
