@@ -24,13 +24,14 @@ let package = Package(
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CCipher", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "CFileSystem"),
 
         .target(name: "HaulCore", swiftSettings: strict),
         .target(
             name: "HaulStore",
             dependencies: ["HaulCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
-        .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest", "CCipher"], swiftSettings: strict),
+        .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest", "CCipher", "CFileSystem"], swiftSettings: strict),
         // The settings file (DESIGN §10) and the TOML check every user file passes before TOMLKit reads it.
         .target(
             name: "HaulSettings",

@@ -23,12 +23,13 @@ struct AttachedLossTests {
         let run = try HaulRun()
         let daemon = try await BackgroundDaemon(run, [server.url("/slow.bin")])
         let haul = try HaulProcess.binary(named: "haul").path
-        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)")
+        let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads)", width: 140)
         try await tmux.waitFor("attached", timeout: .seconds(30)) { $0.contains("attached to haul (pid \(daemon.pid))") }
         return (server, run, daemon, tmux)
     }
 
-    @Test func aKilledDaemonIsReportedAsLostWithAFailingStatus() async throws {
+    /// The list stays open, says the haul is gone and how to start it; `q` leaves with a failing status.
+    @Test func aKilledDaemonIsReportedAsLostAndTheListStays() async throws {
         let (server, run, daemon, tmux) = try await Self.attachedList()
         defer {
             server.stop()
@@ -37,13 +38,20 @@ struct AttachedLossTests {
             withExtendedLifetime(run) {}  // its directory holds the state and the socket
         }
         kill(daemon.pid, SIGKILL)
-        let screen = try await tmux.waitFor("EXITED=", timeout: .seconds(20))
-        #expect(screen.contains("lost the background haul (pid \(daemon.pid)): it ended without saving"), "\(screen)")
+        let screen = try await tmux.waitFor("the loss banner", timeout: .seconds(20)) {
+            $0.contains("lost the background haul (pid \(daemon.pid))") || $0.contains("EXITED=")
+        }
+        #expect(!screen.contains("EXITED="), "the list stays open: \(screen)")
         #expect(screen.contains("`haul daemon` starts it again"), "\(screen)")
-        #expect(screen.contains("EXITED=1"), "\(screen)")
+        #expect(screen.contains("slow.bin"), "the last rows stay on screen: \(screen)")
+        try tmux.send("q")
+        let closed = try await tmux.waitFor("EXITED=", timeout: .seconds(10))
+        #expect(closed.contains("lost the background haul (pid \(daemon.pid)): it ended without saving"), "\(closed)")
+        #expect(closed.contains("EXITED=1"), "\(closed)")
     }
 
-    @Test func aDaemonStoppedBySIGSTOPIsReportedAsSuch() async throws {
+    /// A haul stopped by SIGSTOP is named as such while it is stopped, and followed again once it continues.
+    @Test func aDaemonStoppedBySIGSTOPIsReportedAndFollowedAgain() async throws {
         let (server, run, daemon, tmux) = try await Self.attachedList()
         defer {
             server.stop()
@@ -53,9 +61,18 @@ struct AttachedLossTests {
             withExtendedLifetime(run) {}  // its directory holds the state and the socket
         }
         kill(daemon.pid, SIGSTOP)
-        let screen = try await tmux.waitFor("EXITED=", timeout: .seconds(20))
+        let screen = try await tmux.waitFor("the stopped banner", timeout: .seconds(20)) {
+            $0.contains("is stopped by a signal") || $0.contains("EXITED=")
+        }
         #expect(screen.contains("is stopped by a signal — `kill -CONT \(daemon.pid)` resumes it"), "\(screen)")
-        #expect(screen.contains("EXITED=1"), "\(screen)")
+        kill(daemon.pid, SIGCONT)
+        let back = try await tmux.waitFor("the banner cleared", timeout: .seconds(20)) {
+            !$0.contains("is stopped by a signal") || $0.contains("EXITED=")
+        }
+        #expect(back.contains("attached to haul (pid \(daemon.pid))"), "\(back)")
+        try tmux.send("q")
+        let closed = try await tmux.waitFor("EXITED=", timeout: .seconds(10))
+        #expect(closed.contains("EXITED=0"), "\(closed)")
     }
 
     @Test func aRestartedDaemonIsFollowedAndTheFooterNamesItsPid() async throws {
@@ -66,12 +83,21 @@ struct AttachedLossTests {
             tmux.kill()
         }
         kill(daemon.pid, SIGKILL)
+        // However long the new haul takes to start, the list waits for it.
+        _ = try await tmux.waitFor("the loss banner", timeout: .seconds(20)) {
+            $0.contains("lost the background haul") || $0.contains("EXITED=")
+        }
         let second = try await BackgroundDaemon(run)
         defer { second.kill() }
-        try await tmux.waitFor("the footer names the new pid", timeout: .seconds(20)) {
-            $0.contains("attached to haul (pid \(second.pid))") || $0.contains("EXITED=")
+        let screen = try await tmux.waitFor("the footer names the new pid", timeout: .seconds(20)) {
+            ($0.contains("attached to haul (pid \(second.pid))") && !$0.contains("lost the background haul")) || $0.contains("EXITED=")
         }
-        #expect(tmux.screen().contains("attached to haul (pid \(second.pid))"), "\(tmux.screen())")
+        #expect(screen.contains("attached to haul (pid \(second.pid))"), "\(screen)")
+        #expect(!screen.contains("lost the background haul"), "the banner goes with the loss: \(screen)")
+        try tmux.send("q")
+        let closed = try await tmux.waitFor("EXITED=", timeout: .seconds(10))
+        #expect(closed.contains("EXITED=0"), "\(closed)")
+        #expect(closed.contains("(pid \(second.pid))"), "\(closed)")
     }
 }
 

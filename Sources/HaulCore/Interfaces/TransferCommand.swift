@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the controller asks the engine to do.
 public enum TransferCommand: Sendable, Equatable {
     /// Start (or resume) a download; the engine answers with `responded`, `progress`, `checkpoint` and one `finished`.
@@ -50,6 +52,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var mirrors: [String] = []
     /// A stream task's stored progress: the engine fetches the playlist again and goes on after its segments.
     public var stream: StreamInfo?
+    /// When the task was added (whole seconds since 1970): with its id, what tells its part file from any other.
+    public var addedAt: Int64 = 0
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -78,6 +82,7 @@ public struct TransferRequest: Sendable, Equatable {
         cookies = task.cookies
         mirrors = task.mirrors
         stream = task.stream
+        addedAt = Int64(task.createdAt.timeIntervalSince1970.rounded(.down))
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
         if linkChange == .restart {
             // The user chose to start over: nothing kept is trusted, the part file is emptied.

@@ -3,18 +3,42 @@ import HaulCore
 /// The owner's queue as an attached list sees it: snapshots mirrored into a local `SnapshotBox` by a
 /// long poll (each answer comes as soon as the owner publishes, as what changed since the last one), and
 /// commands sent in order.
+///
+/// A list outlives its owner: when the background haul stops answering, the last snapshot stays on screen with
+/// what became of the haul (`loss`) as its banner, and the mirror keeps asking, so the next background haul that
+/// starts on the same socket is followed.
 public final class RemoteQueue: Sendable {
     public let snapshots = SnapshotBox()
     private let client: OwnerClient
     private let commands: AsyncStream<QueueCommand>.Continuation
     private let tasks: [Task<Void, Never>]
+    private let state: PthreadMutex<MirrorState>
 
-    /// Starts mirroring; `lost` is called once when the owner stops answering, with the pid it last had.
+    /// The snapshot last received and what became of its owner, published together.
+    struct MirrorState {
+        var current: QueueSnapshot
+        var loss: OwnerLoss?
+
+        /// What the list shows: the last snapshot, with the loss as its banner.
+        var shown: QueueSnapshot {
+            guard let loss else { return current }
+            var shown = current
+            shown.warning = loss.message
+            return shown
+        }
+    }
+
+    /// Failed requests in a row before the owner counts as lost.
+    static let failuresBeforeLoss = 3
+
+    /// Starts mirroring the owner `ownerProcessID`, whose snapshot `first` is.
     /// Each snapshot published names the owner it came from (`ownerProcessID`), so a list follows a restarted one.
-    public init(client: OwnerClient, first: QueueSnapshot, ownerProcessID: Int32, lost: @escaping @Sendable (Int32) -> Void) {
+    public init(client: OwnerClient, first: QueueSnapshot, ownerProcessID: Int32) {
         self.client = client
         var first = first
         first.ownerProcessID = ownerProcessID
+        let state = PthreadMutex(MirrorState(current: first))
+        self.state = state
         snapshots.publish(first)
         let (stream, continuation) = AsyncStream.makeStream(of: QueueCommand.self)
         commands = continuation
@@ -47,15 +71,45 @@ public final class RemoteQueue: Sendable {
                         index = Self.index(of: current)
                     }
                     current.ownerProcessID = owner
-                    box.publish(current)
+                    let next = current
+                    box.publish(state.withLock { state in
+                        state.current = next
+                        state.loss = nil
+                        return state.shown
+                    })
                 } catch {
                     owner = nil
                     failures += 1
-                    if failures >= 3 {
-                        lost(lastOwner)
-                        return
+                    if failures >= Self.failuresBeforeLoss {
+                        let loss = OwnerLoss.judge(pid: lastOwner, socketPath: client.socketPath)
+                        if let shown = state.withLock({ state -> QueueSnapshot? in
+                            guard state.loss != loss else { return nil }
+                            state.loss = loss
+                            return state.shown
+                        }) {
+                            box.publish(shown)
+                        }
                     }
-                    try? await Task.sleep(for: .milliseconds(200))
+                    try? await Task.sleep(for: .milliseconds(failures >= Self.failuresBeforeLoss ? 500 : 200))
+                }
+            }
+        }
+        // A stopped owner (SIGSTOP, Ctrl-Z) accepts connections and answers nothing: once a second, while the mirror
+        // waits, its process is looked at, so the list says so at once and takes it back when it continues.
+        let watch = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard let pid = state.withLock({ $0.current.ownerProcessID }) else { continue }
+                let suspended = OwnerLoss.judge(pid: pid, socketPath: client.socketPath) == .suspended(pid: pid)
+                if let shown = state.withLock({ state -> QueueSnapshot? in
+                    switch (state.loss, suspended) {
+                    case (nil, true): state.loss = .suspended(pid: pid)
+                    case (.suspended?, false): state.loss = nil
+                    default: return nil
+                    }
+                    return state.shown
+                }) {
+                    box.publish(shown)
                 }
             }
         }
@@ -63,8 +117,11 @@ public final class RemoteQueue: Sendable {
         let sender = Task {
             for await command in stream { _ = try? await client.perform([command]) }
         }
-        tasks = [mirror, sender]
+        tasks = [mirror, watch, sender]
     }
+
+    /// What became of the owner when it last failed to answer; nil while it answers.
+    public var loss: OwnerLoss? { state.withLock { $0.loss } }
 
     /// Where each task's row is in `snapshot`.
     static func index(of snapshot: QueueSnapshot) -> [TaskID: Int] {

@@ -1,3 +1,4 @@
+import CFileSystem
 import Glibc
 import HaulCore
 
@@ -73,13 +74,14 @@ final class DownloadDirectory: Sendable {
 
     /// Creates a new part file for `fileName`, or for `name (n).ext` when that name or its part file is taken.
     ///
-    /// An empty part file that no transfer of this process uses is taken over: it is what a crash between
-    /// creating the file and recording its name leaves behind.
+    /// The part file carries the task's `tag` (`PartOwnerTag`). A part file that no transfer of this process uses
+    /// is taken over, emptied, when it is empty or carries this tag: it is what a crash between creating the file
+    /// and recording its name leaves behind (another task's or program's part file is never touched).
     /// Names in `heldElsewhere` belong to other unfinished tasks (whose part file may be missing or empty
     /// for now) and are never used. With `replacing`, a regular file at a name does not take it: the download
     /// will replace it (`--allow-overwrite`).
     func reservePart(
-        for fileName: String, inUse: Set<String>, heldElsewhere: Set<String>, replacing: Bool = false
+        for fileName: String, inUse: Set<String>, heldElsewhere: Set<String>, replacing: Bool = false, tag: PartOwnerTag
     ) throws(DownloadError) -> (name: String, writer: FileWriter) {
         for n in 0..<1000 {
             let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
@@ -87,14 +89,53 @@ final class DownloadDirectory: Sendable {
             if heldElsewhere.contains(candidate) || (exists(candidate) && !replaceable) { continue }
             let partName = PartialFilePath.partName(for: candidate)
             let fd = openat(self.fd, partName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if fd >= 0 { return (candidate, FileWriter(fd: fd, path: fullPath(partName))) }
-            guard errno == EEXIST else { throw FileWriter.error(call: "open", path: fullPath(partName), errno: errno) }
-            if !inUse.contains(fullPath(partName)), regularFileSize(partName) == 0 {
-                let reused = openat(self.fd, partName, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
-                if reused >= 0 { return (candidate, FileWriter(fd: reused, path: fullPath(partName))) }
+            if fd >= 0 {
+                tag.mark(fd)
+                return (candidate, FileWriter(fd: fd, path: fullPath(partName)))
             }
+            guard errno == EEXIST else { throw FileWriter.error(call: "open", path: fullPath(partName), errno: errno) }
+            guard !inUse.contains(fullPath(partName)), regularFileSize(partName) != nil else { continue }
+            let reused = openat(self.fd, partName, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+            guard reused >= 0 else { continue }
+            var info = stat()
+            if fstat(reused, &info) == 0, info.st_size == 0 || tag.marks(reused) {
+                tag.mark(reused)
+                let writer = FileWriter(fd: reused, path: fullPath(partName))
+                try writer.truncate(to: 0)
+                return (candidate, writer)
+            }
+            close(reused)
         }
         throw .fileSystem(call: "open", path: fullPath(fileName), errno: EEXIST, message: "1000 files of that name exist")
+    }
+
+    /// Puts `tag` on the regular file `name` (never following a link).
+    func mark(_ name: String, with tag: PartOwnerTag) {
+        let fd = openat(self.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return }
+        tag.mark(fd)
+        close(fd)
+    }
+
+    /// Whether the regular file `name` carries `tag`: a file this task published (never following a link).
+    func carries(_ tag: PartOwnerTag, _ name: String) -> Bool {
+        let fd = openat(self.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && tag.marks(fd)
+    }
+
+    /// Removes the part file of `fileName` when it is a second name of the published file itself: what a crash
+    /// between linking the part to its final name and unlinking the part leaves (where rename cannot refuse to
+    /// replace). Returns whether it did.
+    @discardableResult
+    func dropPartLinkedToFinal(_ fileName: String) -> Bool {
+        let partName = PartialFilePath.partName(for: fileName)
+        var part = stat(), final = stat()
+        guard fstatat(fd, partName, &part, AT_SYMLINK_NOFOLLOW) == 0, fstatat(fd, fileName, &final, AT_SYMLINK_NOFOLLOW) == 0,
+              (part.st_mode & S_IFMT) == S_IFREG, part.st_dev == final.st_dev, part.st_ino == final.st_ino else { return false }
+        return unlinkat(fd, partName, 0) == 0
     }
 
     /// Moves `NAME.part` to a free final name (never overwriting) and returns that name; with `replacing`, to
@@ -111,9 +152,20 @@ final class DownloadDirectory: Sendable {
             }
             return fileName
         }
+        var renameRefuses = true
         for n in 0..<1000 {
             let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
-            // link() refuses to replace an existing name, which makes the move atomic and non-clobbering.
+            // A rename that refuses to replace a name moves the file in one step: no crash can leave it under two names.
+            if renameRefuses {
+                if CFileSystem_rename_noreplace(fd, partName, fd, candidate) == 0 { return candidate }
+                switch errno {
+                case EEXIST: continue
+                case EINVAL, ENOSYS, ENOTSUP: renameRefuses = false
+                default: throw FileWriter.error(call: "rename", path: fullPath(partName), errno: errno)
+                }
+            }
+            // Else link() refuses to replace an existing name, which makes the move non-clobbering; a crash before
+            // the unlink leaves two names of one file, which the next attempt sees (`dropPartLinkedToFinal`).
             if linkat(fd, partName, fd, candidate, 0) == 0 {
                 unlinkat(fd, partName, 0)
                 return candidate

@@ -144,7 +144,7 @@ extension ActiveTransfer {
                 effectiveURL: { self.effectiveURL })
             let (reserved, writer) = try directory.reservePart(
                 for: name, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere,
-                replacing: request.requestOptions.allowOverwrite == true)
+                replacing: request.requestOptions.allowOverwrite == true, tag: PartOwnerTag(request))
             hold(writer, name: reserved)
         }
         epoch += 1

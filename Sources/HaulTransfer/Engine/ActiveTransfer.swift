@@ -90,11 +90,13 @@ final class ActiveTransfer {
 
     /// Picks up where the task stands on disk (`ResumePoint`).
     private func resume() throws(DownloadError) {
+        if let name = request.fileName { directory.dropPartLinkedToFinal(name) }
         let point = ResumePoint.decide(
             fileName: request.fileName, recordedBytes: request.resumeFrom, expectedTotal: request.expectedTotal,
             segments: request.segments,
             partSize: request.fileName.flatMap { directory.regularFileSize(PartialFilePath.partName(for: $0)) },
-            finalFileSize: request.fileName.flatMap { directory.regularFileSize($0) })
+            finalFileSize: request.fileName.flatMap { directory.regularFileSize($0) },
+            finalIsOurs: request.fileName.map { directory.carries(PartOwnerTag(request), $0) } ?? false)
         if case let .publishedEarlier(total) = point {
             fileName = request.fileName
             position = total

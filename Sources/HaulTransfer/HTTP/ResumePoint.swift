@@ -19,13 +19,14 @@ enum ResumePoint: Equatable {
     ///   - segments: the recorded layout of a segmented download (empty for a single stream).
     ///   - partSize: size of the part file, nil when there is none.
     ///   - finalFileSize: size of a regular file under the final name, nil when there is none.
+    ///   - finalIsOurs: that file carries the task's own mark (`PartOwnerTag`): this task published it.
     static func decide(
         fileName: String?, recordedBytes: Int64, expectedTotal: Int64?, segments: [SegmentRecord] = [],
-        partSize: Int64?, finalFileSize: Int64?
+        partSize: Int64?, finalFileSize: Int64?, finalIsOurs: Bool = false
     ) -> ResumePoint {
         guard fileName != nil else { return .undecided }
-        if partSize == nil, let expectedTotal, finalFileSize == expectedTotal {
-            return .publishedEarlier(total: expectedTotal)
+        if partSize == nil, let finalFileSize, finalIsOurs || finalFileSize == expectedTotal {
+            return .publishedEarlier(total: finalFileSize)
         }
         let onDisk = partSize ?? 0
         var recorded = recordedBytes

@@ -19,6 +19,8 @@ struct StreamClosingWork: Sendable {
     let replacing: Bool
     /// `--checksum`: the digest the finished file must have.
     let checksum: Checksum?
+    /// The task's mark, put on a muxed file before it is published (the part files carry it already).
+    let tag: PartOwnerTag
 
     init(ending: TransferEnding, stream: StreamTransfer) {
         self.ending = ending
@@ -32,6 +34,7 @@ struct StreamClosingWork: Sendable {
         directory = stream.directory
         replacing = stream.request.requestOptions.allowOverwrite == true
         checksum = stream.request.checksum
+        tag = PartOwnerTag(stream.request)
     }
 
     /// The outcome, and a note for the task when the files were saved otherwise than the stream said.
@@ -82,6 +85,7 @@ struct StreamClosingWork: Sendable {
                 let temporary = PartialFilePath.partName(for: target + ".mux")
                 let inputs = [videoPart] + (audioPart.map { [$0] } ?? [])
                 if FFmpegMux.run(ffmpeg, inputs: inputs.map(directory.fullPath), output: directory.fullPath(temporary), format: format) {
+                    directory.mark(temporary, with: tag)
                     let final = try directory.publish(temporary, as: target, replacing: replacing)
                     for part in inputs { unlinkat(directory.fd, part, 0) }
                     return (.completed(fileName: final, bytes: directory.regularFileSize(final) ?? 0), nil)

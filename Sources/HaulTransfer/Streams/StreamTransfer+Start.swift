@@ -28,7 +28,7 @@ extension StreamTransfer {
                 let wanted = StreamFileName.choose(requested: request.requestedName, url: request.url, container: info.container)
                 let (reserved, writer) = try directory.reservePart(
                     for: wanted, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere,
-                    replacing: request.requestOptions.allowOverwrite == true)
+                    replacing: request.requestOptions.allowOverwrite == true, tag: PartOwnerTag(request))
                 name = reserved
                 writers.append(writer)
             }

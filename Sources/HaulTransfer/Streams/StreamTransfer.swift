@@ -1,3 +1,4 @@
+import Glibc
 import HaulCore
 
 /// One running HLS download on the transfer thread (DESIGN §9): it fetches the playlist (and the chosen
@@ -82,11 +83,21 @@ final class StreamTransfer {
 
     /// The finished file of a stream whose every segment was recorded and whose part files are gone: what a run
     /// that died between publishing and recording leaves.
+    /// A published file carrying the task's mark settles it even where part files were left (a crash after a mux
+    /// was published and before its inputs were removed): they are removed now.
     private var publishedEarlier: String? {
-        guard let stored = request.stream, stored.segmentsDone == stored.segmentCount, let name = request.fileName,
-              directory.regularFileSize(PartialFilePath.partName(for: name)) == nil else { return nil }
+        guard let stored = request.stream, stored.segmentsDone == stored.segmentCount, let name = request.fileName else { return nil }
         let remuxed = request.requestOptions.streamRemux.map { StreamFileName.remuxed(name, container: $0) }
-        return [remuxed, name].compactMap { $0 }.first { directory.regularFileSize($0) != nil }
+        let muxed = StreamFileName.remuxed(name, container: request.requestOptions.streamRemux ?? stored.container)
+        let candidates = [remuxed, muxed, name].compactMap { $0 }
+        let parts = [name, StreamFileName.audioPart(of: name)].map(PartialFilePath.partName(for:))
+        if let ours = candidates.first(where: { directory.carries(PartOwnerTag(request), $0) }) {
+            for part in parts { unlinkat(directory.fd, part, 0) }
+            return ours
+        }
+        directory.dropPartLinkedToFinal(name)
+        guard directory.regularFileSize(parts[0]) == nil else { return nil }
+        return candidates.first { directory.regularFileSize($0) != nil }
     }
 
     // MARK: - Fetches

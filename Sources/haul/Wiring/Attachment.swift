@@ -20,25 +20,24 @@ enum Attachment {
         } catch {
             throw CommandFailure.ownerUnreachable(pid: nil, context: "to attach the live list", reason: "\(error)")
         }
-        let lost = LostFlag()
-        let watch = SuspensionWatch()
-        let remote = RemoteQueue(client: owner, first: first, ownerProcessID: pid) { lost.set($0) }
+        let remote = RemoteQueue(client: owner, first: first, ownerProcessID: pid)
         let signals = SignalTrap()
         signals.install {}
         let stop = signals.requested
         let end = await InteractiveSession.runOnKeyThread(
             snapshots: remote.snapshots, send: { remote.send($0) },
             options: { var options = terminal; options.attachedTo = pid; return options }(),
-            stopRequested: { stop() || lost.pid != nil || watch.ownerSuspended(remote.snapshots.read().ownerProcessID) })
+            stopRequested: { stop() })
         remote.close()
-        if let lastPID = lost.pid ?? watch.suspendedPID {
-            let loss = OwnerLoss.judge(pid: lastPID, socketPath: owner.socketPath)
+        // Closed while the background haul was gone: say once more what became of it.
+        if let loss = remote.loss {
             note(loss.message)
             return loss.exitStatus
         }
+        let last = remote.snapshots.read().ownerProcessID ?? pid
         switch end {
         case .success:
-            note("the downloads go on in the background (pid \(pid)); `haul` shows them again, `haul stop` ends them")
+            note("the downloads go on in the background (pid \(last)); `haul` shows them again, `haul stop` ends them")
             return .success
         case let .failure(error as TerminalUnavailable):
             // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.
