@@ -32,4 +32,11 @@ struct NetrcFileTests {
     @Test func aMissingFileIsNamed() {
         #expect(throws: IntakeError.unreadableFile(kind: "netrc file", "/nonexistent/.netrc")) { try NetrcFile.read("/nonexistent/.netrc") }
     }
+
+    /// The size is bounded before anything is kept: an endless file is refused after the limit, not read whole.
+    @Test(.timeLimit(.minutes(1))) func anEndlessFileIsRefusedAtTheLimit() {
+        #expect(throws: IntakeError.unreadableFile(kind: "netrc file", "/dev/zero")) { try NetrcFile.read("/dev/zero") }
+        #expect(throws: BoundedFileRead.Failure.tooLarge) { try BoundedFileRead.contents(of: "/dev/zero", limit: 4096) }
+        #expect(throws: BoundedFileRead.Failure.unreadable) { try BoundedFileRead.contents(of: "/", limit: 4096) }
+    }
 }

@@ -61,15 +61,14 @@ public enum CookieFile {
     /// The cookies of the file at `path`, or why it cannot be read: missing, not a file, too large, not
     /// UTF-8, or a line that is neither a comment nor a cookie (named by its number).
     public static func read(_ path: String) throws(IntakeError) -> [Cookie] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let handle = FileHandle(forReadingAtPath: path)
-        else { throw .unreadableFile(kind: "cookies file", path) }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maxBytes + 1) ?? Data() else {
+        let data: Data
+        do {
+            data = try BoundedFileRead.contents(of: path, limit: maxBytes)
+        } catch .tooLarge {
+            throw .malformedCookiesFile(path, line: nil)
+        } catch {
             throw .unreadableFile(kind: "cookies file", path)
         }
-        guard data.count <= maxBytes else { throw .malformedCookiesFile(path, line: nil) }
         guard let text = String(data: data, encoding: .utf8) else { throw .malformedCookiesFile(path, line: nil) }
         return try parse(text, path: path)
     }

@@ -28,7 +28,8 @@ public struct NetrcFile: Sendable, Equatable {
 
     /// The file at `path`, or why it cannot be read.
     public static func read(_ path: String) throws(IntakeError) -> NetrcFile {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20,
+        // Bounded before it is read: a huge (or sparse) file is refused at no cost.
+        guard let data = try? BoundedFileRead.contents(of: path, limit: 1 << 20),
               let text = String(data: data, encoding: .utf8)
         else { throw .unreadableFile(kind: "netrc file", path) }
         return NetrcFile(parsing: text)

@@ -27,6 +27,8 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     let limit: Int
     /// Why it must end, set by a callback.
     private(set) var failure: DownloadError?
+    /// Stopped to keep the stream within its memory bound (`StreamTransfer.mustShed`): asked again later, not a fault.
+    private(set) var shed = false
     var bytesSinceTick: Int64 = 0
     var receiveBuffer: Int?
 
@@ -118,6 +120,10 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         }
         guard body.count + bytes.count <= limit else {
             failure = .invalidResponse(host: host, detail: "more than \(limit >> 20) MiB for one stream part")
+            return 0
+        }
+        if head.contentLength == nil, stream.mustShed(self, receiving: bytes.count) {
+            shed = true
             return 0
         }
         // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.

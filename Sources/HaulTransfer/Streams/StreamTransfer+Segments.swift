@@ -29,8 +29,8 @@ extension StreamTransfer {
         // Extra connections only where the host has room.
         if running > 0 { free = min(free, hosts.room(for: URLValidation.host(of: tracks[0].media.segments[0].uri))) }
         // Never past the memory bound: the segments seen so far tell how many more fit, so large segments run on
-        // fewer connections; before any, one goes first. One always may when none runs.
-        let fit = segmentSizeSeen.map { max(0, Self.memoryBound - committedBytes) / $0 } ?? 1
+        // fewer connections; before any size is seen, one goes alone. One always may when none runs.
+        let fit = segmentSizeSeen.map { max(0, Self.memoryBound - committedBytes) / $0 } ?? 0
         free = min(free, max(running == 0 ? 1 : 0, fit))
         while free > 0 {
             // The track furthest behind in media time goes first, so audio and video keep pace.
@@ -87,9 +87,27 @@ extension StreamTransfer {
             let first = tracks.first?.media.segments.firstIndex { $0.initSection == section } ?? 0
             fail(.streamPart("init section for segment \(first)", error))
         case let (.failure(error), .segment(number, index)):
-            segmentFailed(tracks[number], number, index, error)
+            if fetch.shed {
+                shedSize = max(shedSize, fetch.bodyCount)
+                tracks[number].window.failed(index)
+            } else {
+                segmentFailed(tracks[number], number, index, error)
+            }
         }
         return pump()
+    }
+
+    /// Whether `fetch`, a segment of unknown length about to take `count` more bytes, must stop: the stream's
+    /// buffers would pass the memory bound and an earlier segment is still arriving. The earliest one always
+    /// goes on (up to the segment limit), so the stream advances and its memory stays within the bound and one
+    /// segment; the others are asked again once there is room.
+    func mustShed(_ fetch: StreamFetch, receiving count: Int) -> Bool {
+        guard case let .segment(number, index) = fetch.purpose, bufferedBytes + count > Self.memoryBound else { return false }
+        return fetches.contains { other in
+            guard other !== fetch, case let .segment(otherNumber, otherIndex) = other.purpose else { return false }
+            return tracks[otherNumber].doneSeconds < tracks[number].doneSeconds
+                || (otherNumber == number && otherIndex < index)
+        }
     }
 
     private func keyLabel(_ uri: String) -> String {
@@ -181,15 +199,25 @@ extension StreamTransfer {
         let announced = fetches.compactMap { fetch in
             if case .segment = fetch.purpose { fetch.head.contentLength.map(Int.init) } else { nil }
         }.max() ?? 0
-        let largest = max(appended, announced)
+        let largest = max(appended, announced, shedSize)
         return largest > 0 ? max(largest, 1 << 20) : nil
     }
 
-    /// Memory the stream holds or will once its fetches finish: held segments, and each body at its announced size.
+    /// Memory the stream holds or will once its fetches finish: held segments, and each body at its announced size
+    /// (`reservedBytes`).
     var committedBytes: Int {
-        tracks.reduce(0) { $0 + $1.window.heldBytes } + fetches.reduce(0) { total, fetch in
-            total + max(fetch.bodyCount, fetch.head.contentLength.map { Int(clamping: $0) } ?? 0)
+        let sizeSeen = segmentSizeSeen
+        return tracks.reduce(0) { $0 + $1.window.heldBytes } + fetches.reduce(0) { total, fetch in
+            let (sum, overflow) = total.addingReportingOverflow(
+                Self.reservedBytes(received: fetch.bodyCount, announced: fetch.head.contentLength, sizeSeen: sizeSeen))
+            return overflow ? .max : sum
         }
+    }
+
+    /// What one fetch counts against the memory bound: its announced size, else (a body of unknown length, chunked
+    /// or until the connection closes) at least the largest segment seen, and never less than it holds.
+    static func reservedBytes(received: Int, announced: Int64?, sizeSeen: Int?) -> Int {
+        max(received, announced.map { Int(clamping: $0) } ?? sizeSeen ?? 0)
     }
 
     /// Bytes fetched and not yet appended: held segments and the bodies still arriving.

@@ -28,6 +28,8 @@ final class StreamTransfer {
     var bookkeeping = TransferBookkeeping()
 
     var phase = TransferPhase.awaitingResponse
+    /// The most bytes a segment of unknown length had when it was stopped to keep the memory bound: at least its size.
+    var shedSize = 0
     /// The video file's name (the audio part's follows from it).
     var fileName: String?
     /// The variant's track, then its audio rendition's; empty until the media playlists are known.
