@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--on-download-complete CMD` and `--on-download-error CMD`: run CMD without a shell, with aria2's
 /// three arguments (GID, number of files = 1, file path), never blocking the engine or the controller.
@@ -8,6 +11,8 @@ public struct DownloadHooks: Sendable {
     public var onError: String?
     /// Desktop notifications, when asked for and a session bus is there.
     public var notifications: DesktopNotification?
+    /// Longest a hook may run before it is stopped, so hooks that never exit do not pile up.
+    public var timeout: Duration = .seconds(60)
 
     public init(onComplete: String? = nil, onError: String? = nil, notifications: DesktopNotification? = nil) {
         self.onComplete = onComplete
@@ -31,7 +36,7 @@ public struct DownloadHooks: Sendable {
             notifications?.send(about: task, report: report)
             guard let command else { continue }
             do {
-                try Self.launch(command, arguments: Self.arguments(for: task))
+                try Self.launch(command, arguments: Self.arguments(for: task), timeout: timeout, report: report)
             } catch {
                 report("hook \(command) could not start: \(error.localizedDescription)")
             }
@@ -46,13 +51,33 @@ public struct DownloadHooks: Sendable {
         return [task.id.gid, "1", path]
     }
 
-    /// Starts the command (a path, or a name looked up on PATH) and reaps it when it ends.
-    static func launch(_ command: String, arguments: [String]) throws {
+    /// Starts the command (a path, or a name looked up on PATH) and reaps it when it ends; returns its pid.
+    ///
+    /// It gets none of haul's standard streams (a hook that never exits would hold a headless run's output open),
+    /// and is stopped (SIGTERM, then SIGKILL) after `timeout`, with a warning through `report`.
+    @discardableResult
+    static func launch(
+        _ command: String, arguments: [String], timeout: Duration, report: @escaping @Sendable (String) -> Void
+    ) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try resolve(command))
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let ended = PthreadMutex(false)
+        process.terminationHandler = { _ in ended.withLock { $0 = true } }
         try process.run()
+        let pid = process.processIdentifier
+        Task.detached {
+            try? await Task.sleep(for: timeout)
+            guard !ended.withLock({ $0 }) else { return }
+            report("hook \(command) did not finish within \(timeout): stopped")
+            kill(pid, SIGTERM)
+            try? await Task.sleep(for: .seconds(2))
+            if !ended.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+        return pid
     }
 
     /// A command name without a slash is looked up on PATH, as a shell would.
