@@ -6,6 +6,7 @@ CURLcode CCurl_easy_setopt_string(CURL *easy, CURLoption option, const char *val
 CURLcode CCurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value) { return curl_easy_setopt(easy, option, value); }
 CURLcode CCurl_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback callback) { return curl_easy_setopt(easy, option, callback); }
 CURLcode CCurl_easy_setopt_sockopt_callback(CURL *easy, curl_sockopt_callback callback) { return curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, callback); }
+CURLcode CCurl_easy_setopt_prereq_callback(CURL *easy, curl_prereq_callback callback) { return curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, callback); }
 
 CURLcode CCurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **out) { return curl_easy_getinfo(easy, info, out); }
 CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out) { return curl_easy_getinfo(easy, info, out); }

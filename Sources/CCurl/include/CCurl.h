@@ -9,6 +9,7 @@ CURLcode CCurl_easy_setopt_string(CURL *easy, CURLoption option, const char *val
 CURLcode CCurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value);
 CURLcode CCurl_easy_setopt_write_callback(CURL *easy, CURLoption option, curl_write_callback callback);
 CURLcode CCurl_easy_setopt_sockopt_callback(CURL *easy, curl_sockopt_callback callback);
+CURLcode CCurl_easy_setopt_prereq_callback(CURL *easy, curl_prereq_callback callback);
 
 CURLcode CCurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **out);
 CURLcode CCurl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **out);

@@ -4,6 +4,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String)
     /// A scheme other than http or https (also reached through a redirect).
     case unsupportedScheme(String)
+    /// A link found in a playlist from a public address leads to this machine or a private network (`AddressReach`).
+    case privateNetwork(address: String, host: String)
     /// The server answered with an error status (after redirects).
     case httpStatus(code: Int, reason: String?, host: String, retryAfter: Double?)
     /// The connection failed: refused, reset, DNS, TLS handshake, cut short. `code` is curl's error number.
@@ -73,7 +75,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sizeMismatch: return true
         case let .streamPart(_, error): return error.isTransient
         case .playlist, .undecryptable, .streamRangesIgnored: return false
-        case .invalidURL, .unsupportedScheme, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
+        case .invalidURL, .unsupportedScheme, .privateNetwork, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
              .unusableOption:
             return false
@@ -101,6 +103,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(text)' is not a valid http(s) URL — check it and add it again"
         case let .unsupportedScheme(scheme):
             return "'\(scheme)' URLs are not downloaded; only http and https are allowed"
+        case let .privateNetwork(address, host):
+            return "\(host) is at \(address), on this machine or a private network, and the playlist came from a public"
+                + " address: refused, as browsers refuse it (download the playlist from a local address to allow it)"
         case let .httpStatus(code, reason, host, _):
             let text = reason.map { " \($0)" } ?? ""
             let advice = switch code {

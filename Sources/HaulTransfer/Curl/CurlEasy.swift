@@ -21,6 +21,9 @@ final class CurlEasy {
     /// The receive buffer a new socket of this handle gets before it connects (`CurlRequest.receiveBuffer`).
     fileprivate var newSocketReceiveBuffer: Int?
 
+    /// The peer address a `publicOnly` request was refused at, before anything was sent; nil when none was.
+    fileprivate(set) var refusedAddress: String?
+
     /// `CURL_WRITEFUNC_PAUSE`: the body callback's answer that pauses reading.
     static let pauseReading = Int(CURL_WRITEFUNC_PAUSE)
 
@@ -77,6 +80,10 @@ final class CurlEasy {
             try check(CCurl_easy_setopt_sockopt_callback(handle, socketCallback))
             try check(CCurl_easy_setopt_pointer(handle, CURLOPT_SOCKOPTDATA, context))
         }
+        if request.publicOnly {
+            try check(CCurl_easy_setopt_prereq_callback(handle, publicOnlyCallback))
+            try check(CCurl_easy_setopt_pointer(handle, CURLOPT_PREREQDATA, context))
+        }
         try check(CCurl_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback))
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
         try check(CCurl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, bodyCallback))
@@ -115,6 +122,9 @@ final class CurlEasy {
 
     /// How long the TCP handshake took, in microseconds; 0 on a reused connection.
     var connectMicroseconds: Int64? { info(offset: CURLINFO_CONNECT_TIME_T) }
+
+    /// The address of the peer the last request went to (the proxy's, through one), as text.
+    var primaryAddress: String? { info(string: CURLINFO_PRIMARY_IP) }
 
     /// The status a proxy answered `CONNECT` with, 0 for none.
     var proxyConnectStatus: Int { info(long: CURLINFO_HTTP_CONNECTCODE) ?? 0 }
@@ -219,4 +229,16 @@ private let socketCallback: curl_sockopt_callback = { context, socket, _ in
     let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
     if let bytes = easy.newSocketReceiveBuffer { _ = CurlEasy.setReceiveBuffer(of: socket, to: bytes) }
     return Int32(CURL_SOCKOPT_OK)
+}
+
+/// `CURLOPT_PREREQFUNCTION`: on a connection made or reused, before each request (redirects too) is sent. A
+/// `publicOnly` request to this machine or a private network is stopped here (`CURLE_ABORTED_BY_CALLBACK`).
+private let publicOnlyCallback: curl_prereq_callback = { context, primary, _, _, _ in
+    let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
+    let address = primary.map { String(cString: $0) } ?? ""
+    guard AddressReach.allows(origin: .publicNetwork, target: AddressReach(address: address)) else {
+        easy.refusedAddress = address
+        return Int32(CURL_PREREQFUNC_ABORT)
+    }
+    return Int32(CURL_PREREQFUNC_OK)
 }

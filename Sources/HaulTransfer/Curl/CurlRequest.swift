@@ -34,4 +34,7 @@ struct CurlRequest {
     var cookies: CurlCookieShare?
     /// Netscape cookie lines to put in the jar before this request (the first connection of an attempt).
     var cookieSeed: [String] = []
+    /// Only a server on a public address may be asked (a link found in a playlist served from one): a connection
+    /// to this machine or a private network is refused before the request is sent (`CurlEasy.refusedAddress`).
+    var publicOnly = false
 }

@@ -6,7 +6,10 @@ extension ActiveTransfer {
     /// A connection's final response head arrived (transfer thread, inside curl_multi_perform).
     func accept(_ head: ResponseHead, on connection: Connection) {
         let link = connection.link
-        if link.isMain, effectiveURL == nil { effectiveURL = connection.easy.effectiveURL }
+        if link.isMain, effectiveURL == nil {
+            effectiveURL = connection.easy.effectiveURL
+            originReach = connection.easy.primaryAddress.flatMap(AddressReach.init(address:))
+        }
         if !link.isMain, link.effectiveURL == nil { link.effectiveURL = connection.easy.effectiveURL }
         // 0 on a reused connection: the largest seen stands for the server's distance.
         if let micros = connection.easy.connectMicroseconds, micros > 0 {

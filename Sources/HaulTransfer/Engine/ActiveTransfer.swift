@@ -48,6 +48,8 @@ final class ActiveTransfer {
     var epoch = 0
     /// The URL after redirects, which extra connections ask directly.
     var effectiveURL: String?
+    /// Where the main link's first answer came from (the peer's address): what a playlist in it may lead to.
+    var originReach: AddressReach?
     /// Whether the task's response was reported.
     var responded = false
     /// The file size to allocate on disk, once, after the split (the engine does it on its disk queue).

@@ -5,7 +5,7 @@ import HaulCore
 /// a transfer whose answer was a playlist; their fetches share the multi handle, the budgets and the host caps.
 extension TransferThread {
     /// Starts a stream: from its playlist's bytes when a transfer just fetched them, else by fetching it.
-    func startStream(_ request: TransferRequest, playlist: (bytes: [UInt8], url: String)?, attempt: Int? = nil) {
+    func startStream(_ request: TransferRequest, playlist: StreamTransfer.FetchedPlaylist?, attempt: Int? = nil) {
         let stream: StreamTransfer
         do {
             stream = try StreamTransfer(
@@ -33,7 +33,10 @@ extension TransferThread {
         active[id] = nil
         countConnections()
         continuation.yield(.connections([id: 0]))
-        startStream(transfer.request, playlist: (playlist, transfer.effectiveURL ?? transfer.request.url), attempt: transfer.attempt)
+        startStream(
+            transfer.request,
+            playlist: .init(bytes: playlist, url: transfer.effectiveURL ?? transfer.request.url, origin: transfer.originReach),
+            attempt: transfer.attempt)
     }
 
     /// Goes on after a change: new fetches start, or the stream concludes.

@@ -57,6 +57,7 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         receiveBuffer = request.receiveBuffer
         request.cookies = stream.cookies.share
         request.cookieSeed = stream.cookies.takeSeed()
+        request.publicOnly = stream.publicOrigin
         try easy.apply(request)
     }
 
@@ -66,6 +67,9 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     /// The body, once libcurl let go of it as `result`; else why it cannot be used.
     func outcome(_ result: CurlResult) -> Result<[UInt8], DownloadError> {
         if let failure { return .failure(failure) }
+        if let address = easy.refusedAddress {
+            return .failure(.privateNetwork(address: address, host: host))
+        }
         guard result.isOK else {
             return .failure(DownloadError(
                 curl: result, detail: easy.errorDetail, url: url, effectiveURL: easy.effectiveURL, host: host,

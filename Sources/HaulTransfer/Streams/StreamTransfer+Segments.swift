@@ -68,6 +68,9 @@ extension StreamTransfer {
         if case .failed = phase { return pump() }
         switch (fetch.outcome(result), fetch.purpose) {
         case let (.success(body), .playlist), let (.success(body), .audioPlaylist):
+            if fetch.purpose == .playlist(depth: 0), fetch.easy.primaryAddress.flatMap(AddressReach.init(address:)) == .publicNetwork {
+                publicOrigin = true
+            }
             received(playlist: body, from: fetch.easy.effectiveURL ?? fetch.url, purpose: fetch.purpose)
         case let (.success(body), .key(uri)):
             guard body.count == 16 else {

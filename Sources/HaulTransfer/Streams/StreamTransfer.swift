@@ -30,6 +30,16 @@ final class StreamTransfer {
     var phase = TransferPhase.awaitingResponse
     /// The most bytes a segment of unknown length had when it was stopped to keep the memory bound: at least its size.
     var shedSize = 0
+    /// The task's playlist came from a public address: its links may not lead to this machine or a private network
+    /// (`AddressReach`), so a hostile playlist cannot make haul fetch its own RPC or a router's page into the video.
+    var publicOrigin = false
+
+    /// A playlist a transfer already fetched: its bytes, its URL after redirects and where it came from.
+    struct FetchedPlaylist {
+        var bytes: [UInt8]
+        var url: String
+        var origin: AddressReach?
+    }
     /// The video file's name (the audio part's follows from it).
     var fileName: String?
     /// The variant's track, then its audio rendition's; empty until the media playlists are known.
@@ -55,7 +65,7 @@ final class StreamTransfer {
     /// `playlist`: the body of the task's link, already fetched by the transfer that found it is a playlist.
     init(
         request: TransferRequest, attempt: Int, partsInUse: PartRegistry, budget: BandwidthBudget,
-        hosts: HostConnections, playlist: (bytes: [UInt8], url: String)?, emit: @escaping (TransferEvent) -> Void
+        hosts: HostConnections, playlist: FetchedPlaylist?, emit: @escaping (TransferEvent) -> Void
     ) throws(DownloadError) {
         self.request = request
         self.attempt = attempt
@@ -74,6 +84,7 @@ final class StreamTransfer {
             return
         }
         if let playlist {
+            publicOrigin = playlist.origin == .publicNetwork
             received(playlist: playlist.bytes, from: playlist.url, purpose: .playlist(depth: 0))
         } else {
             add(StreamFetch(purpose: .playlist(depth: 0), url: request.url, range: nil, limit: PlaylistParser.maxBytes, stream: self))
