@@ -179,7 +179,7 @@ extension StreamTransfer {
     var segmentSizeSeen: Int? {
         let appended = tracks.map { $0.window.appended > 0 ? Int($0.position) / $0.window.appended : 0 }.max() ?? 0
         let announced = fetches.compactMap { fetch in
-            if case .segment = fetch.purpose { fetch.head.contentLength.map(Int.init) } else { nil }
+            if case .segment = fetch.purpose { fetch.announcedBytes } else { nil }
         }.max() ?? 0
         let largest = max(appended, announced)
         return largest > 0 ? max(largest, 1 << 20) : nil
@@ -188,7 +188,7 @@ extension StreamTransfer {
     /// Memory the stream holds or will once its fetches finish: held segments, and each body at its announced size.
     var committedBytes: Int {
         tracks.reduce(0) { $0 + $1.window.heldBytes } + fetches.reduce(0) { total, fetch in
-            total + max(fetch.bodyCount, fetch.head.contentLength.map { Int(clamping: $0) } ?? 0)
+            total + max(fetch.bodyCount, fetch.announcedBytes ?? 0)
         }
     }
 
