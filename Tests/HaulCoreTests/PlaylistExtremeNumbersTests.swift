@@ -140,6 +140,14 @@ struct PlaylistExtremeNumbersTests {
         #expect(media.segments.map(\.sequence) == [sequence])
     }
 
+    /// A media playlist made in code has no parser to bound its durations: its fingerprint still never traps.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, -1, 1e300, 1e-300, 0x1p63])
+    func aFingerprintOfAnyDurationNeverTraps(seconds: Double) {
+        let media = MediaPlaylist(targetDuration: 2, segments: [MediaSegment(sequence: 0, duration: seconds, uri: "https://h/a.ts")])
+        #expect(StreamFingerprint(media) == StreamFingerprint(media))
+        #expect(StreamFingerprint(media).mismatch(StreamFingerprint(media)) == nil)
+    }
+
     @Test func theErrorsSayTheValueAndTheBound() {
         #expect(PlaylistError(line: 4, .outOfRange("RESOLUTION", "4294967296x4294967296", limit: "at most 65535 pixels a side")).description
             == "playlist line 4: RESOLUTION '4294967296x4294967296' is out of range (at most 65535 pixels a side)")
