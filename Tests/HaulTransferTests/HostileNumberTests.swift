@@ -55,6 +55,18 @@ import Testing
         #expect(try await engine.outcome(of: TaskID(2)) == .completed(fileName: "true.bin", bytes: 5000))
     }
 
+    @Test func aSegmentWithALyingContentLengthFailsTheStreamNamingIt() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/lying/s0.ts", .file(size: Self.lie, seed: 43))
+        StreamEngineTests.serve(server, "/lying/index.m3u8", text: StreamEngineTests.playlist(["s0.ts"]))
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/lying/index.m3u8"), directory: dir.path, options: StreamEngineTests.options()))
+        guard let (error, _) = try await engine.failure(of: TaskID(1)) else { return }
+        #expect(error.description.contains("Content-Length: \(Self.lie)") && !error.isTransient, "\(error)")
+    }
+
     @Test func aTinySegmentBeforeLongOnesLeavesNoEstimateAndTheStreamCompletes() async throws {
         let server = try FaultServer()
         defer { server.stop() }

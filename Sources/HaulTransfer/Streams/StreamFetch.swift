@@ -103,6 +103,8 @@ final class StreamFetch: CurlReceiver, PacedConnection {
             failure = head.statusError(host: host)
         } else if range != nil, head.status != 206 {
             failure = .streamRangesIgnored(host: host)
+        } else if let refusal = head.implausibleSize(host: host) {
+            failure = refusal
         } else if let length = head.contentLength, length > limit {
             failure = .invalidResponse(host: host, detail: "\(length) bytes is more than a stream part may have (\(limitText))")
         } else if let length = head.contentLength {
