@@ -144,7 +144,7 @@ struct PlaylistParserTests {
         ("#EXTM3U\na.ts", PlaylistError(line: 2, .malformedTag("#EXTINF"))),
         ("#EXTM3U\n#EXTINF:2,\na.ts\n#EXT-X-MEDIA-SEQUENCE:3\n#EXTINF:2,\nb.ts\n#EXT-X-ENDLIST", PlaylistError(line: 4, .tagAfterSegments("#EXT-X-MEDIA-SEQUENCE"))),
         ("#EXTM3U\n#EXTINF:2,\n#EXT-X-BYTERANGE:10\na.ts\n#EXT-X-ENDLIST", PlaylistError(line: 4, .malformedTag("#EXT-X-BYTERANGE"))),
-        ("#EXTM3U\n#EXTINF:2,\n#EXT-X-BYTERANGE:10@9223372036854775807\na.ts\n#EXT-X-ENDLIST", PlaylistError(line: 4, .malformedTag("#EXT-X-BYTERANGE"))),
+        ("#EXTM3U\n#EXTINF:2,\n#EXT-X-BYTERANGE:10@9223372036854775807\na.ts\n#EXT-X-ENDLIST", PlaylistError(line: 3, .outOfRange("BYTERANGE", "10@9223372036854775807", limit: PlaylistExtremeNumbersTests.byteRangeLimit))),
     ])
     func badPlaylistsNameTheLine(text: String, expected: PlaylistError) {
         #expect(throws: expected) { try Self.parse(text) }

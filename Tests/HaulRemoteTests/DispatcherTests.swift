@@ -305,6 +305,34 @@ import Testing
         #expect((result(stopped) as? [Any])?.isEmpty == true)
     }
 
+    @Test func hostileNumbersGetAnAnswerOrAClearError() async throws {
+        let (_, dispatcher) = await make()
+        _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/f"]]}"#)
+        let numbers = [
+            "0", "-1", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551616",
+            "1e300", "-1e300", "1e-300", #""9999999999999999T""#, #""nan""#, #""inf""#,
+        ]
+        for number in numbers {
+            let calls = [
+                #""aria2.tellWaiting","params":["token:s3cret",\#(number),\#(number)]"#,
+                #""aria2.tellStopped","params":["token:s3cret",\#(number),\#(number)]"#,
+                #""aria2.changePosition","params":["token:s3cret","0000000000000001",\#(number),"POS_CUR"]"#,
+                #""aria2.changeGlobalOption","params":["token:s3cret",{"max-concurrent-downloads":\#(number)}]"#,
+                #""aria2.changeGlobalOption","params":["token:s3cret",{"max-overall-download-limit":\#(number)}]"#,
+                #""aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/g"],{"split":\#(number),"max-download-limit":\#(number)}]"#,
+            ]
+            for call in calls {
+                let (_, json) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"# + call + "}")
+                let message = error(json)?["message"] as? String
+                #expect(result(json) != nil || message?.isEmpty == false, "\(call) → \(String(describing: json))")
+            }
+        }
+        // A rate with a suffix past any rate is refused naming it.
+        let (_, json) = await send(
+            dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.changeGlobalOption","params":["token:s3cret",{"max-overall-download-limit":"9999999999999999G"}]}"#)
+        #expect((error(json)?["message"] as? String)?.contains("'9999999999999999G' is not a rate") == true, "\(String(describing: json))")
+    }
+
     @Test func multicallRunsEachCallWithItsOwnToken() async {
         let (_, dispatcher) = await make()
         let body = #"{"jsonrpc":"2.0","id":"m","method":"system.multicall","params":[[{"methodName":"aria2.getGlobalStat","params":["token:s3cret"]},{"methodName":"aria2.getGlobalStat","params":["token:bad"]},{"methodName":"aria2.nope","params":["token:s3cret"]}]]}"#

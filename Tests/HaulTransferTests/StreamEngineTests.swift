@@ -408,6 +408,26 @@ import Testing
         #expect(durable == 0 && server.stats("/f/s0.ts").requests == 0)
     }
 
+    @Test func aKeyLargerThanAKeyMayBeFailsTheTaskSayingTheLimit() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/g/key.bin", FaultPlan(body: .bytes([UInt8](repeating: 7, count: 2000))))
+        var chunked = FaultPlan(body: .bytes([UInt8](repeating: 7, count: 2000)))
+        chunked.chunked = true
+        server.route("/h/key.bin", chunked)
+        for name in ["g", "h"] {
+            Self.stream(server, name, count: 1)
+            Self.serve(server, "/\(name)/index.m3u8", text: Self.playlist(["s0.ts"], header: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n"))
+        }
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/g/index.m3u8"), directory: dir.path, options: Self.options()))
+        engine.start(request(2, url: server.url("/h/index.m3u8"), directory: dir.path, options: Self.options()))
+        guard let (announced, _) = try await engine.failure(of: TaskID(1)), let (sent, _) = try await engine.failure(of: TaskID(2)) else { return }
+        #expect(announced.description.hasSuffix("2000 bytes is more than a stream part may have (1.0 KiB)"), "\(announced)")
+        #expect(sent.description.hasSuffix("more than 1.0 KiB for one stream part"), "\(sent)")
+    }
+
     @Test func segmentsThatDoNotDecryptFailTheTask() async throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -37,6 +37,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case bodyPastLength(announced: Int64)
     /// A 206 whose `Content-Range` is missing, unreadable or not the range that was asked for.
     case badContentRange(String)
+    /// A header states a size past `StatedSize.limit` (`header`, its value as sent): no file is that large, the
+    /// server is lying or broken.
+    case implausibleSize(header: String, value: String, host: String)
     /// The answer is not usable HTTP, or contradicts itself (the connection ended without a head, a body came
     /// before it, a full answer under the same strong ETag has another length).
     case invalidResponse(host: String, detail: String)
@@ -74,7 +77,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case let .streamPart(_, error): return error.isTransient
-        case .playlist, .undecryptable, .streamRangesIgnored: return false
+        case .playlist, .undecryptable, .streamRangesIgnored, .implausibleSize: return false
         case .invalidURL, .unsupportedScheme, .privateNetwork, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
              .unusableOption:
@@ -159,6 +162,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the server sent more than the \(announced) bytes it announced"
         case let .badContentRange(detail):
             return "the server's partial answer does not match the request: \(detail)"
+        case let .implausibleSize(header, value, host):
+            return "\(host) states \(header): \(value.escapingAllControlCharacters), more than the "
+                + "\(ByteCountFormat.size(StatedSize.limit)) haul accepts for one file — the server is broken or lying; "
+                + "try another link"
         case let .invalidResponse(host, detail):
             return "the answer from \(host) is not usable: \(detail)"
         case let .linkServesAnotherFile(kept, offered):

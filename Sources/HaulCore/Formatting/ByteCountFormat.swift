@@ -1,6 +1,6 @@
 /// Sizes and rates as short, locale-independent text in binary units (KiB, MiB…): `552.0M`, `4.1 MiB/s`.
 public enum ByteCountFormat {
-    static let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
+    static let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
 
     /// `1.5 GiB`, `812 B`.
     public static func size(_ bytes: Int64) -> String {
@@ -45,7 +45,7 @@ public enum ByteCountFormat {
     }
 
     static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int64((value * 10).rounded())
+        let tenths = (value * 10).clampedInt64()
         return "\(tenths / 10).\(tenths % 10)"
     }
 }

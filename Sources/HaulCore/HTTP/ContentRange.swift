@@ -20,7 +20,7 @@ public struct ContentRange: Sendable, Equatable {
     /// or is `bytes */*`.
     ///
     /// The unit is matched case-insensitively and spaces around the parts are tolerated; numbers must be
-    /// plain decimal digits that fit in `Int64`.
+    /// plain decimal digits of at most `StatedSize.limit`, so `length` and `last + 1` never overflow.
     public init?(parsing value: String) {
         let trimmed = Substring(value).trimmingHTTPWhitespace()
         let unit = trimmed.prefix(while: { !$0.isHTTPWhitespace })
@@ -60,9 +60,6 @@ public struct ContentRange: Sendable, Equatable {
     /// Whether this is the `bytes */TOTAL` form sent with 416 Range Not Satisfiable.
     public var isUnsatisfiedRange: Bool { first == nil }
 
-    /// A non-negative decimal of ASCII digits only (no sign, no spaces), or nil.
-    static func number(_ text: Substring) -> Int64? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int64(text)
-    }
+    /// A non-negative decimal of ASCII digits only (no sign, no spaces) up to `StatedSize.limit`, or nil.
+    static func number(_ text: Substring) -> Int64? { StatedSize.bytes(text) }
 }

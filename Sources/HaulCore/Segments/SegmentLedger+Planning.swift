@@ -129,7 +129,7 @@ extension SegmentLedger {
         var keep = half
         if let speed, let thiefSpeed, thiefSpeed > 0 {
             let share = speed / (speed + thiefSpeed)
-            keep = min(half, Int64((Double(remaining) * share).rounded(.down)))
+            keep = min(half, (Double(remaining) * share).roundedInt64(.down) ?? half)
         }
         var cut = alignDown(cursor + keep, alignment)
         if cut <= cursor { cut = alignDown(cursor, alignment) + alignment }

@@ -59,7 +59,16 @@ public struct Resolution: Sendable, Equatable, Comparable, CustomStringConvertib
         self.height = height
     }
 
-    public static func < (a: Resolution, b: Resolution) -> Bool { a.width * a.height < b.width * b.height }
+    /// Larger sides are no video: a playlist that states one is refused (`PlaylistParser`).
+    public static let maxSide = 65_535
+
+    public var isPlausible: Bool { (1...Self.maxSide).contains(width) && (1...Self.maxSide).contains(height) }
+
+    /// By area; the full-width product never overflows, whatever the sides.
+    public static func < (a: Resolution, b: Resolution) -> Bool {
+        let (left, right) = (a.width.multipliedFullWidth(by: a.height), b.width.multipliedFullWidth(by: b.height))
+        return (left.high, left.low) < (right.high, right.low)
+    }
     public var description: String { "\(width)x\(height)" }
 }
 

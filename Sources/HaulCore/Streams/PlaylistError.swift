@@ -12,6 +12,8 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         /// A tag that must come before the first segment and comes after one (the tag's name).
         case tagAfterSegments(String)
         case invalidDuration(String)
+        /// A number past what haul can use (the attribute or tag, its value, the bound it must keep).
+        case outOfRange(String, String, limit: String)
         /// A URI that is not http(s) after resolving (what it is for, the URI without credentials).
         case unsupportedURI(what: String, String)
         /// No `#EXT-X-ENDLIST`: a live or event stream, which has no end to download.
@@ -48,13 +50,17 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         switch reason {
         case let .notAPlaylist(html):
             return html ? "the answer is a web page (HTML), not an HLS playlist" : "not an HLS playlist (it does not start with #EXTM3U)"
-        case let .tooLarge(limit): return "larger than \(limit >> 20) MiB"
+        case let .tooLarge(limit): return "larger than \(ByteCountFormat.size(Int64(limit)))"
         case .invalidUTF8: return "not UTF-8 text"
-        case let .lineTooLong(limit): return "longer than \(limit >> 10) KiB"
+        case let .lineTooLong(limit): return "longer than \(ByteCountFormat.size(Int64(limit)))"
         case let .tooManySegments(limit): return "more than \(limit) segments"
         case let .malformedTag(tag): return "\(tag) cannot be read"
         case let .tagAfterSegments(tag): return "\(tag) must come before the first segment"
-        case let .invalidDuration(text): return "segment duration '\(text.escapingAllControlCharacters)' is not a number of seconds ≥ 0"
+        case let .invalidDuration(text):
+            return "segment duration '\(text.escapingAllControlCharacters)' is not a number of seconds from 0 to under "
+                + "\(Int(PlaylistParser.maxSegmentSeconds))"
+        case let .outOfRange(name, value, limit):
+            return "\(name) '\(value.escapingAllControlCharacters)' is out of range (\(limit))"
         case let .unsupportedURI(what, uri): return "\(what) URI '\(uri.escapingAllControlCharacters)' is not an http(s) link"
         case .live: return "a live stream (no #EXT-X-ENDLIST): haul downloads video on demand only"
         case let .unsupportedEncryption(method): return "encryption \(method.escapingAllControlCharacters) is not supported (AES-128 is)"

@@ -8,6 +8,8 @@ public enum PlaylistParser {
     public static let maxLineBytes = 64 << 10
     public static let maxSegments = 100_000
     public static let maxVariants = 1_000
+    /// An `EXTINF` of this many seconds or more (11 days) is no segment.
+    public static let maxSegmentSeconds: Double = 1_000_000
 
     /// Whether a response is a playlist: its body starts with `#EXTM3U` (after a byte order mark and blanks),
     /// or its content type is HLS's.
@@ -64,6 +66,7 @@ private struct ParseState {
     var duration: Double?
     var durationLine = 0
     var byteRange: (length: Int64, offset: Int64?)?
+    var byteRangeLine = 0
     var discontinuity = false
     /// In force for the segments that follow.
     var key: (uri: String, iv: [UInt8]?)?
@@ -86,9 +89,14 @@ private struct ParseState {
             guard segments.isEmpty, duration == nil else { throw PlaylistError(line: number, .mixed) }
             let list = try attributes()
             guard let bandwidth = list.integer("BANDWIDTH"), bandwidth >= 0 else { throw PlaylistError(line: number, .malformedTag(name)) }
+            let resolution = list.resolution("RESOLUTION")
+            if let resolution, !resolution.isPlausible {
+                throw PlaylistError(line: number, .outOfRange(
+                    "RESOLUTION", resolution.description, limit: "at most \(Resolution.maxSide) pixels a side"))
+            }
             pendingVariant = Variant(
                 uri: "", bandwidth: bandwidth, averageBandwidth: list.integer("AVERAGE-BANDWIDTH"),
-                resolution: list.resolution("RESOLUTION"), codecs: list["CODECS"], audioGroup: list["AUDIO"], line: number)
+                resolution: resolution, codecs: list["CODECS"], audioGroup: list["AUDIO"], line: number)
         case "#EXT-X-MEDIA":
             let list = try attributes()
             guard let type = list["TYPE"].flatMap(Rendition.Kind.init(rawValue:)), let group = list["GROUP-ID"] else {
@@ -101,7 +109,7 @@ private struct ParseState {
         case "#EXTINF":
             guard variants.isEmpty, pendingVariant == nil else { throw PlaylistError(line: number, .mixed) }
             let text = value.prefix { $0 != "," }.trimmingHTTPWhitespace()
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds < 1e6 else {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds < PlaylistParser.maxSegmentSeconds else {
                 throw PlaylistError(line: number, .invalidDuration(String(text)))
             }
             duration = seconds
@@ -113,10 +121,14 @@ private struct ParseState {
             // Every segment's number counts from it: it cannot change once one was numbered.
             guard segments.isEmpty, duration == nil else { throw PlaylistError(line: number, .tagAfterSegments(name)) }
             guard let sequence = Int64(value), sequence >= 0 else { throw PlaylistError(line: number, .malformedTag(name)) }
+            // Every segment's number must fit: the sequence plus the most segments a playlist may have.
+            let largest = Int64.max - Int64(PlaylistParser.maxSegments)
+            guard sequence <= largest else { throw PlaylistError(line: number, .outOfRange(name, String(value), limit: "at most \(largest)")) }
             mediaSequence = sequence
         case "#EXT-X-BYTERANGE":
             guard let range = Self.byteRange(value) else { throw PlaylistError(line: number, .malformedTag(name)) }
             byteRange = range
+            byteRangeLine = number
         case "#EXT-X-DISCONTINUITY":
             discontinuity = true
         case "#EXT-X-ENDLIST":
@@ -146,8 +158,7 @@ private struct ParseState {
             var range: Range<Int64>?
             if let text = list["BYTERANGE"] {
                 guard let parsed = Self.byteRange(Substring(text)) else { throw PlaylistError(line: number, .malformedTag(name)) }
-                let offset = parsed.offset ?? 0
-                range = offset..<(offset + parsed.length)
+                range = try Self.range(from: parsed.offset ?? 0, length: parsed.length, text: text, line: number)
             }
             initSection = InitSection(uri: resolved, byteRange: range)
         case "#EXT-X-PLAYLIST-TYPE":
@@ -178,10 +189,10 @@ private struct ParseState {
         var range: Range<Int64>?
         if let byteRange {
             guard let offset = byteRange.offset ?? rangeEnds[resolved] else { throw PlaylistError(line: number, .malformedTag("#EXT-X-BYTERANGE")) }
-            let (end, overflow) = offset.addingReportingOverflow(byteRange.length)
-            guard !overflow else { throw PlaylistError(line: number, .malformedTag("#EXT-X-BYTERANGE")) }
-            range = offset..<end
-            rangeEnds[resolved] = end
+            let text = "\(byteRange.length)@\(offset)"
+            let bytes = try Self.range(from: offset, length: byteRange.length, text: text, line: byteRangeLine)
+            range = bytes
+            rangeEnds[resolved] = bytes.upperBound
         }
         let sequence = mediaSequence + Int64(segments.count)
         segments.append(MediaSegment(
@@ -212,6 +223,16 @@ private struct ParseState {
               let valid = try? URLValidation.validate(resolved)
         else { throw PlaylistError(line: line, .unsupportedURI(what: what, URLValidation.redacted(text))) }
         return valid
+    }
+
+    /// `length` bytes from `offset` (`text` as the playlist gives them): no byte range ends past `StatedSize.limit`,
+    /// the largest file haul accepts, so its end never overflows.
+    static func range(from offset: Int64, length: Int64, text: String, line: Int) throws(PlaylistError) -> Range<Int64> {
+        guard offset <= StatedSize.limit, length <= StatedSize.limit - offset else {
+            throw PlaylistError(line: line, .outOfRange(
+                "BYTERANGE", text, limit: "it must end by byte \(StatedSize.limit), the largest file haul accepts"))
+        }
+        return offset..<(offset + length)
     }
 
     /// `LENGTH[@OFFSET]`.

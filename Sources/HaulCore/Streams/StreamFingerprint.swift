@@ -16,7 +16,7 @@ public struct StreamFingerprint: Sendable, Equatable, Codable {
     public init(_ playlist: MediaPlaylist) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for segment in playlist.segments {
-            var milliseconds = UInt64((segment.duration * 1000).rounded())
+            var milliseconds = UInt64(bitPattern: (segment.duration * 1000).clampedInt64())
             for _ in 0..<8 {
                 hash = (hash ^ (milliseconds & 0xFF)) &* 0x0000_0100_0000_01B3
                 milliseconds >>= 8

@@ -50,18 +50,25 @@ public struct StreamInfo: Sendable, Equatable, Codable {
     public var isEstimate: Bool { segmentsDone < segmentCount }
 
     /// The whole stream's size, each track estimated from the bytes per second of media appended so far (or,
-    /// before any, from the variant's `bandwidth`); nil when nothing tells. Exact once every segment is in.
+    /// before any, from the variant's `bandwidth`); nil when nothing tells, or when the playlist's numbers make
+    /// it more than `StatedSize.limit` (a hostile `BANDWIDTH`, say). Exact once every segment is in.
     public func estimatedTotal(bandwidth: Int64? = nil) -> Int64? {
         if !isEstimate { return appendedBytes }
         var total: Int64 = 0
         for track in tracks {
             guard let estimate = track.estimatedTotal else {
                 guard let bandwidth, bandwidth > 0 else { return nil }
-                return Int64((Double(bandwidth) / 8 * durationSeconds).rounded())
+                return Self.estimate(Double(bandwidth) / 8 * durationSeconds)
             }
+            guard estimate <= StatedSize.limit - total else { return nil }
             total += estimate
         }
         return total
+    }
+
+    /// `bytes` as an estimate: nil when it is not a number of bytes a file can have.
+    static func estimate(_ bytes: Double) -> Int64? {
+        bytes.roundedInt64().flatMap { (0...StatedSize.limit).contains($0) ? $0 : nil }
     }
 
     /// "seg 120/480".
@@ -100,10 +107,11 @@ public struct StreamTrackInfo: Sendable, Equatable, Codable {
         doneSeconds = 0
     }
 
-    /// Its size from the bytes per second of media appended so far; nil before any.
+    /// Its size from the bytes per second of media appended so far; nil before any, and while the durations
+    /// make it no size a file can have (a first segment of 1e-300 s).
     public var estimatedTotal: Int64? {
         if segmentsDone >= segmentCount { return appendedBytes }
         guard doneSeconds > 0, appendedBytes > 0 else { return nil }
-        return Int64((Double(appendedBytes) / doneSeconds * durationSeconds).rounded())
+        return StreamInfo.estimate(Double(appendedBytes) / doneSeconds * durationSeconds)
     }
 }

@@ -183,7 +183,7 @@ struct Aria2Methods: Sendable {
         let removed = await state.removed.count
         let stopped = snapshot.count(of: .completed) + snapshot.count(of: .failed) + removed
         return [
-            "downloadSpeed": .string(String(Int64(max(0, snapshot.totalSpeed ?? 0)))),
+            "downloadSpeed": .string(String(max(0, (snapshot.totalSpeed ?? 0).clampedInt64(.towardZero)))),
             "uploadSpeed": "0",
             "numActive": .string(String(snapshot.count(of: .running))),
             "numWaiting": .string(String(snapshot.count(of: .waiting) + snapshot.count(of: .paused))),

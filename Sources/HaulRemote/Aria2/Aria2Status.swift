@@ -49,7 +49,7 @@ enum Aria2Status {
             "totalLength": .string(String(total)),
             "completedLength": .string(String(done)),
             "uploadLength": "0",
-            "downloadSpeed": .string(String(running ? Int64(max(0, speed ?? 0)) : 0)),
+            "downloadSpeed": .string(String(running ? max(0, (speed ?? 0).clampedInt64(.towardZero)) : 0)),
             "uploadSpeed": "0",
             "connections": .string(String(running ? max(1, connections) : 0)),
             "numPieces": .string(String(pieces)),

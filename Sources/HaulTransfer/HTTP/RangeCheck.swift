@@ -24,6 +24,7 @@ enum RangeCheck {
         head: ResponseHead, requested: Range<Int64>, total: Int64, validators: RemoteValidators, host: String,
         newLink: LinkChange? = nil
     ) -> Verdict {
+        if let refusal = head.implausibleSize(host: host) { return .reject(refusal) }
         if let newLink {
             return newLinkVerdict(head: head, requested: requested, total: total, stored: validators, host: host, change: newLink)
         }

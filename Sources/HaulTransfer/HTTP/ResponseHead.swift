@@ -67,7 +67,22 @@ struct ResponseHead {
     /// A redirect libcurl will follow (it has a Location); its body is never ours.
     var isFollowedRedirect: Bool { (300..<400).contains(status) && status != 304 && fields["location"] != nil }
 
-    var contentLength: Int64? { fields["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } }
+    var contentLength: Int64? { fields["content-length"].flatMap { StatedSize.bytes(Substring($0)) } }
+
+    /// The refusal of a head whose `Content-Length` or `Content-Range` states a number past `StatedSize.limit`
+    /// (those headers then read as absent or unusable); nil when both are sane or missing, and for an error
+    /// status, whose length is its error page's.
+    func implausibleSize(host: String) -> DownloadError? {
+        guard (200..<300).contains(status) || status == 416 else { return nil }
+        if let text = fields["content-length"], StatedSize.read(Substring(text)) == .tooLarge {
+            return .implausibleSize(header: "Content-Length", value: text, host: host)
+        }
+        if let text = fields["content-range"],
+           text.split(whereSeparator: { !("0"..."9").contains($0) }).contains(where: { StatedSize.read($0) == .tooLarge }) {
+            return .implausibleSize(header: "Content-Range", value: text, host: host)
+        }
+        return nil
+    }
 
     /// The file's validators as this answer states them.
     var validators: RemoteValidators { RemoteValidators(etag: fields["etag"], lastModified: fields["last-modified"]) }

@@ -27,6 +27,7 @@ enum ResumeCheck {
         head: ResponseHead, requestedOffset: Int64, expectedTotal: Int64?, storedValidators: RemoteValidators,
         host: String, newLink: LinkChange? = nil
     ) -> Verdict {
+        if let refusal = head.implausibleSize(host: host) { return .reject(refusal) }
         if let newLink, requestedOffset > 0 {
             return newLinkVerdict(
                 head: head, offset: requestedOffset, expectedTotal: expectedTotal, stored: storedValidators,

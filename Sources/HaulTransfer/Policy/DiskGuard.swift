@@ -12,7 +12,9 @@ enum DiskGuard {
     static func freeSpaceError(free: Int64?, reserve: Int64, needed: Int64?, directory: String) -> DownloadError? {
         guard let free else { return nil }
         let rest = max(0, needed ?? 0)
-        guard free < reserve + rest else { return nil }
+        // A reserve and a rest past Int64 together need more room than any disk has: no trap, an error.
+        let (wanted, overflow) = reserve.addingReportingOverflow(rest)
+        guard overflow || free < wanted else { return nil }
         return .lowDiskSpace(path: directory, freeBytes: free, neededBytes: rest, reserveBytes: reserve)
     }
 

@@ -24,7 +24,7 @@ enum RequestWindow {
         let remaining = leaseEnd - cursor
         guard remaining > 0 else { return leaseEnd }
         let seconds = max(1, 20 * roundTrip)
-        let size = speed > 0 ? max(smallest, Int64(min(speed * seconds, Double(Int64.max / 4)))) : firstRequest
+        let size = speed > 0 ? max(smallest, min(Int64.max / 4, (speed * seconds).clampedInt64(.down))) : firstRequest
         // A last piece under half a request goes with this one.
         guard remaining - size >= size / 2 else { return leaseEnd }
         let end = cursor + size

@@ -41,6 +41,10 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     }
 
     var bodyCount: Int { body.count }
+    /// What its answer announced (`Content-Length`), at most `limit`: a larger one fails the fetch.
+    var announcedBytes: Int? { head.contentLength.map { Int(min($0, Int64(limit))) } }
+    /// The bound as the messages give it ("1.0 KiB" for a key).
+    private var limitText: String { ByteCountFormat.size(Int64(limit)) }
     var pacedTask: TaskID { stream.request.id }
     var taskConnections: Int { stream.request.options.split }
     var host: String { URLValidation.host(of: url) }
@@ -105,8 +109,10 @@ final class StreamFetch: CurlReceiver, PacedConnection {
             failure = head.statusError(host: host)
         } else if range != nil, head.status != 206 {
             failure = .streamRangesIgnored(host: host)
+        } else if let refusal = head.implausibleSize(host: host) {
+            failure = refusal
         } else if let length = head.contentLength, length > limit {
-            failure = .invalidResponse(host: host, detail: "\(length) bytes is more than a stream part may have (\(limit >> 20) MiB)")
+            failure = .invalidResponse(host: host, detail: "\(length) bytes is more than a stream part may have (\(limitText))")
         } else if let length = head.contentLength {
             // One allocation for the whole body.
             body.reserveCapacity(Int(length))
@@ -123,7 +129,7 @@ final class StreamFetch: CurlReceiver, PacedConnection {
             return 0
         }
         guard body.count + bytes.count <= limit else {
-            failure = .invalidResponse(host: host, detail: "more than \(limit >> 20) MiB for one stream part")
+            failure = .invalidResponse(host: host, detail: "more than \(limitText) for one stream part")
             return 0
         }
         if head.contentLength == nil, stream.mustShed(self, receiving: bytes.count) {

@@ -200,7 +200,7 @@ extension StreamTransfer {
     var segmentSizeSeen: Int? {
         let appended = tracks.map { $0.window.appended > 0 ? Int($0.position) / $0.window.appended : 0 }.max() ?? 0
         let announced = fetches.compactMap { fetch in
-            if case .segment = fetch.purpose { fetch.head.contentLength.map(Int.init) } else { nil }
+            if case .segment = fetch.purpose { fetch.announcedBytes } else { nil }
         }.max() ?? 0
         let largest = max(appended, announced, shedSize)
         return largest > 0 ? max(largest, 1 << 20) : nil
@@ -212,15 +212,15 @@ extension StreamTransfer {
         let sizeSeen = segmentSizeSeen
         return tracks.reduce(0) { $0 + $1.window.heldBytes } + fetches.reduce(0) { total, fetch in
             let (sum, overflow) = total.addingReportingOverflow(
-                Self.reservedBytes(received: fetch.bodyCount, announced: fetch.head.contentLength, sizeSeen: sizeSeen))
+                Self.reservedBytes(received: fetch.bodyCount, announced: fetch.announcedBytes, sizeSeen: sizeSeen))
             return overflow ? .max : sum
         }
     }
 
     /// What one fetch counts against the memory bound: its announced size, else (a body of unknown length, chunked
     /// or until the connection closes) at least the largest segment seen, and never less than it holds.
-    static func reservedBytes(received: Int, announced: Int64?, sizeSeen: Int?) -> Int {
-        max(received, announced.map { Int(clamping: $0) } ?? sizeSeen ?? 0)
+    static func reservedBytes(received: Int, announced: Int?, sizeSeen: Int?) -> Int {
+        max(received, announced ?? sizeSeen ?? 0)
     }
 
     /// Bytes fetched and not yet appended: held segments and the bodies still arriving.

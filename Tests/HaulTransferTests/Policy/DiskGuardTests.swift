@@ -17,6 +17,13 @@ struct DiskGuardTests {
             == .lowDiskSpace(path: "/d", freeBytes: 49, neededBytes: 0, reserveBytes: 50))
     }
 
+    @Test func aReserveAndARestPastInt64NeedMoreThanAnyDiskHas() {
+        #expect(DiskGuard.freeSpaceError(free: .max, reserve: 1 << 20, needed: 9_223_372_036_854_775_000, directory: "/d")
+            == .lowDiskSpace(path: "/d", freeBytes: .max, neededBytes: 9_223_372_036_854_775_000, reserveBytes: 1 << 20))
+        #expect(DiskGuard.freeSpaceError(free: .max, reserve: .max, needed: .max, directory: "/d") != nil)
+        #expect(DiskGuard.freeSpaceError(free: .max, reserve: 0, needed: .max, directory: "/d") == nil)
+    }
+
     @Test func anUnlinkedPartFileStopsTheTransfer() {
         #expect(DiskGuard.partFileError(linkCount: 0, path: "/d/f.part") == .partFileRemoved(path: "/d/f.part"))
         #expect(DiskGuard.partFileError(linkCount: 1, path: "/d/f.part") == nil)
