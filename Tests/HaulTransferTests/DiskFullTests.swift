@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import HaulCore
 import HaulTestSupport
-import HaulTransfer
+@testable import HaulTransfer
 import Testing
 
 /// A small tmpfs stands in for a full disk (mounting needs root, as in CI; the suite is skipped otherwise).
@@ -44,6 +44,26 @@ import Testing
         let part = try #require(contents(disk.path + "/big.bin.part"))
         #expect(Int64(part.count) >= durable)
         expectSameBytes(Array(part[0..<Int(durable)]), plan.body.bytes(in: 0..<durable))
+    }
+
+    /// A fast download of unknown length stops within a few MiB of the reserve: free space is checked as bytes are
+    /// written, not only once a second (a second of a fast download would pass the reserve by far).
+    @Test func theReserveHoldsAgainstAFastDownloadOfUnknownLength() async throws {
+        let disk = try #require(try Self.smallDisk(size: "100m"), "mount -t tmpfs failed")
+        defer { Self.unmount(disk) }
+        let server = try FaultServer()
+        defer { server.stop() }
+        var plan = FaultPlan.file(size: 90 << 20, seed: 52)
+        plan.chunked = true
+        server.route("/fast.bin", plan)
+        let engine = EngineHarness()
+        var task = request(1, url: server.url("/fast.bin"), directory: disk.path)
+        task.options.diskReserve = 64 << 20
+        engine.start(task)
+        guard let (error, _) = try await engine.failure(of: TaskID(1)) else { return }
+        guard case .lowDiskSpace = error else { Issue.record("\(error)"); return }
+        let free = try #require(FreeSpace.bytes(at: disk.path))
+        #expect(free >= (64 << 20) - (2 * DiskGuard.bytesBetweenChecks), "free \(free >> 20) MiB: the reserve was passed by more than a check's worth")
     }
 
     @Test func aStreamThatFillsTheDiskPausesKeepingItsWholeSegments() async throws {

@@ -237,6 +237,15 @@ final class ActiveTransfer {
                 phase = .failed(error)
                 return 0
             }
+            if bookkeeping.wroteCheckingSpace(count) {
+                do {
+                    try directory.checkFreeSpace(for: request, needed: nil)
+                } catch {
+                    connection.state = .failed(error)
+                    phase = .failed(error)
+                    return 0
+                }
+            }
             connection.cursor += Int64(count)
             connection.bytesSinceTick += Int64(count)
             if let lease = connection.lease, ledger != nil {

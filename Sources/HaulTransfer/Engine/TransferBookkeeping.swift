@@ -12,6 +12,17 @@ struct TransferBookkeeping {
     /// The segment map last reported, so an unchanged one is not sent again.
     var lastMap: SegmentMap?
 
+    /// Bytes written since the last free-space check.
+    var writtenSinceDiskCheck = 0
+
+    /// Counts `bytes` written; whether the free-space check is due now (`DiskGuard.bytesBetweenChecks`).
+    mutating func wroteCheckingSpace(_ bytes: Int) -> Bool {
+        writtenSinceDiskCheck += bytes
+        guard writtenSinceDiskCheck >= DiskGuard.bytesBetweenChecks else { return false }
+        writtenSinceDiskCheck = 0
+        return true
+    }
+
     /// Whether the disk check is due at `now` (`DiskGuard.interval` since the last); marks it done.
     mutating func diskCheckDue(now: ContinuousClock.Instant) -> Bool {
         guard now - lastDiskCheck >= DiskGuard.interval else { return false }

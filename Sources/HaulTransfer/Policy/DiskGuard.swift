@@ -1,9 +1,12 @@
 import HaulCore
 
-/// The disk checks a running transfer passes about once a second: room left on the file system, and a
-/// part file that still has a name. Pure: the caller reads the figures.
+/// The disk checks a running transfer passes about once a second, and the free-space one also every few MiB it
+/// writes (a fast download would otherwise pass the reserve by a second's worth): room left on the file system,
+/// and a part file that still has a name. Pure: the caller reads the figures.
 enum DiskGuard {
     static let interval: Duration = .seconds(1)
+    /// Bytes written between two free-space checks, whatever the time.
+    static let bytesBetweenChecks = 4 << 20
 
     /// `lowDiskSpace` when `free` is under the reserve plus what the rest of the file needs.
     /// - Parameters:

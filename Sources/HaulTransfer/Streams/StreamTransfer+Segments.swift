@@ -169,6 +169,7 @@ extension StreamTransfer {
         }
         if let failure { throw failure }
         track.position += Int64(bytes.count)
+        if bookkeeping.wroteCheckingSpace(bytes.count) { try directory.checkFreeSpace(for: request, needed: nil) }
     }
 
     /// A segment failed: a transient failure is asked again alone after a back-off (or `Retry-After`), until
