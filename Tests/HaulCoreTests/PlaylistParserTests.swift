@@ -171,4 +171,22 @@ struct PlaylistParserTests {
             #expect(!error.description.contains("hunter2") && error.description.contains("line 3"))
         }
     }
+
+    /// Short relative links against a 60 KB base would take gigabytes once resolved: the playlist is refused at the
+    /// line where its links pass the bound, however small its own text.
+    @Test func relativeLinksThatMultiplyALongBaseAreRefused() throws {
+        let base = "http://127.0.0.1:8080/" + String(repeating: "p", count: 60_000) + "/index.m3u8"
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"
+        for index in 0..<1_000 { text += "#EXTINF:2,\ns\(index).ts\n" }
+        text += "#EXT-X-ENDLIST\n"
+        #expect(text.utf8.count < 32 << 10)
+        do {
+            _ = try PlaylistParser.parse(Array(text.utf8), url: base)
+            Issue.record("a playlist whose links take \(1_000 * 60_000) bytes was accepted")
+        } catch {
+            #expect(error.reason == .linksTooLarge(limit: PlaylistParser.maxResolvedBytes))
+            let line = try #require(error.line)
+            #expect(line > 500 && line < 1_200, "the line where the bound was passed: \(line)")
+        }
+    }
 }

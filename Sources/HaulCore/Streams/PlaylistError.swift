@@ -7,6 +7,8 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case invalidUTF8
         case lineTooLong(limit: Int)
         case tooManySegments(limit: Int)
+        /// Its links, resolved against the playlist's address, take more than `limit` bytes.
+        case linksTooLarge(limit: Int)
         /// A tag whose value cannot be read (the tag's name).
         case malformedTag(String)
         /// A tag that must come before the first segment and comes after one (the tag's name).
@@ -54,6 +56,8 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidUTF8: return "not UTF-8 text"
         case let .lineTooLong(limit): return "longer than \(ByteCountFormat.size(Int64(limit)))"
         case let .tooManySegments(limit): return "more than \(limit) segments"
+        case let .linksTooLarge(limit):
+            return "its links, resolved against the playlist's address, take more than \(ByteCountFormat.size(Int64(limit)))"
         case let .malformedTag(tag): return "\(tag) cannot be read"
         case let .tagAfterSegments(tag): return "\(tag) must come before the first segment"
         case let .invalidDuration(text):

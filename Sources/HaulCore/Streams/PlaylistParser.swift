@@ -7,6 +7,8 @@ public enum PlaylistParser {
     public static let maxBytes = 16 << 20
     public static let maxLineBytes = 64 << 10
     public static let maxSegments = 100_000
+    /// Bytes every link of a playlist may take once resolved against the playlist's address.
+    public static let maxResolvedBytes = 32 << 20
     public static let maxVariants = 1_000
     /// An `EXTINF` of this many seconds or more (11 days) is no segment.
     public static let maxSegmentSeconds: Double = 1_000_000
@@ -73,6 +75,8 @@ private struct ParseState {
     var initSection: InitSection?
     /// Where the last byte range of each URI ended, for a range without an offset.
     var rangeEnds: [String: Int64] = [:]
+    /// Bytes of the links resolved so far.
+    var resolvedBytes = 0
 
     init(base: URL?) { self.base = base }
 
@@ -218,10 +222,15 @@ private struct ParseState {
     }
 
     /// `text` resolved against the playlist's link; only an http(s) link passes.
-    private func resolve(_ text: String, what: String, line: Int) throws(PlaylistError) -> String {
+    private mutating func resolve(_ text: String, what: String, line: Int) throws(PlaylistError) -> String {
         guard let resolved = URL(string: text, relativeTo: base)?.absoluteString,
               let valid = try? URLValidation.validate(resolved)
         else { throw PlaylistError(line: line, .unsupportedURI(what: what, URLValidation.redacted(text))) }
+        // Short relative links against a long base multiply: what they take resolved is bounded, not only the text.
+        resolvedBytes += valid.utf8.count
+        guard resolvedBytes <= PlaylistParser.maxResolvedBytes else {
+            throw PlaylistError(line: line, .linksTooLarge(limit: PlaylistParser.maxResolvedBytes))
+        }
         return valid
     }
 
