@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages haul builds and tests against, when any is missing.
 set -euo pipefail
-packages=(libcurl4-openssl-dev libncurses-dev libsqlite3-dev libssl-dev nginx tmux curl openssl tinyproxy microsocks man-db ffmpeg)
+packages=(libcurl4-openssl-dev libncurses-dev libsqlite3-dev libssl-dev nginx tmux curl openssl tinyproxy microsocks man-db ffmpeg strace)
 [ "${1:-}" = "--bench" ] && packages+=(aria2 axel hyperfine)
 missing=()
 for p in "${packages[@]}"; do

@@ -85,7 +85,8 @@ final class DownloadDirectory: Sendable {
     ) throws(DownloadError) -> (name: String, writer: FileWriter) {
         for n in 0..<1000 {
             let candidate = n == 0 ? fileName : SafeFileName.numbered(fileName, n)
-            let replaceable = replacing && regularFileSize(candidate) != nil
+            // A file carrying this task's mark is its own, published by a run killed before recording it.
+            let replaceable = (replacing && regularFileSize(candidate) != nil) || carries(tag, candidate)
             if heldElsewhere.contains(candidate) || (exists(candidate) && !replaceable) { continue }
             let partName = PartialFilePath.partName(for: candidate)
             let fd = openat(self.fd, partName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -139,14 +140,16 @@ final class DownloadDirectory: Sendable {
     }
 
     /// Moves `NAME.part` to a free final name (never overwriting) and returns that name; with `replacing`, to
-    /// `NAME` itself, over the regular file there (a link or a directory there is never replaced).
-    func publish(partOf fileName: String, replacing: Bool = false) throws(DownloadError) -> String {
-        try publish(PartialFilePath.partName(for: fileName), as: fileName, replacing: replacing)
+    /// `NAME` itself, over the regular file there (a link or a directory there is never replaced). A file there
+    /// that carries the task's `tag` is replaced too: the task's own, published before a crash kept it from being
+    /// recorded.
+    func publish(partOf fileName: String, replacing: Bool = false, tag: PartOwnerTag? = nil) throws(DownloadError) -> String {
+        try publish(PartialFilePath.partName(for: fileName), as: fileName, replacing: replacing, tag: tag)
     }
 
     /// Moves the file `partName` to `fileName` or a free numbered name, as `publish(partOf:)` does.
-    func publish(_ partName: String, as fileName: String, replacing: Bool = false) throws(DownloadError) -> String {
-        if replacing, regularFileSize(fileName) != nil {
+    func publish(_ partName: String, as fileName: String, replacing: Bool = false, tag: PartOwnerTag? = nil) throws(DownloadError) -> String {
+        if replacing || tag.map({ carries($0, fileName) }) == true, regularFileSize(fileName) != nil {
             guard renameat(fd, partName, fd, fileName) == 0 else {
                 throw FileWriter.error(call: "rename", path: fullPath(partName), errno: errno)
             }

@@ -14,6 +14,8 @@ struct ClosingWork: Sendable {
     let directory: DownloadDirectory
     /// A complete file replaces a file at its name.
     let replacing: Bool
+    /// The task's mark: a file carrying it at the final name is the task's own and is replaced.
+    let tag: PartOwnerTag
     /// The ranges of a segmented download, and what each had received when the transfer stopped.
     let ledger: SegmentLedger?
     let marks: [SegmentLease.ID: Int64]
@@ -72,7 +74,7 @@ struct ClosingWork: Sendable {
                 }
             }
             do {
-                let finalName = try directory.publish(partOf: fileName, replacing: replacing)
+                let finalName = try directory.publish(partOf: fileName, replacing: replacing, tag: tag)
                 // Make the rename itself durable.
                 _ = fsync(directory.fd)
                 return (.completed(fileName: finalName, bytes: position), segments == nil ? nil : [])
@@ -99,5 +101,6 @@ extension ClosingWork {
         replacing = options.allowOverwrite == true || (options.continuesPartialFile == true && transfer.epoch == 0)
         ledger = transfer.ledger
         marks = transfer.receivedMarks()
+        tag = PartOwnerTag(transfer.request)
     }
 }

@@ -86,7 +86,7 @@ struct StreamClosingWork: Sendable {
                 let inputs = [videoPart] + (audioPart.map { [$0] } ?? [])
                 if FFmpegMux.run(ffmpeg, inputs: inputs.map(directory.fullPath), output: directory.fullPath(temporary), format: format) {
                     directory.mark(temporary, with: tag)
-                    let final = try directory.publish(temporary, as: target, replacing: replacing)
+                    let final = try directory.publish(temporary, as: target, replacing: replacing, tag: tag)
                     for part in inputs { unlinkat(directory.fd, part, 0) }
                     return (.completed(fileName: final, bytes: directory.regularFileSize(final) ?? 0), nil)
                 }
@@ -97,10 +97,10 @@ struct StreamClosingWork: Sendable {
                 note = "ffmpeg is not installed: the stream is saved as .\(container), not remuxed into \(format)"
             }
         }
-        let final = try directory.publish(partOf: name, replacing: replacing)
+        let final = try directory.publish(partOf: name, replacing: replacing, tag: tag)
         var bytes = directory.regularFileSize(final) ?? 0
         if let audioPart, let audioContainer {
-            let audio = try directory.publish(audioPart, as: StreamFileName.audioName(of: final, container: audioContainer), replacing: replacing)
+            let audio = try directory.publish(audioPart, as: StreamFileName.audioName(of: final, container: audioContainer), replacing: replacing, tag: tag)
             bytes += directory.regularFileSize(audio) ?? 0
             note = (note.map { $0 + "; " } ?? "") + "the audio is saved beside the video as \(audio)"
         }
