@@ -56,6 +56,7 @@ extension Haul {
         } catch {
             FailureReport(error).exit()
         }
+        ProcessExit.now(ExitStatus.success.rawValue)
     }
 }
 

@@ -50,6 +50,6 @@ struct FailureReport: Equatable {
             case .standardError: note(text)
             }
         }
-        Foundation.exit(status)
+        ProcessExit.now(status)
     }
 }

@@ -28,7 +28,7 @@ final class SignalTrap {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                if counter.increment() == 1 { onFirst() } else { exit(130) }
+                if counter.increment() == 1 { onFirst() } else { ProcessExit.now(130) }
             }
             source.resume()
             sources.append(source)
