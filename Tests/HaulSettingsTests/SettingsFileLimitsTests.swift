@@ -3,9 +3,9 @@ import HaulCore
 import Testing
 @testable import HaulSettings
 
-/// Hostile settings files: many rules are read in time linear in the file, and a file over `SettingsFile.maxBytes`
-/// is refused before it is read. The time limit bounds the reading: finding each rule's header by reading every
-/// header took 10 s for 20,000 rules.
+/// Hostile settings files: many rules are read in time linear in the file, a file over `SettingsFile.maxBytes` is
+/// refused before it is read, and a NUL (which toml++ stops at) is refused with its line. The time limit bounds the
+/// reading: finding each rule's header by reading every header took 10 s for 20,000 rules.
 @Suite(.timeLimit(.minutes(1))) struct SettingsFileLimitsTests {
     static let path = "/home/u/.config/haul/config.toml"
 
@@ -71,5 +71,29 @@ import Testing
         #expect(FileManager.default.createFile(atPath: path, contents: Data((line + padding).utf8)))
         let file = try #require(try SettingsFile.read(path: path, optional: false))
         #expect(file.values["max-concurrent"]?.value == .int(3))
+    }
+
+    @Test(arguments: [
+        ("split = 4\0\nretries = 3\n", 1),
+        ("split = 4\nretries = 3\n# note \0\n", 3),
+        ("[[rule]]\nhost = \"a.example.org\"\nheader = \"X-A: \\u0000tail\"\n", 3),
+        ("header = [\"X-A: b\", \"\"\"\nX-B: \\U00000000\"\"\"]\n", 2),
+    ])
+    func aNULIsRefusedWithItsLine(text: String, line: Int) {
+        do {
+            let file = try SettingsFile.parse(text, path: Self.path)
+            Issue.record("read: \(file.values) \(file.rules)")
+        } catch {
+            guard case let .syntax(path, found, message) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(path == Self.path && found == line && message.contains("NUL"), "\(error)")
+        }
+    }
+
+    @Test func anEscapedBackslashBeforeU0000IsNotANUL() throws {
+        let file = try SettingsFile.parse("header = \"X-A: \\\\u0000\"\n", path: Self.path)
+        #expect(file.values["header"]?.value == .strings(["X-A: \\u0000"]))
     }
 }
