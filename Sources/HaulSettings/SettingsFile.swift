@@ -31,15 +31,31 @@ public struct SettingsFile: Sendable {
         self.path = path
     }
 
+    /// The largest settings file haul reads: a file of a thousand rules is well under 1 MiB, and a bigger one takes
+    /// seconds and gigabytes to parse.
+    public static let maxBytes = 4 << 20
+
     /// Reads the file at `path`; a file that is missing is nil when `optional` (the default location).
     public static func read(path: String, optional: Bool, keys: [SettingKey] = SettingKeys.run) throws(SettingsFileError) -> SettingsFile? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            if optional { return nil }
-            throw .unreadable(path: path, reason: "no such file")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT, optional { return nil }
+            throw .unreadable(path: path, reason: code == ENOENT ? "no such file" : String(cString: strerror(code)))
         }
-        guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "permission denied") }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        // Its size before a byte is read; the read stops past the limit too, for a file that grows or has no size.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw .unreadable(path: path, reason: "it is a directory") }
+        if info.st_size > maxBytes { throw .tooLarge(path: path, bytes: Int64(info.st_size), limit: maxBytes) }
+        let data: Data
+        do {
+            data = try file.read(upToCount: maxBytes + 1) ?? Data()
+        } catch {
+            throw .unreadable(path: path, reason: "\(error.localizedDescription)")
+        }
+        if data.count > maxBytes { throw .tooLarge(path: path, bytes: Int64(data.count), limit: maxBytes) }
         guard let text = String(data: data, encoding: .utf8) else { throw .unreadable(path: path, reason: "it is not UTF-8 text") }
         return try parse(text, path: path, keys: keys)
     }

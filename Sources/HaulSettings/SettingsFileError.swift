@@ -3,6 +3,8 @@ import HaulCore
 /// Why the settings file cannot be used; every message names the file and, where there is one, the line and the key.
 public enum SettingsFileError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
+    /// Larger than `SettingsFile.maxBytes` (`bytes` is its size, or as much as was read past the limit).
+    case tooLarge(path: String, bytes: Int64, limit: Int)
     /// Not TOML.
     case syntax(path: String, line: Int, message: String)
     /// A key no setting has; `suggestion` is the nearest one.
@@ -18,6 +20,9 @@ public enum SettingsFileError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadable(path, reason):
             "cannot read the settings file \(path): \(reason)"
+        case let .tooLarge(path, bytes, limit):
+            "the settings file \(path) is \(ByteCountFormat.size(bytes)) (\(bytes) bytes), more than the \(ByteCountFormat.size(Int64(limit))) haul reads — "
+                + "check that it is your settings file, or move its rules into a smaller one"
         case let .syntax(path, line, message):
             "\(path):\(line): not valid TOML: \(message)"
         case let .unknownKey(path, line, key, section, suggestion):

@@ -5,6 +5,9 @@
 /// Strings and comments are skipped, so no valid TOML is refused. Scalar by scalar: `[` followed by a combining
 /// mark is one Character.
 ///
+/// It also refuses a NUL, as a byte or as the escape `\u0000` in a string: toml++ stops reading at a NUL byte, so
+/// the rest of the file would be silently ignored, and a string with one is cut short where TOMLKit hands it over.
+///
 /// Every reader of a user's TOML (themes, the settings file) runs this before TOMLKit sees the text.
 public enum TOMLPrecheck {
     public struct Failure: Error, Equatable {
@@ -13,8 +16,19 @@ public enum TOMLPrecheck {
     }
 
     public static func check(_ text: String) throws(Failure) {
+        try checkNULBytes(text)
         try checkTableHeaders(text)
         try checkBraces(text)
+    }
+
+    private static func checkNULBytes(_ text: String) throws(Failure) {
+        var line = 1
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" { line += 1 }
+            if scalar == "\0" {
+                throw Failure(line: line, message: "a NUL byte is not allowed (the rest of the file would be ignored); remove it")
+            }
+        }
     }
 
     private static func checkTableHeaders(_ text: String) throws(Failure) {
@@ -46,7 +60,7 @@ public enum TOMLPrecheck {
             return position + token.count <= scalars.count && Array(scalars[position..<(position + token.count)]) == token
         }
         /// Skips a string that starts at `index` with `quote` (one or three quotes); escapes only in `"` strings.
-        func skipString(_ quote: String) {
+        func skipString(_ quote: String) throws(Failure) {
             let escapes = quote.hasPrefix("\"")
             let multiline = quote.count == 3
             index += quote.count
@@ -57,7 +71,13 @@ public enum TOMLPrecheck {
                     // A single-line string ends at its line (unterminated: toml++ reports it).
                     if !multiline { index += 1; return }
                 }
-                if escapes, scalar == "\\" { index += 2; continue }
+                if escapes, scalar == "\\" {
+                    if starts("\\u0000", at: index) || starts("\\U00000000", at: index) {
+                        throw Failure(line: line, message: "a NUL character (\\u0000) is not allowed in a string; remove it")
+                    }
+                    index += 2
+                    continue
+                }
                 if starts(quote, at: index) { index += quote.count; return }
                 index += 1
             }
@@ -71,9 +91,9 @@ public enum TOMLPrecheck {
             case "#":
                 while index < scalars.count, scalars[index] != "\n" { index += 1 }
             case "\"":
-                skipString(starts("\"\"\"", at: index) ? "\"\"\"" : "\"")
+                try skipString(starts("\"\"\"", at: index) ? "\"\"\"" : "\"")
             case "'":
-                skipString(starts("'''", at: index) ? "'''" : "'")
+                try skipString(starts("'''", at: index) ? "'''" : "'")
             case "[", "{":
                 open.append(scalar)
                 index += 1

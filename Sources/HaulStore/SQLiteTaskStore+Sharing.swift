@@ -32,11 +32,19 @@ extension SQLiteTaskStore {
     public func loadSchedule() throws -> Schedule? {
         let text = try database.writer.read { db in try SettingRecord.value(of: .schedule, in: db) }
         guard let text else { return nil }
+        let schedule: Schedule
         do {
-            return try JSONDecoder().decode(Schedule.self, from: Data(text.utf8))
+            schedule = try JSONDecoder().decode(Schedule.self, from: Data(text.utf8))
         } catch {
             throw StoreError.unreadableSetting(key: SettingRecord.Key.schedule.rawValue, value: text)
         }
+        // One saved before the cap existed, or edited by hand, is refused as one given now would be.
+        do {
+            try schedule.checkWindowCount()
+        } catch {
+            throw StoreError.refusedSchedule(error)
+        }
+        return schedule
     }
 
     public func saveSchedule(_ schedule: Schedule) throws {

@@ -10,15 +10,27 @@ public struct StateDirectory: Sendable, Equatable {
     public let path: String
 
     /// The queue database (plus SQLite's `-wal` and `-shm` files beside it).
-    public var databasePath: String { path + "/haul.sqlite" }
+    public var databasePath: String { path + "/" + Self.databaseName }
     /// The file whose `flock` marks the transferring process.
-    public var lockPath: String { path + "/haul.lock" }
+    public var lockPath: String { path + "/" + Self.lockName }
     /// The owner's control socket (0600): the CLI and attached lists reach the running haul through it.
-    public var socketPath: String { path + "/haul.sock" }
+    public var socketPath: String { path + "/" + Self.socketName }
     /// Where a background haul writes its log.
-    public var logPath: String { path + "/haul.log" }
+    public var logPath: String { path + "/" + Self.logName }
     /// The TCP listener's secret when none was given (0600).
-    public var rpcSecretPath: String { path + "/rpc-secret" }
+    public var rpcSecretPath: String { path + "/" + Self.rpcSecretName }
+
+    static let databaseName = "haul.sqlite"
+    static let lockName = "haul.lock"
+    static let socketName = "haul.sock"
+    static let logName = "haul.log"
+    static let rpcSecretName = "rpc-secret"
+
+    /// Every name haul makes in the directory: the files above and SQLite's beside the database.
+    public static let ownFileNames: Set<String> = [
+        databaseName, databaseName + "-wal", databaseName + "-shm", databaseName + "-journal",
+        lockName, socketName, logName, rpcSecretName,
+    ]
 
     /// Resolves the directory without touching the disk.
     ///
@@ -59,9 +71,9 @@ public struct StateDirectory: Sendable, Equatable {
 
     /// Creates the directory and any missing parents, each with mode 0700, and makes the directory itself 0700
     /// on every start (it holds URL credentials, `-H` headers and the control socket); existing parents are
-    /// left as they are.
+    /// left as they are. An existing directory is made private only when `StateDirectoryCheck` says it is haul's,
+    /// else refused; a symbolic link in its place is refused, never followed.
     public func create() throws(StateDirectoryError) {
-        defer { _ = chmod(path, 0o700) }
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += "/" + component
@@ -77,6 +89,7 @@ public struct StateDirectory: Sendable, Equatable {
             }
             guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: prefix) }
         }
+        try makePrivate()
     }
 
     /// The home directory from the password database, for when `$HOME` is unset.

@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableValue(taskID: TaskID, column: String, value: String)
     /// A stored setting this version cannot read.
     case unreadableSetting(key: String, value: String)
+    /// The stored schedule breaks a rule of this version (more windows than it reads); it is not applied.
+    case refusedSchedule(ScheduleError)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "task \(taskID) has an unreadable \(column) '\(value)' in the queue database — remove it with `haul remove \(taskID)`"
         case let .unreadableSetting(key, value):
             return "the setting \(key) '\(value)' in the queue database cannot be read — set it again (haul \(key))"
+        case let .refusedSchedule(reason):
+            return "the schedule in the queue database is not applied: \(reason) — set a new one with `haul schedule WINDOW…` or remove it with `haul schedule --clear`"
         }
     }
 }

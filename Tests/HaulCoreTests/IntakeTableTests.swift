@@ -41,6 +41,8 @@ import Testing
         Row(field: .header, value: "X-Big: " + String(repeating: "a", count: 9000),
             verdict: .headerTooLarge(name: "X-Big", bytes: 9007, limit: HeaderRule.maxHeaderBytes)),
         Row(field: .header, value: "X-Bell: \u{7}", verdict: .headerControlCharacter("X-Bell: \u{7}")),
+        Row(field: .header, value: "X-A: \u{0}tail", verdict: .headerNUL("X-A: \u{0}tail")),
+        Row(field: .header, value: "X-A: b\u{0}\rX-B: c", verdict: .headerNUL("X-A: b\u{0}\rX-B: c")),
         Row(field: .header, value: "NoColon", verdict: .malformedHeader("NoColon")),
         Row(field: .header, value: ": empty name", verdict: .malformedHeader(": empty name")),
         Row(field: .header, value: "Bad Name: x", verdict: .headerNameWithSpace("Bad Name: x")),
@@ -116,7 +118,7 @@ import Testing
     static func payload(_ error: IntakeError) -> String? {
         switch error {
         case let .invalidURL(text), let .unsupportedScheme(text), let .invalidOutputName(text), let .notADirectory(text),
-             let .directoryNotAllowed(text), let .malformedHeader(text), let .headerControlCharacter(text),
+             let .directoryNotAllowed(text), let .malformedHeader(text), let .headerControlCharacter(text), let .headerNUL(text),
              let .headerNameWithSpace(text), let .reservedHeader(text), let .invalidChecksum(text), let .invalidProxy(text),
              let .unsupportedProxyScheme(_, text), let .invalidNoProxy(text), let .unreadableFile(_, text),
              let .malformedCookiesFile(text, _), let .fileNotAllowed(_, text), let .invalidStreamOption(_, text):

@@ -53,6 +53,19 @@ import Testing
         #expect(again.contains("no schedule"), "kept: \(again)")
     }
 
+    @Test func aThousandWindowsAreTakenAndTheNextIsRefused() async throws {
+        let run = try HaulRun()
+        // A day-long cap and one-second caps above it: the cap never changes, so the search reads every day.
+        func second(_ index: Int) -> String { String(format: "10:%02d:%02d", index / 60, index % 60) }
+        let short = (0..<1000).flatMap { (index: Int) -> [String] in ["--limit", second(index) + "-" + second(index + 1) + "=2M"] }
+        let (refused, _, error) = try await run.run(["schedule", "--limit", "00:00-24:00=1M"] + short)
+        #expect(refused == 2 && error.contains("1001 windows") && error.contains("at most 1000"), "\(error)")
+        let (taken, _, takenError) = try await run.run(["schedule", "--limit", "00:00-24:00=1M"] + short.dropLast(2), timeout: .seconds(30))
+        #expect(taken == 0, "\(takenError)")
+        let (listed, _, note) = try await run.run(["list"], timeout: .seconds(30))
+        #expect(listed == 0 && note.contains("schedule: cap 1.0 MiB/s"), "\(note)")
+    }
+
     @Test func aBadWindowIsRefusedNamingIt() async throws {
         let run = try HaulRun()
         let (status, _, error) = try await run.run(["schedule", "25:00-26:00"])

@@ -252,6 +252,36 @@ import Testing
         #expect(try store.loadAll().isEmpty)
     }
 
+    @Test func aScheduleOfMoreThanAThousandWindowsIsRefusedAndNothingChanges() async throws {
+        let (controller, dispatcher) = await make()
+        let short = (0..<1000).map { "\"10:\(String(format: "%02d:%02d", $0 / 60 % 60, $0 % 60))-10:\(String(format: "%02d:%02d", ($0 + 1) / 60 % 60, ($0 + 1) % 60))=2M\"" }
+        func change(_ caps: [String]) async -> (RPCReply, Any?) {
+            await send(
+                dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"haul.changeSchedule","params":["token:s3cret",{"caps":["#
+                    + caps.joined(separator: ",") + "]}]}", over: .localSocket)
+        }
+        let (_, tooMany) = await change([#""00:00-24:00=1M""#] + short)
+        let message = error(tooMany)?["message"] as? String ?? ""
+        #expect(message.contains("1001 windows") && message.contains("at most 1000"), "\(message)")
+        #expect(await controller.currentSchedule().isEmpty)
+        let (_, enough) = await change([#""00:00-24:00=1M""#] + short.dropLast())
+        #expect(result(enough) as? String == "OK", "\(String(describing: enough))")
+        #expect(await controller.currentSchedule().capWindows.count == 1000)
+    }
+
+    @Test func aNULInAHeaderIsRefusedNotCutShort() async throws {
+        let (_, dispatcher) = await make()
+        for header in [#""X-A: \u0000tail""#, #"["X-A: \u0000tail"]"#] {
+            let body = #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a"],{"header":"#
+                + header + "}]}"
+            let (reply, json) = await send(dispatcher, body)
+            #expect(reply.httpStatus == 400, "\(header)")
+            let message = error(json)?["message"] as? String ?? ""
+            #expect(message.contains("NUL") && message.contains("X-A: "), "\(message)")
+        }
+        #expect(try store.loadAll().isEmpty)
+    }
+
     @Test func proxyAndLoginOptionsAreAppliedAndShownWithoutTheirSecrets() async throws {
         let (_, dispatcher) = await make()
         let (_, added) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a"],{"all-proxy":"socks5h://127.0.0.1:1080","all-proxy-user":"al ice","all-proxy-passwd":"pw:1","no-proxy":"localhost","http-user":"u","http-passwd":"hunter2","header":"Cookie: s=1"}]}"#)

@@ -15,6 +15,19 @@ struct SharingTests {
         #expect(try store.loadMaxConcurrent() == 2)
     }
 
+    @Test("a stored schedule with more windows than haul reads is refused, saying how to replace it")
+    func oversizedSchedule() throws {
+        let store = try makeStore()
+        let windows = (0...Schedule.maxWindows).map { ScheduleWindow(start: 2 * $0, end: 2 * $0 + 1) }
+        // Saved as an older haul, or a hand edit, could leave it; saving does not check.
+        try store.saveSchedule(Schedule(runWindows: windows))
+        #expect(throws: StoreError.refusedSchedule(.tooManyWindows(count: 1001, limit: 1000))) { try store.loadSchedule() }
+        let message = StoreError.refusedSchedule(.tooManyWindows(count: 1001, limit: 1000)).description
+        #expect(message.contains("1001 windows") && message.contains("haul schedule --clear"), "\(message)")
+        try store.saveSchedule(Schedule(runWindows: Array(windows.dropLast())))
+        #expect(try store.loadSchedule()?.runWindows.count == 1000)
+    }
+
     @Test("the change token moves for another connection's commits, not for our own")
     func externalChangeToken() throws {
         let scratch = try ScratchDirectory()

@@ -31,3 +31,41 @@ struct StatePermissionsTests {
         }
     }
 }
+
+/// `StateDirectory.create` on real directories: what it refuses it leaves as it found it.
+@Suite("State directory refusals")
+struct StateDirectoryRefusalTests {
+    @Test("a sticky world-writable directory is refused and keeps its mode")
+    func sticky() throws {
+        let scratch = try ScratchDirectory()
+        let shared = scratch.file("shared")
+        #expect(mkdir(shared, 0o700) == 0 && chmod(shared, 0o1777) == 0)
+        let directory = try StateDirectory(explicitPath: shared)
+        #expect(throws: StateDirectoryError.refused(path: shared, reason: .shared(mode: 0o1777))) { try directory.create() }
+        var info = stat()
+        #expect(stat(shared, &info) == 0 && info.st_mode & 0o7777 == 0o1777)
+    }
+
+    @Test("a directory holding other files is refused and keeps its mode")
+    func foreignFiles() throws {
+        let scratch = try ScratchDirectory()
+        let home = scratch.file("home")
+        #expect(mkdir(home, 0o755) == 0 && chmod(home, 0o755) == 0)
+        #expect(FileManager.default.createFile(atPath: home + "/.profile", contents: Data()))
+        let directory = try StateDirectory(explicitPath: home)
+        #expect(throws: StateDirectoryError.refused(path: home, reason: .foreignFiles([".profile"]))) { try directory.create() }
+        #expect(StatePermissionsTests.mode(home) == 0o755)
+    }
+
+    @Test("a symbolic link is refused and its target keeps its mode")
+    func symbolicLink() throws {
+        let scratch = try ScratchDirectory()
+        let target = scratch.file("target")
+        #expect(mkdir(target, 0o755) == 0 && chmod(target, 0o755) == 0)
+        let link = scratch.file("link")
+        #expect(symlink(target, link) == 0)
+        let directory = try StateDirectory(explicitPath: link)
+        #expect(throws: StateDirectoryError.symbolicLink(path: link)) { try directory.create() }
+        #expect(StatePermissionsTests.mode(target) == 0o755)
+    }
+}

@@ -1,6 +1,6 @@
 /// The one rule for extra request headers (`-H`, `header=`, RPC `header`).
 ///
-/// A header is `Name: value` on one line: no CR, LF or other control character (a tab in the value is
+/// A header is `Name: value` on one line: no NUL, CR, LF or other control character (a tab in the value is
 /// fine), a name without spaces, and not one of the headers haul sets itself to resume and to frame
 /// the body.
 public enum HeaderRule {
@@ -26,6 +26,8 @@ public enum HeaderRule {
             let name = String(header.prefix { $0 != ":" }.prefix(64))
             throw .headerTooLarge(name: name, bytes: bytes, limit: maxHeaderBytes)
         }
+        // Named apart from other control characters: C code that takes the header ends it at the NUL, silently.
+        guard !header.unicodeScalars.contains("\0") else { throw .headerNUL(header) }
         guard !header.unicodeScalars.contains(where: { $0.isControlCharacter && $0 != "\t" }) else {
             throw .headerControlCharacter(header)
         }

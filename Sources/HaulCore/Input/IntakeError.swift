@@ -21,6 +21,8 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     case malformedHeader(String)
     /// A header holding a line break or another control character.
     case headerControlCharacter(String)
+    /// A header holding a NUL, which C code (curl's header list, SQLite text) would end it at.
+    case headerNUL(String)
     /// A header whose name contains a space or a tab.
     case headerNameWithSpace(String)
     /// A header haul sets itself (lower-cased name).
@@ -81,6 +83,9 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
             return "header '\(quoted(header))' is not of the form 'Name: value'"
         case let .headerControlCharacter(header):
             return "header '\(quoted(header))' contains a line break or control character"
+        case let .headerNUL(header):
+            let kept = header.prefix { $0 != "\0" }
+            return "header '\(quoted(header))' contains a NUL character, which would cut it short to '\(quoted(String(kept)))'; remove it"
         case let .headerNameWithSpace(header):
             return "header '\(quoted(header))' has a space in its name; write it as 'Name: value'"
         case let .reservedHeader(name):

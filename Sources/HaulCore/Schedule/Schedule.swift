@@ -24,31 +24,38 @@ public struct Schedule: Sendable, Equatable, Codable {
         capWindows.filter { $0.contains(date, calendar: calendar) }.compactMap(\.cap).min()
     }
 
-    /// The first moment after `date` when `runs` or `cap` changes, nil when they never do.
-    public func nextChange(after date: Date, calendar: Calendar) -> Date? {
-        let now = (runs(at: date, calendar: calendar), cap(at: date, calendar: calendar))
-        return boundaries(after: date, calendar: calendar).first { moment in
-            (runs(at: moment, calendar: calendar), cap(at: moment, calendar: calendar)) != now
-        }
+    /// The most windows a schedule may have, run and cap windows together: enough for any week by the minute
+    /// boundaries people use, and few enough that reading one stays quick.
+    public static let maxWindows = 1000
+
+    /// Throws when the schedule has more windows than `maxWindows`.
+    public func checkWindowCount() throws(ScheduleError) {
+        let count = runWindows.count + capWindows.count
+        if count > Self.maxWindows { throw .tooManyWindows(count: count, limit: Self.maxWindows) }
     }
 
-    /// Every start and end of a window from the day before `date` to eight days after, in order: a weekly
-    /// schedule that changes at all changes within that span. A local time a DST change skips maps to the
-    /// moment the clock jumps to.
-    func boundaries(after date: Date, calendar: Calendar) -> [Date] {
-        let times = Set((runWindows + capWindows).flatMap { [$0.start, $0.end % 86400] })
-        guard !times.isEmpty, let today = calendar.dateInterval(of: .day, for: date)?.start else { return [] }
-        var moments: Set<Date> = []
+    /// The first moment after `date` when `runs` or `cap` changes, nil when they never do.
+    ///
+    /// Candidates are the moments the answer changes on each day from the day before `date` to eight days after, in
+    /// order: a weekly schedule that changes at all changes within that span. A local time a DST change skips maps to
+    /// the moment the clock jumps to. The windows are read once, into a `ScheduleDayTable`.
+    public func nextChange(after date: Date, calendar: Calendar) -> Date? {
+        guard !isEmpty, let today = calendar.dateInterval(of: .day, for: date)?.start else { return nil }
+        let table = ScheduleDayTable(self)
+        let now = table.answer(at: date, calendar: calendar)
         for offset in -1...8 {
             guard let day = calendar.date(byAdding: .day, value: offset, to: today) else { continue }
-            for seconds in times {
-                var parts = calendar.dateComponents([.year, .month, .day], from: day)
+            let weekday = calendar.component(.weekday, from: day)
+            let dayParts = calendar.dateComponents([.year, .month, .day], from: day)
+            let moments = table.changes(on: weekday).compactMap { seconds -> Date? in
+                var parts = dayParts
                 parts.hour = seconds / 3600
                 parts.minute = seconds / 60 % 60
                 parts.second = seconds % 60
-                if let moment = calendar.date(from: parts), moment > date { moments.insert(moment) }
+                return calendar.date(from: parts).flatMap { $0 > date ? $0 : nil }
             }
+            if let change = moments.sorted().first(where: { table.answer(at: $0, calendar: calendar) != now }) { return change }
         }
-        return moments.sorted()
+        return nil
     }
 }

@@ -123,6 +123,8 @@ public enum ScheduleError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyWindow(String)
     case limitNeedsRate(String)
     case capOutsideLimit(String)
+    /// A schedule with more windows than `Schedule.maxWindows`.
+    case tooManyWindows(count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -138,6 +140,8 @@ public enum ScheduleError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cap window '\(text.escapingAllControlCharacters)' needs its cap: HH:MM-HH:MM=RATE"
         case let .capOutsideLimit(text):
             return "'\(text.escapingAllControlCharacters)' has a cap: give cap windows with --limit"
+        case let .tooManyWindows(count, limit):
+            return "a schedule of \(count) windows is too many: give at most \(limit), run and cap windows together (join windows that touch, or name days, as in mon-fri 01:00-07:00)"
         }
     }
 }

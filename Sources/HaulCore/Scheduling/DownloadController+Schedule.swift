@@ -12,8 +12,13 @@ extension DownloadController {
         }
     }
 
-    /// Replaces the schedule, keeps it and applies it at once.
+    /// Replaces the schedule, keeps it and applies it at once; one with too many windows is refused.
     func setSchedule(_ new: Schedule) -> CommandResult {
+        do {
+            try new.checkWindowCount()
+        } catch {
+            return .rejected("\(error)")
+        }
         guard attempt({ try store.saveSchedule(new) }) != nil else { return storeFailure }
         schedule = new
         applySchedule(force: true)

@@ -183,7 +183,13 @@ public actor DownloadController {
 
     func loadIfNeeded() {
         guard !isLoaded else { return }
-        schedule = (attempt { try store.loadSchedule() } ?? nil) ?? Schedule()
+        do {
+            schedule = try store.loadSchedule() ?? Schedule()
+        } catch {
+            // A stored schedule it cannot read or may not apply is set aside, saying why: the queue runs unscheduled.
+            schedule = Schedule()
+            announce(.warning("\(error)"))
+        }
         // The change token before the rows: a task another process adds in between counts as a change, so
         // `reconcileExternalChanges` picks it up (read after, it would be missed until the next change).
         let token = attempt { try store.externalChangeToken() }

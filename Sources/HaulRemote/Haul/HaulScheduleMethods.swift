@@ -36,6 +36,11 @@ extension HaulMethods {
             return windows
         }
         let schedule = Schedule(runWindows: try windows("runs", cap: false), capWindows: try windows("caps", cap: true))
+        do {
+            try schedule.checkWindowCount()
+        } catch {
+            throw .failed("\(error)")
+        }
         return try Self.answer(await access.perform([.setSchedule(schedule)]))
     }
 

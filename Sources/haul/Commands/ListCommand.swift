@@ -18,8 +18,11 @@ struct ListCommand: AsyncParsableCommand {
         if tasks.isEmpty { note("the queue is empty") }
         for task in tasks { print(json ? QueueListing.jsonLine(task) : QueueListing.line(task)) }
         // Why nothing runs, on stderr (stdout stays the tasks).
-        if !json, let schedule = (try? session.store.loadSchedule()) ?? nil, let text = schedule.note(at: Date(), calendar: .current) {
-            note(text)
+        guard !json else { return }
+        do {
+            if let schedule = try session.store.loadSchedule(), let text = schedule.note(at: Date(), calendar: .current) { note(text) }
+        } catch {
+            note("\(error)")
         }
     }
 }

@@ -29,9 +29,11 @@ struct ScheduleCommand: AsyncParsableCommand {
     /// The schedule the arguments give.
     func schedule() throws -> Schedule {
         do {
-            return Schedule(
+            let schedule = Schedule(
                 runWindows: try windows.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: false) },
                 capWindows: try limits.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: true) })
+            try schedule.checkWindowCount()
+            return schedule
         } catch {
             throw ValidationError("\(error)")
         }

@@ -11,7 +11,8 @@ struct QueueSession {
 
     static func open(stateDirectory: String?) throws -> QueueSession {
         do {
-            let directory = try StateDirectory.prepare(explicitPath: stateDirectory.map { absolutePath($0) })
+            // As given: resolving symbolic links here would let haul change the mode of the directory a link names.
+            let directory = try StateDirectory.prepare(explicitPath: stateDirectory)
             let database = try AppDatabase(path: directory.databasePath)
             return QueueSession(directory: directory, store: SQLiteTaskStore(database: database))
         } catch let error as StateDirectoryError {
