@@ -57,6 +57,27 @@ struct HostileClientTests {
         }
     }
 
+    @Test("WebSocket messages for large answers the client does not read wait unanswered, then are all served")
+    func unreadLargeWebSocketReplies() async throws {
+        let fixture = try ServerFixture(tcp: true, stalledReaderTimeout: .seconds(60), maxPendingReplyBytes: 1 << 20)
+        try await fixture.serving {
+            // 32 messages whose answers are 1 MiB each: 32 MiB of replies if every one were answered at once.
+            let client = try WebSocketClient.start(
+                "unread-then-read", url: "ws://127.0.0.1:\(try await fixture.port())/jsonrpc",
+                options: ["--count", "32", "--reply", "1048576"], input: .pipe, in: fixture.directory)
+            defer { client.closeStdin() }
+            try await client.waitForOutput(containing: "sent", timeout: .seconds(20))
+            let answered = try await eventuallySteady(
+                "messages answered while the client does not read", quiet: .seconds(1), timeout: .seconds(20)
+            ) { fixture.service.callers.count }
+            #expect(answered >= 1)
+            #expect(answered <= 8, "answered \(answered) of 32 messages whose 1 MiB replies were not read")
+            client.writeStdin("read\n")
+            try await client.waitForOutput(containing: "answers 32", timeout: .seconds(30))
+            #expect(fixture.service.callers.count == 32)
+        }
+    }
+
     @Test("connections over the limit are closed at once; the owner's socket still answers")
     func connectionLimit() async throws {
         let fixture = try ServerFixture(tcp: true, maxConnections: 8)
