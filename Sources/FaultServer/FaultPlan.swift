@@ -80,6 +80,10 @@ public struct FaultPlan: Sendable, Equatable {
     public var extraFault: ExtraFault?
     /// ... for the first `extraFaultTimes` of them since the plan was installed.
     public var extraFaultTimes: Int = 1
+    /// Every answer with content sets this many new cookies, `TAG_0=1` … `TAG_(N-1)=1` (path `/`), where TAG is
+    /// `cookieTag`, or `rK` for the K-th request (1-based) since the plan was installed.
+    public var setCookies: Int = 0
+    public var cookieTag: String?
 
     /// What an extra connection's request gets instead of a faithful 206 (see `extraFault`).
     public enum ExtraFault: Sendable, Equatable {

@@ -110,7 +110,14 @@ enum ResponsePlanner {
         }
         var response = content(for: request, plan: plan, version: plan.version(forRequest: requestNumber))
         response.latin1Headers = plan.latin1Headers
+        response.headers += setCookieHeaders(plan: plan, requestNumber: requestNumber)
         return response
+    }
+
+    /// The plan's `setCookies` for the `requestNumber`th request.
+    static func setCookieHeaders(plan: FaultPlan, requestNumber: Int) -> [(name: String, value: String)] {
+        let tag = plan.cookieTag ?? "r\(requestNumber)"
+        return (0..<max(plan.setCookies, 0)).map { ("Set-Cookie", "\(tag)_\($0)=1; Path=/") }
     }
 
     /// What an extra connection's request gets under `fault`.

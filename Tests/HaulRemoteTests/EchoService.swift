@@ -6,7 +6,7 @@ import HaulRemote
 /// A body containing `token:wrong` is answered as aria2 answers a bad secret (400, `unauthorized`); one containing
 /// `token:right` shows the secret (`authorized`).
 /// A body that is exactly `notification` gets no reply body (as a JSON-RPC notification would);
-/// one that is exactly `slow` is answered after three seconds.
+/// one that is exactly `slow` is answered after three seconds; `large:N` is answered with N bytes of `x`.
 final class EchoService: RPCService {
     static let unauthorizedBody = Array(#"{"id":"1","jsonrpc":"2.0","error":{"code":1,"message":"Unauthorized"}}"#.utf8)
 
@@ -26,6 +26,9 @@ final class EchoService: RPCService {
         }
         if text == "notification" { return RPCReply(body: nil) }
         if text == "slow" { try? await Task.sleep(for: .seconds(3)) }
+        if text.hasPrefix("large:"), let size = Int(text.dropFirst("large:".count)) {
+            return RPCReply(body: [UInt8](repeating: UInt8(ascii: "x"), count: size))
+        }
         return RPCReply(body: body, authorized: caller.transport == .localSocket || text.contains("token:right"))
     }
 

@@ -33,6 +33,51 @@ struct HostileClientTests {
         }
     }
 
+    @Test(
+        "pipelined requests for large answers the client does not read wait unanswered, then are all served",
+        arguments: [false, true])
+    func unreadLargeReplies(overSocket: Bool) async throws {
+        // 64 small requests whose answers are 1 MiB each: 64 MiB of replies if every one were answered at once.
+        let fixture = try ServerFixture(tcp: true, stalledReaderTimeout: .seconds(60), maxPendingReplyBytes: 1 << 20)
+        try await fixture.serving {
+            let target = overSocket ? ["--unix", fixture.socketPath] : []
+            let client = try RawClient.start(
+                "unread-then-read", port: overSocket ? 0 : try await fixture.port(),
+                options: ["--count", "64", "--reply", "1048576"] + target, in: fixture.directory)
+            defer { client.closeStdin() }
+            try await client.waitForOutput(containing: "sent", timeout: .seconds(20))
+            let answered = try await eventuallySteady(
+                "requests answered while the client does not read", quiet: .seconds(1), timeout: .seconds(20)
+            ) { fixture.service.callers.count }
+            #expect(answered >= 1)
+            #expect(answered <= 16, "answered \(answered) of 64 requests whose 1 MiB replies were not read")
+            client.writeStdin("read\n")
+            try await client.waitForOutput(containing: "answers 64", timeout: .seconds(30))
+            #expect(fixture.service.callers.count == 64)
+        }
+    }
+
+    @Test("WebSocket messages for large answers the client does not read wait unanswered, then are all served")
+    func unreadLargeWebSocketReplies() async throws {
+        let fixture = try ServerFixture(tcp: true, stalledReaderTimeout: .seconds(60), maxPendingReplyBytes: 1 << 20)
+        try await fixture.serving {
+            // 32 messages whose answers are 1 MiB each: 32 MiB of replies if every one were answered at once.
+            let client = try WebSocketClient.start(
+                "unread-then-read", url: "ws://127.0.0.1:\(try await fixture.port())/jsonrpc",
+                options: ["--count", "32", "--reply", "1048576"], input: .pipe, in: fixture.directory)
+            defer { client.closeStdin() }
+            try await client.waitForOutput(containing: "sent", timeout: .seconds(20))
+            let answered = try await eventuallySteady(
+                "messages answered while the client does not read", quiet: .seconds(1), timeout: .seconds(20)
+            ) { fixture.service.callers.count }
+            #expect(answered >= 1)
+            #expect(answered <= 8, "answered \(answered) of 32 messages whose 1 MiB replies were not read")
+            client.writeStdin("read\n")
+            try await client.waitForOutput(containing: "answers 32", timeout: .seconds(30))
+            #expect(fixture.service.callers.count == 32)
+        }
+    }
+
     @Test("connections over the limit are closed at once; the owner's socket still answers")
     func connectionLimit() async throws {
         let fixture = try ServerFixture(tcp: true, maxConnections: 8)

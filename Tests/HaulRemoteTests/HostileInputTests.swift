@@ -121,6 +121,7 @@ struct HostileInputTests {
         RPCEndpoint(
             service: EchoService(), caller: .init(transport: .tcp),
             hostCheck: HostCheck(configuredHost: "127.0.0.1", port: 6800), cors: CORSPolicy(allowedOrigin: allowedOrigin),
-            maxRequestBytes: 1 << 20, unauthorizedDelay: .seconds(1), stalledReaderTimeout: .seconds(10))
+            maxRequestBytes: 1 << 20, unauthorizedDelay: .seconds(1), stalledReaderTimeout: .seconds(10),
+            maxPendingReplyBytes: 8 << 20)
     }
 }

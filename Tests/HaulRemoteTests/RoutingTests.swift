@@ -53,7 +53,7 @@ struct RoutingTests {
         let endpoint = RPCEndpoint(
             service: EchoService(), caller: .init(transport: .localSocket), hostCheck: nil,
             cors: CORSPolicy(allowedOrigin: nil), maxRequestBytes: 1024, unauthorizedDelay: .seconds(1),
-            stalledReaderTimeout: .seconds(10))
+            stalledReaderTimeout: .seconds(10), maxPendingReplyBytes: 8 << 20)
         let key = ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
         if case .refuse(let status, _, let headers) = endpoint.route(head([key, ("Sec-WebSocket-Version", "8")]), localIP: nil) {
             #expect(status == .upgradeRequired)

@@ -12,14 +12,15 @@ struct ServerFixture {
 
     init(
         tcp: Bool = false, allowedOrigin: String? = nil, maxRequestBytes: Int = 1 << 20,
-        idleTimeout: Duration = .seconds(30), maxConnections: Int? = nil, stalledReaderTimeout: Duration = .seconds(10)
+        idleTimeout: Duration = .seconds(30), maxConnections: Int? = nil, stalledReaderTimeout: Duration = .seconds(10),
+        maxPendingReplyBytes: Int = 8 << 20
     ) throws {
         directory = try TemporaryDirectory(prefix: "haul-rpc")
         socketPath = directory.file("haul.sock")
         let configuration = RPCServerConfiguration(
             socketPath: socketPath, tcp: tcp ? .init(port: 0) : nil, allowedOrigin: allowedOrigin,
             maxRequestBytes: maxRequestBytes, idleTimeout: idleTimeout, maxConnections: maxConnections,
-            stalledReaderTimeout: stalledReaderTimeout)
+            stalledReaderTimeout: stalledReaderTimeout, maxPendingReplyBytes: maxPendingReplyBytes)
         server = RPCServer(service: service, configuration: configuration)
     }
 

@@ -5,16 +5,17 @@ import HaulTestSupport
 /// small script with one mode per scenario. Every line it prints is `WORD value...`.
 enum WebSocketClient {
     /// Starts the script in `mode` against `url`; `--host H` sets the Host header, `--unix PATH` goes through
-    /// a Unix socket instead of TCP.
-    static func start(_ mode: String, url: String, options: [String] = [], in directory: TemporaryDirectory) throws
-        -> HaulProcess
-    {
+    /// a Unix socket instead of TCP; `input: .pipe` for the modes that wait for a line on stdin.
+    static func start(
+        _ mode: String, url: String, options: [String] = [], input: HaulProcess.Input = .null,
+        in directory: TemporaryDirectory
+    ) throws -> HaulProcess {
         let script = directory.file("ws_client.py")
         if !FileManager.default.fileExists(atPath: script) {
             try Data(source.utf8).write(to: URL(fileURLWithPath: script))
         }
         return try HaulProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script, mode, url] + options)
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script, mode, url] + options, input: input)
     }
 
     /// The words after `word` on the first line that starts with it.
@@ -32,7 +33,7 @@ enum WebSocketClient {
         def say(*words):
             print(*words, flush=True)
 
-        def connect():
+        def connect(small_receive_buffer=False):
             kwargs = {"timeout": 20}
             if "--host" in options:
                 kwargs["host"] = options["--host"]
@@ -46,6 +47,8 @@ enum WebSocketClient {
                 s.settimeout(20)
                 s.connect(options["--unix"])
                 kwargs["socket"] = s
+            elif small_receive_buffer:
+                kwargs["sockopt"] = ((socket.SOL_SOCKET, socket.SO_RCVBUF, 65536),)
             return websocket.create_connection(url, **kwargs)
 
         def say_close(frame):
@@ -121,6 +124,23 @@ enum WebSocketClient {
                 ws.send_frame(websocket.ABNF.create_frame(piece, websocket.ABNF.OPCODE_CONT, 0))
             ws.send_frame(websocket.ABNF.create_frame(piece, websocket.ABNF.OPCODE_CONT, 1))
             say_close(ws.recv_frame())
+        elif mode == "unread-then-read":
+            # Messages whose answers are --reply bytes each; none is read until a line arrives on stdin, then
+            # every one is, and their number is reported.
+            ws = connect(small_receive_buffer=True)
+            count = int(options["--count"])
+            for _ in range(count):
+                ws.send("large:" + options["--reply"])
+            say("sent", count)
+            sys.stdin.readline()
+            answers = 0
+            try:
+                while answers < count:
+                    ws.recv()
+                    answers += 1
+            except Exception:
+                pass
+            say("answers", answers)
         elif mode == "big":
             ws = connect()
             ws.send("a" * int(options["--size"]))

@@ -17,13 +17,19 @@ public enum CookieFile {
         public var name: String
         public var value: String
 
-        /// The cookie and its value, however its domain was spelled.
-        var identity: String {
+        /// The host it belongs to, however its domain was spelled (no `#HttpOnly_` prefix, no leading dot, lowercase).
+        public var host: String {
             var bare = Substring(domain)
             if bare.hasPrefix("#HttpOnly_") { bare = bare.dropFirst("#HttpOnly_".count) }
             if bare.hasPrefix(".") { bare = bare.dropFirst() }
-            return [bare.lowercased(), path, name, value].joined(separator: "\t")
+            return bare.lowercased()
         }
+
+        /// What a newer cookie of the same host, path and name replaces (as a jar does).
+        public var slot: String { [host, path, name].joined(separator: "\t") }
+
+        /// The cookie and its value, however its domain was spelled.
+        public var identity: String { [host, path, name, value].joined(separator: "\t") }
 
         /// The line in the file's format (what libcurl's `CURLOPT_COOKIELIST` takes).
         public var line: String {

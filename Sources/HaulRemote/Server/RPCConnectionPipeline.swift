@@ -5,8 +5,9 @@ import NIOWebSocket
 /// Builds the pipeline of one accepted RPC connection: HTTP/1.1 with an idle timeout, upgradable to WebSocket on
 /// `/jsonrpc`.
 ///
-/// First, for HTTP and WebSocket alike: NIO's `BackPressureHandler` (no more requests are read while replies
-/// wait to be sent) and a `StalledReaderCloser` (a client that never reads its replies is dropped).
+/// First, for HTTP and WebSocket alike: the `ReplyBacklog` bound on unsent replies, NIO's `BackPressureHandler`
+/// (no more requests are read while replies over that bound wait to be sent) and a `StalledReaderCloser` (a
+/// client that never reads its replies is dropped).
 /// HTTP: NIO's codec, pipelining and protocol-error handlers, then an idle closer and `RPCHTTPHandler`.
 /// After a WebSocket upgrade the HTTP handler and the idle closer leave (WebSocket clients such as AriaNg sit
 /// idle for long stretches and wait for notifications); a frame aggregator bounded by the request limit and
@@ -27,6 +28,8 @@ enum RPCConnectionPipeline {
                 }
             })
         let sync = channel.pipeline.syncOperations
+        try channel.syncOptions?.setOption(
+            .writeBufferWaterMark, value: ReplyBacklog.waterMark(maxPendingBytes: endpoint.maxPendingReplyBytes))
         try sync.addHandler(BackPressureHandler())
         try sync.addHandler(StalledReaderCloser(timeout: endpoint.stalledReaderTimeout))
         try sync.configureHTTPServerPipeline(

@@ -19,6 +19,8 @@ struct RPCEndpoint: Sendable {
     let unauthorizedDelay: TimeAmount
     /// How long replies may stay unsent before the client that does not read them is dropped.
     let stalledReaderTimeout: TimeAmount
+    /// Bytes of replies a connection may have waiting to be sent before its next request waits (see `ReplyBacklog`).
+    let maxPendingReplyBytes: Int
 }
 
 /// Makes the `RPCEndpoint` for each accepted connection of one listener.
@@ -31,6 +33,7 @@ struct EndpointFactory: Sendable {
     let maxRequestBytes: Int
     let unauthorizedDelay: TimeAmount
     let stalledReaderTimeout: TimeAmount
+    let maxPendingReplyBytes: Int
 
     /// The endpoint for `channel`. On TCP the `Host` rule takes the port the connection arrived on, which is
     /// the bound one even when the listener asked for port 0.
@@ -38,6 +41,7 @@ struct EndpointFactory: Sendable {
         let check = tcpHost.map { HostCheck(configuredHost: $0, port: channel.localAddress?.port ?? -1) }
         return RPCEndpoint(
             service: service, caller: caller, hostCheck: check, cors: cors, maxRequestBytes: maxRequestBytes,
-            unauthorizedDelay: unauthorizedDelay, stalledReaderTimeout: stalledReaderTimeout)
+            unauthorizedDelay: unauthorizedDelay, stalledReaderTimeout: stalledReaderTimeout,
+            maxPendingReplyBytes: maxPendingReplyBytes)
     }
 }

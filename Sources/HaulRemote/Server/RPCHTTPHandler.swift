@@ -6,7 +6,9 @@ import NIOWebSocket
 ///
 /// Owned by one channel's pipeline and touched only on that channel's event loop (NIO's rule for handlers);
 /// the service is awaited in a task and its reply comes back to the loop through an isolated future.
-/// `HTTPServerPipelineHandler` ahead of it holds back a pipelined request until the previous answer is sent.
+/// `HTTPServerPipelineHandler` ahead of it holds back a pipelined request until the previous answer is written;
+/// a request that arrives while the connection's unsent replies are over the `ReplyBacklog` bound waits here until
+/// they drain.
 final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -20,6 +22,8 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// The request was already answered (too large); its remaining parts are dropped.
         case discarding
         case answering
+        /// Complete, and waiting for the connection's unsent replies to drain below the bound.
+        case waitingForDrain(HTTPRequestHead, [UInt8])
     }
 
     private let endpoint: RPCEndpoint
@@ -50,14 +54,28 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             switch state {
             case .receiving(let head, let buffer):
-                state = .answering
-                handle(head, body: Array(buffer.readableBytesView), context: context)
+                let body = Array(buffer.readableBytesView)
+                if ReplyBacklog.mayAnswer(on: context.channel) {
+                    state = .answering
+                    handle(head, body: body, context: context)
+                } else {
+                    state = .waitingForDrain(head, body)
+                }
             case .discarding:
                 state = .idle
-            case .idle, .answering:
+            case .idle, .answering, .waitingForDrain:
                 break
             }
         }
+    }
+
+    /// Answers the request that waited for the unsent replies to drain.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if case .waitingForDrain(let head, let body) = state, ReplyBacklog.mayAnswer(on: context.channel) {
+            state = .answering
+            handle(head, body: body, context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

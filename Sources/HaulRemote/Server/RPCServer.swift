@@ -111,7 +111,8 @@ public actor RPCServer {
         EndpointFactory(
             service: service, caller: caller, tcpHost: tcpHost, cors: CORSPolicy(allowedOrigin: configuration.allowedOrigin),
             maxRequestBytes: configuration.maxRequestBytes, unauthorizedDelay: TimeAmount(configuration.unauthorizedDelay),
-            stalledReaderTimeout: TimeAmount(configuration.stalledReaderTimeout))
+            stalledReaderTimeout: TimeAmount(configuration.stalledReaderTimeout),
+            maxPendingReplyBytes: configuration.maxPendingReplyBytes)
     }
 
     /// Accepting backs off for a second when `accept` fails (out of descriptors, say) instead of spinning on a

@@ -30,11 +30,14 @@ public struct RPCServerConfiguration: Sendable, Equatable {
     public var maxConnections: Int?
     /// A client whose replies stay unsent this long (it does not read them) loses its connection.
     public var stalledReaderTimeout: Duration
+    /// Bytes of replies one connection may have waiting to be sent (written, not yet taken by the socket) before
+    /// the server stops reading and answering its requests; one reply larger than this is still sent whole.
+    public var maxPendingReplyBytes: Int
 
     public init(
         socketPath: String, tcp: TCPListener? = nil, allowedOrigin: String? = nil,
         maxRequestBytes: Int = 1 << 20, idleTimeout: Duration = .seconds(30), unauthorizedDelay: Duration = .seconds(1),
-        maxConnections: Int? = nil, stalledReaderTimeout: Duration = .seconds(10)
+        maxConnections: Int? = nil, stalledReaderTimeout: Duration = .seconds(10), maxPendingReplyBytes: Int = 8 << 20
     ) {
         self.socketPath = socketPath
         self.tcp = tcp
@@ -44,5 +47,6 @@ public struct RPCServerConfiguration: Sendable, Equatable {
         self.unauthorizedDelay = unauthorizedDelay
         self.maxConnections = maxConnections
         self.stalledReaderTimeout = stalledReaderTimeout
+        self.maxPendingReplyBytes = maxPendingReplyBytes
     }
 }

@@ -12,6 +12,7 @@ import NIOWebSocket
 /// - messages are answered one at a time, and a reply to a bad secret is held back about a second before the
 ///   next message is read, so guessing costs a second a guess on each connection;
 /// - at most `queueLimit` messages wait their turn; past that, nothing more is read until the queue drains;
+/// - no message is answered while the connection's unsent replies are over the `ReplyBacklog` bound;
 /// - notifications go only to a connection that has shown the secret (the owner's Unix socket needs none).
 final class RPCWebSocketHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
@@ -116,9 +117,15 @@ final class RPCWebSocketHandler: ChannelDuplexHandler {
         }
     }
 
-    /// Answers the oldest waiting message, unless one is being answered.
+    /// Answers what waited for the unsent replies to drain.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        answerNext(context: context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Answers the oldest waiting message, unless one is being answered or the unsent replies are over the bound.
     private func answerNext(context: ChannelHandlerContext) {
-        guard !answering, !closeSent, !waiting.isEmpty else { return }
+        guard !answering, !closeSent, !waiting.isEmpty, ReplyBacklog.mayAnswer(on: context.channel) else { return }
         let message = waiting.removeFirst()
         answering = true
         if readHeld, waiting.count < Self.queueLimit {

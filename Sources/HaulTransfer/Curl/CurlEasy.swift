@@ -16,7 +16,7 @@ final class CurlEasy {
     unowned(unsafe) var receiver: (any CurlReceiver)?
 
     /// The cookie jar this handle uses; kept alive until the handle is cleaned up (which leaves the share).
-    private var cookies: CurlCookieShare?
+    private(set) var cookies: CurlCookieShare?
 
     /// The receive buffer a new socket of this handle gets before it connects (`CurlRequest.receiveBuffer`).
     fileprivate var newSocketReceiveBuffer: Int?
@@ -97,21 +97,6 @@ final class CurlEasy {
         try check(CCurl_easy_setopt_pointer(handle, CURLOPT_SHARE, share.handle))
         try set(CURLOPT_COOKIEFILE, "")
         for line in seed { try set(CURLOPT_COOKIELIST, line) }
-    }
-
-    /// Every cookie in this handle's jar, as Netscape lines.
-    var cookieLines: [String] {
-        var value: UnsafeMutableRawPointer?
-        guard CCurl_easy_getinfo_pointer(handle, CURLINFO_COOKIELIST, &value) == CURLE_OK, let value else { return [] }
-        let list = value.assumingMemoryBound(to: curl_slist.self)
-        defer { curl_slist_free_all(list) }
-        var lines: [String] = []
-        var node: UnsafeMutablePointer<curl_slist>? = list
-        while let current = node {
-            if let data = current.pointee.data { lines.append(String(cString: data)) }
-            node = current.pointee.next
-        }
-        return lines
     }
 
     /// libcurl's own words for the last failure (more precise than the code's text), possibly empty.
@@ -214,7 +199,9 @@ final class CurlEasy {
 /// `CURLOPT_HEADERFUNCTION`: one header line of any response.
 private let headerCallback: curl_write_callback = { data, size, count, context in
     let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
-    return easy.receiver?.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ?? 0
+    let line = UnsafeRawBufferPointer(start: data, count: size * count)
+    easy.cookies?.noteHeaderLine(line)
+    return easy.receiver?.receiveHeaderLine(line) ?? 0
 }
 
 /// `CURLOPT_WRITEFUNCTION`: body bytes of the final response; returning less than given aborts the transfer.

@@ -35,7 +35,7 @@ extension ActiveTransfer {
     /// Reports the cookies servers set since the last report, for the task to keep (at checkpoints: cookies
     /// rarely change, and a resume needs only those of the bytes it keeps).
     func reportCookies() {
-        guard let connection = connections.first, let changed = cookies.changes(jar: connection.easy.cookieLines) else { return }
+        guard let changed = cookies.checkpoint() else { return }
         emit(.cookies(request.id, changed))
     }
 }

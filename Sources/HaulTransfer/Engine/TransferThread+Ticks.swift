@@ -1,6 +1,7 @@
 import HaulCore
 
-/// The engine's periodic work: progress and segment maps, slow connections, disk checks and checkpoints.
+/// The engine's periodic work: progress and segment maps, slow connections, disk checks, checkpoints and cookie
+/// jars kept within their bounds.
 extension TransferThread {
     // MARK: - Periodic work
 
@@ -17,6 +18,8 @@ extension TransferThread {
             }
         }
         tickStreams(now: now, progressDue: progressDue)
+        for transfer in active.values { transfer.cookies.trimIfGrown() }
+        for stream in streams.values { stream.cookies.trimIfGrown() }
         for transfer in Array(active.values) {
             if transfer.bookkeeping.diskCheckDue(now: now) {
                 do {

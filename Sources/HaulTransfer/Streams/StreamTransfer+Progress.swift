@@ -35,8 +35,10 @@ extension StreamTransfer {
     /// The part files' lengths now, for a sync to cover.
     var positions: [Int64] { tracks.map(\.position) }
 
-    /// A sync that covered `positions` finished: the segments appended up to there are durable; record them.
+    /// A sync that covered `positions` finished: the segments appended up to there are durable; record them,
+    /// and the cookies servers set (DESIGN §8).
     func synced(positions: [Int64]) {
+        if let changed = cookies.checkpoint() { emit(.cookies(request.id, changed)) }
         guard var info, positions.count == tracks.count else { return }
         for (track, bytes) in zip(tracks, positions) { track.synced(bytes: bytes) }
         info.tracks = tracks.map(\.info)
