@@ -28,6 +28,8 @@ import Testing
         Row(field: .url, value: "https:///nohost", verdict: .invalidURL("https:///nohost")),
         Row(field: .url, value: "http://example.org:70000/f", verdict: .invalidURL("http://example.org:70000/f")),
         Row(field: .url, value: "https://alice:hunter2@example.org:0/x", verdict: .invalidURL("https://example.org:0/x")),
+        Row(field: .url, value: "https://alice:hun#ter2@example.org/x", verdict: .invalidURL("https://example.org/x")),
+        Row(field: .url, value: "https://alice:hun?ter2@example.org/x", verdict: .invalidURL("https://example.org/x")),
         Row(field: .output, value: "../etc/passwd", verdict: .invalidOutputName("../etc/passwd")),
         Row(field: .output, value: "sub/name.bin", verdict: .invalidOutputName("sub/name.bin")),
         Row(field: .output, value: ".hidden", verdict: .invalidOutputName(".hidden")),

@@ -73,6 +73,20 @@ import Testing
         }
     }
 
+    @Test(arguments: ["http://user:pa#ss@host/x", "http://user:p?ss@host/", "https://u:pw?x@[::1/"])
+    func aURLThatDoesNotParseIsQuotedWithoutItsPassword(text: String) {
+        do {
+            _ = try URLValidation.validate(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(!error.description.contains("ss@") && !error.description.contains("pw") && !error.description.contains("user"),
+                    "\(error.description)")
+            #expect(error.description.hasSuffix("is not a valid http(s) URL — check it and add it again"))
+        }
+        #expect(!DownloadError.invalidURL(text).description.contains("user"), "the message masks what it is given")
+        #expect(!IntakeError.invalidURL(text).description.contains("user"))
+    }
+
     @Test(arguments: [
         ("https://user:secret@example.org/private.zip", "https://example.org/private.zip"),
         ("https://user@example.org/x", "https://example.org/x"),
@@ -81,6 +95,12 @@ import Testing
         ("https://example.org/x", "https://example.org/x"),
         ("https://user:secret@example.org", "https://example.org"),
         ("not a url", "not a url"),
+        ("http://user:pa#ss@host/x", "http://host/x"),
+        ("http://user:p?ss@host/", "http://host/"),
+        ("https://user:#pw@host", "https://host"),
+        ("http://host:8080?q=a@b", "http://host:8080?q=a@b"),
+        ("http://[::1]?q=a@b", "http://[::1]?q=a@b"),
+        ("http://host#a:b@c", "http://host#a:b@c"),
     ])
     func redactsCredentials(text: String, expected: String) {
         #expect(URLValidation.redacted(text) == expected)

@@ -66,7 +66,7 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
             }
             return "\(option) '\(value.escapingAllControlCharacters)' is not valid: use \(expected)"
         case let .invalidURL(text):
-            return "'\(quoted(text))' is not a valid http(s) URL — check it and add it again"
+            return "'\(quoted(URLValidation.redacted(text)))' is not a valid http(s) URL — check it and add it again"
         case let .unsupportedScheme(scheme):
             return "'\(quoted(scheme))' URLs are not downloaded; only http and https are allowed"
         case let .invalidOutputName(name):
