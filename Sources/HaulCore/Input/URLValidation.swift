@@ -7,11 +7,12 @@ public enum URLValidation {
 
     /// The URL text to fetch for what a user typed; throws when it is not an http(s) URL with a host.
     ///
-    /// Surrounding whitespace is trimmed. Whitespace or control characters inside are refused (two URLs
-    /// pasted together look like that). The scheme must be http or https in any case (it comes back in
-    /// lower case); the host must not be empty; a port must be 1–65535. Non-ASCII text and other characters
-    /// RFC 3986 does not allow in the path, query and fragment are percent-encoded; escapes already there stay
-    /// as they are; an international host name becomes its ASCII (punycode) form.
+    /// Surrounding whitespace is trimmed. A space inside the path, query or fragment is sent as `%20`, as wget
+    /// and aria2c send it; other whitespace and control characters inside are refused (two URLs pasted on two
+    /// lines look like that), and so is a space in the host. The scheme must be http or https in any case (it
+    /// comes back in lower case); the host must not be empty; a port must be 1–65535. Non-ASCII text and other
+    /// characters RFC 3986 does not allow in the path, query and fragment are percent-encoded; escapes already
+    /// there stay as they are; an international host name becomes its ASCII (punycode) form.
     ///
     /// - Throws: `DownloadError.unsupportedScheme` for `ftp:`, `file:`, `javascript:` and the like;
     ///   `DownloadError.invalidURL` for everything else that is wrong.
@@ -25,7 +26,9 @@ public enum URLValidation {
     static func validatedByFoundation(_ text: String) throws(DownloadError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty,
-              !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || $0.isControlCharacter })
+              !trimmed.unicodeScalars.contains(where: {
+                  $0 != " " && (CharacterSet.whitespacesAndNewlines.contains($0) || $0.isControlCharacter)
+              })
         else { throw .invalidURL(redacted(trimmed)) }
 
         guard let scheme = scheme(of: trimmed) else { throw .invalidURL(redacted(trimmed)) }
