@@ -25,7 +25,7 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong("user-agent"), help: "The User-Agent header to send (aria2's name).")
     var userAgent: String?
 
-    @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name).")
+    @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name); '*' sends each task's own link.")
     var referer: String?
 
     @Option(name: .customLong("all-proxy"), help: ArgumentHelp(
