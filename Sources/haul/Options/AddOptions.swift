@@ -117,6 +117,10 @@ struct AddOptions: ParsableArguments {
             for warning in parsed.warnings { note("\(inputFile): \(warning)") }
             tasks += parsed.tasks
         }
+        // The intake has read each cookies file; the lines it skipped are named once per file.
+        for path in Set(tasks.compactMap(\.requestOptions.cookiesFile)).sorted() {
+            for warning in (try? CookieFile.read(path))?.warnings ?? [] { note(warning) }
+        }
         if settings.bool("allow-overwrite") {
             for index in tasks.indices { tasks[index].requestOptions.allowOverwrite = true }
         }
