@@ -30,6 +30,7 @@ import Testing
         Row(field: .url, value: "https://alice:hunter2@example.org:0/x", verdict: .invalidURL("https://example.org:0/x")),
         Row(field: .url, value: "https://alice:hun#ter2@example.org/x", verdict: .invalidURL("https://example.org/x")),
         Row(field: .url, value: "https://alice:hun?ter2@example.org/x", verdict: .invalidURL("https://example.org/x")),
+        Row(field: .url, value: "https://alice:hun/ter2@example.org/x", verdict: .invalidURL("https://example.org/x")),
         Row(field: .output, value: "../etc/passwd", verdict: .invalidOutputName("../etc/passwd")),
         Row(field: .output, value: "sub/name.bin", verdict: .invalidOutputName("sub/name.bin")),
         Row(field: .output, value: ".hidden", verdict: .invalidOutputName(".hidden")),

@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["http://user:pa#ss@host/x", "http://user:p?ss@host/", "https://u:pw?x@[::1/"])
+    @Test(arguments: ["http://user:pa#ss@host/x", "http://user:p?ss@host/", "https://u:pw?x@[::1/", "http://user:p/ss@host/x"])
     func aURLThatDoesNotParseIsQuotedWithoutItsPassword(text: String) {
         do {
             _ = try URLValidation.validate(text)
@@ -100,7 +100,10 @@ import Testing
         ("not a url", "not a url"),
         ("http://user:pa#ss@host/x", "http://host/x"),
         ("http://user:p?ss@host/", "http://host/"),
-        ("https://user:#pw@host", "https://host"),
+        ("https://user:a#pw@host", "https://host"),
+        ("http://user:pa/ss@host/x?m=a@b", "http://host/x?m=a@b"),
+        ("http://user:p?ss@host/x?m=a@b", "http://host/x?m=a@b"),
+        ("http://host:/a@b", "http://host:/a@b"),
         ("http://host:8080?q=a@b", "http://host:8080?q=a@b"),
         ("http://[::1]?q=a@b", "http://[::1]?q=a@b"),
         ("http://host#a:b@c", "http://host#a:b@c"),

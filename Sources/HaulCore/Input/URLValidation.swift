@@ -62,23 +62,25 @@ public enum URLValidation {
 
     /// The URL with any `user:password@` removed, for display and logs; other text comes back unchanged.
     ///
-    /// A password holding `?` or `#` ends the authority early (`http://user:pa#ss@host/`: such text is no valid
-    /// URL, and is quoted in the error): when the authority has no `@` and what follows its `:` is no port, the
-    /// user part runs to the last `@` before the path.
+    /// A password holding `/`, `?` or `#` ends the authority early (`http://user:pa#ss@host/`: such text is no
+    /// valid URL, and is quoted in the error): when the authority has no `@` and what follows its `:` is no
+    /// port, the user part runs to the `@` after it (the last one before the next `/`).
     public static func redacted(_ text: String) -> String {
         guard let authority = authorityRange(in: text) else { return text }
         guard let at = text[authority].lastIndex(of: "@") ?? cutPasswordEnd(in: text, authority: authority) else { return text }
         return String(text[..<authority.lowerBound]) + String(text[text.index(after: at)...])
     }
 
-    /// The `@` ending a password that holds `?` or `#` (`user:pa#ss@host`), when `authority` is cut short by one.
+    /// The `@` ending a password that holds `/`, `?` or `#` (`user:pa#ss@host`), when `authority` is cut short
+    /// by one.
     private static func cutPasswordEnd(in text: String, authority: Range<String.Index>) -> String.Index? {
         let cut = text[authority]
         guard cut.first != "[", let colon = cut.firstIndex(of: ":") else { return nil }
         let afterColon = cut[cut.index(after: colon)...]
-        if !afterColon.isEmpty, afterColon.allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }  // a port
-        let pathStart = text[authority.upperBound...].firstIndex(of: "/") ?? text.endIndex
-        return text[authority.upperBound..<pathStart].lastIndex(of: "@")
+        if afterColon.allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }  // a port, maybe empty
+        guard let firstAt = text[authority.upperBound...].firstIndex(of: "@") else { return nil }
+        let hostEnd = text[firstAt...].firstIndex(of: "/") ?? text.endIndex
+        return text[firstAt..<hostEnd].lastIndex(of: "@")
     }
 
     /// The host for messages (`example.org`, `[::1]`), without user, password or port; when the text has
