@@ -7,10 +7,10 @@ public enum SettingKeys {
     public static let run: [SettingKey] = [
         // Where and how tasks are added (live: the next task added gets them).
         SettingKey("dir", flag: "-d/--dir", kind: .string, change: .live, check: notEmpty),
-        SettingKey("header", flag: "-H/--header", kind: .strings, change: .live, check: headers),
+        SettingKey("header", flag: "-H/--header", kind: .strings, change: .live, check: headers, shown: maskedHeaders),
         SettingKey("user-agent", kind: .string, change: .live, check: header("User-Agent")),
-        SettingKey("referer", kind: .string, change: .live, check: header("Referer")),
-        SettingKey("all-proxy", kind: .string, change: .live, check: proxy),
+        SettingKey("referer", kind: .string, change: .live, check: header("Referer"), shown: redactedURL),
+        SettingKey("all-proxy", kind: .string, change: .live, check: proxy, shown: redactedProxy),
         SettingKey("no-proxy", kind: .string, change: .live, check: noProxy),
         SettingKey("load-cookies", kind: .string, change: .live, check: notEmpty),
         SettingKey("netrc-file", kind: .string, change: .live, check: notEmpty),
@@ -64,6 +64,20 @@ public enum SettingKeys {
         "keep-running": "it chooses one run's end; give it on the command line (haul daemon sets it)",
         "config": "the settings file cannot name another one",
     ]
+
+    // MARK: - Values as shown (credentials masked as everywhere else)
+
+    static let maskedHeaders: @Sendable (SettingValue) -> SettingValue = { value in
+        value.stringsValue.map { .strings($0.map(SecretText.header)) } ?? value
+    }
+
+    static let redactedURL: @Sendable (SettingValue) -> SettingValue = { value in
+        value.stringValue.map { .string(URLValidation.redacted($0)) } ?? value
+    }
+
+    static let redactedProxy: @Sendable (SettingValue) -> SettingValue = { value in
+        value.stringValue.map { .string(ProxyURL.redacted($0)) } ?? value
+    }
 
     // MARK: - Checks (the messages follow the option's name or the file's key)
 

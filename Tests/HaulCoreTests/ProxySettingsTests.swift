@@ -54,6 +54,20 @@ struct ProxySettingsTests {
         }
     }
 
+    @Test(arguments: [
+        ("http://puser:CfgPW9@127.0.0.1:3128", "http://127.0.0.1:3128"),
+        ("puser:CfgPW9@127.0.0.1:3128", "127.0.0.1:3128"),
+        ("socks5h://127.0.0.1:1080", "socks5h://127.0.0.1:1080"),
+        ("127.0.0.1:3128", "127.0.0.1:3128"),
+    ])
+    func proxyCredentialsAreRemovedForDisplayAlsoInTheBareForm(text: String, expected: String) {
+        #expect(ProxyURL.redacted(text) == expected)
+    }
+
+    @Test func aBareProxyRefusedIsNamedWithoutItsPassword() {
+        #expect(throws: IntakeError.invalidProxy("127.0.0.1:3128/x")) { try ProxyURL.normalized("puser:CfgPW9@127.0.0.1:3128/x") }
+    }
+
     @Test func anUnknownSchemeIsNamed() {
         do {
             _ = try ProxyURL.normalized("ftp://u:secret@127.0.0.1:21")

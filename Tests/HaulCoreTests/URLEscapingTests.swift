@@ -12,6 +12,7 @@ import Testing
         ("http://host/ü|{x}^`\"<>\\", "http://host/%C3%BC%7C%7Bx%7D%5E%60%22%3C%3E%5C"),
         ("http://bücher.example/ü%20x?y=ü%26", "http://xn--bcher-kva.example/%C3%BC%20x?y=%C3%BC%26"),
         ("HTTP://Host:8080/日本", "http://Host:8080/%E6%97%A5%E6%9C%AC"),
+        ("http://host/a b%20c/ü d", "http://host/a%20b%20c/%C3%BC%20d"),
     ])
     func keepsEscapesAndEncodesTheRest(text: String, expected: String) throws {
         #expect(try URLValidation.validate(text) == expected)

@@ -14,6 +14,10 @@ import Testing
         // Text the browser shows undecoded is percent-encoded to be fetched.
         ("https://example.org/電影.mp4", "https://example.org/%E9%9B%BB%E5%BD%B1.mp4"),
         ("https://例え.jp/a", "https://xn--r8jz45g.jp/a"),
+        // A raw space is sent as `%20`, as wget and aria2c send it.
+        ("http://example.org/a b.pdf", "http://example.org/a%20b.pdf"),
+        ("http://example.org/my file?q=a b#c d", "http://example.org/my%20file?q=a%20b#c%20d"),
+        (" http://user:p@example.org/a b ", "http://user:p@example.org/a%20b"),
     ])
     func accepts(text: String, expected: String) throws {
         #expect(try URLValidation.validate(text) == expected)
@@ -43,7 +47,6 @@ import Testing
         "http://user@/x",
         "http:example.org",               // no `//`
         "http://exa mple.org/",
-        "http://example.org/a b.pdf",     // inner space
         "http://example.org/a\tb",
         "http://example.org/\u{1B}[31m",
         "http://example.org:99999/",
@@ -65,12 +68,26 @@ import Testing
 
     @Test func invalidURLMessageDoesNotLeakThePassword() {
         do {
-            _ = try URLValidation.validate("http://me:hunter2@example.org/a b")
-            Issue.record("accepted a URL with a space")
+            _ = try URLValidation.validate("http://me:hunter2@example.org/a\tb")
+            Issue.record("accepted a URL with a tab")
         } catch {
-            #expect(error == .invalidURL("http://example.org/a b"))
+            #expect(error == .invalidURL("http://example.org/a\tb"))
             #expect(!error.description.contains("hunter2"))
         }
+    }
+
+    @Test(arguments: ["http://user:pa#ss@host/x", "http://user:p?ss@host/", "https://u:pw?x@[::1/", "http://user:p/ss@host/x"])
+    func aURLThatDoesNotParseIsQuotedWithoutItsPassword(text: String) {
+        do {
+            _ = try URLValidation.validate(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(!error.description.contains("ss@") && !error.description.contains("pw") && !error.description.contains("user"),
+                    "\(error.description)")
+            #expect(error.description.hasSuffix("is not a valid http(s) URL — check it and add it again"))
+        }
+        #expect(!DownloadError.invalidURL(text).description.contains("user"), "the message masks what it is given")
+        #expect(!IntakeError.invalidURL(text).description.contains("user"))
     }
 
     @Test(arguments: [
@@ -81,6 +98,15 @@ import Testing
         ("https://example.org/x", "https://example.org/x"),
         ("https://user:secret@example.org", "https://example.org"),
         ("not a url", "not a url"),
+        ("http://user:pa#ss@host/x", "http://host/x"),
+        ("http://user:p?ss@host/", "http://host/"),
+        ("https://user:a#pw@host", "https://host"),
+        ("http://user:pa/ss@host/x?m=a@b", "http://host/x?m=a@b"),
+        ("http://user:p?ss@host/x?m=a@b", "http://host/x?m=a@b"),
+        ("http://host:/a@b", "http://host:/a@b"),
+        ("http://host:8080?q=a@b", "http://host:8080?q=a@b"),
+        ("http://[::1]?q=a@b", "http://[::1]?q=a@b"),
+        ("http://host#a:b@c", "http://host#a:b@c"),
     ])
     func redactsCredentials(text: String, expected: String) {
         #expect(URLValidation.redacted(text) == expected)

@@ -297,6 +297,18 @@ struct CookieTests {
         #expect(rows.count == 1 && rows.first?["state"] as? String == "waiting", "a task was added or lost: \(rows)")
     }
 
+    @Test func aJunkLineIsSkippedWithAWarningNamingItAndTheTaskIsAdded() async throws {
+        let run = try HaulRun()
+        let file = run.root.file("junk-cookies.txt")
+        try "127.0.0.1\tFALSE\t/\tFALSE\t1735000000.5\tsession\t\(Self.session)\nnot a cookie line\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, out, err) = try await run.download(["add", "--load-cookies", file, "http://127.0.0.1:9/film.bin"])
+        #expect(status == 0, "\(out)\n\(err)")
+        #expect(err.contains("line 2 of cookies file '\(file)'") && err.contains("the line was skipped"), "\(err)")
+        #expect(!(out + err).contains(Self.session), "\(err)")
+        #expect(try await run.list().count == 1)
+    }
+
     @Test func aCookiesFileNamedOverRPCMustLieInAnAllowedDirectory() async throws {
         let nginx = try await Self.start(rate: "0")
         defer { nginx.stop() }

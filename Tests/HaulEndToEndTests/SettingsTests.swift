@@ -84,6 +84,22 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("rule ") && $0.contains("*.example.org") && $0.contains("\(file):5") }, "\(plain)")
     }
 
+    @Test func configMasksTheProxyPassword() async throws {
+        let run = try HaulRun()
+        let file = try Self.settingsFile(run, "all-proxy = \"http://puser:CfgPW9@127.0.0.1:3128\"\n")
+        let (status, out, err) = try await run.run(["config", "--config", file, "--header", "Authorization: Bearer HdrPW7"])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("\"http://127.0.0.1:3128\""), "\(out)")
+        #expect(!out.contains("CfgPW9") && !out.contains("puser") && !out.contains("HdrPW7"), "\(out)")
+
+        let (jsonStatus, json, jsonErr) = try await run.run(["config", "--json", "--config", file])
+        #expect(jsonStatus == 0, "\(jsonErr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let settings = try #require(object["settings"] as? [[String: Any]])
+        #expect(settings.first { $0["key"] as? String == "all-proxy" }?["value"] as? String == "http://127.0.0.1:3128")
+        #expect(!json.contains("CfgPW9"), "\(json)")
+    }
+
     @Test func theFilesSettingsRunAndTheCommandLineWins() async throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -23,6 +23,21 @@ import Testing
         #expect(resolution.entries.map(\.key.name) == Self.keys.map(\.name), "every key, in the table's order")
     }
 
+    @Test func credentialsAreMaskedInTheValuesAsShown() {
+        let resolution = SettingsResolution(
+            keys: Self.keys,
+            file: ["all-proxy": .init(.string("http://puser:CfgPW9@127.0.0.1:3128"), line: 1),
+                   "header": .init(.strings(["Authorization: Bearer T0ken", "X-A: 1"]), line: 2),
+                   "referer": .init(.string("https://ruser:RefPW@example.org/page"), line: 3)],
+            path: "/c.toml", commandLine: ["split": .int(3)])
+        #expect(resolution["all-proxy"].shownValue == .string("http://127.0.0.1:3128"))
+        #expect(resolution["header"].shownValue == .strings(["Authorization: \(SecretText.mask)", "X-A: 1"]))
+        #expect(resolution["referer"].shownValue == .string("https://example.org/page"))
+        #expect(resolution["split"].shownValue == .int(3), "other values are shown as they are")
+        #expect(resolution["theme"].shownValue == nil)
+        #expect(resolution.value("all-proxy") == .string("http://puser:CfgPW9@127.0.0.1:3128"), "the value used keeps them")
+    }
+
     @Test func changedKeysCompareValuesOnly() {
         let before = SettingsResolution(keys: Self.keys, file: ["split": .init(.int(8), line: 3)], path: "/c.toml")
         let after = SettingsResolution(

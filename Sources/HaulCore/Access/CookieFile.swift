@@ -44,7 +44,7 @@ public enum CookieFile {
             // Some exporters leave out the tab before an empty value.
             guard fields.count == 7 || fields.count == 6, !fields[0].isEmpty, !fields[2].isEmpty, !fields[5].isEmpty,
                   let subdomains = Self.flag(fields[1]), let secure = Self.flag(fields[3]),
-                  let expires = Int64(fields[4].trimmingCharacters(in: .whitespaces))
+                  let expires = Self.expiry(fields[4])
             else { return nil }
             domain = String(fields[0])
             includeSubdomains = subdomains
@@ -53,6 +53,16 @@ public enum CookieFile {
             self.expires = expires
             name = String(fields[5])
             value = fields.count == 7 ? String(fields[6]) : ""
+        }
+
+        /// Seconds since 1970; a fractional expiry (`1735000000.5`, as some exporters write it) is truncated,
+        /// as curl reads it.
+        private static func expiry(_ text: Substring) -> Int64? {
+            let parts = text.trimmingCharacters(in: .whitespaces)
+                .split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let whole = Int64(parts[0]) else { return nil }
+            if parts.count == 2, !parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }
+            return whole
         }
 
         private static func flag(_ text: Substring) -> Bool? {
@@ -64,9 +74,25 @@ public enum CookieFile {
         }
     }
 
+    /// The cookies of a file, and the lines skipped as neither comments nor cookies.
+    public struct Contents: Sendable, Equatable {
+        public var cookies: [Cookie]
+        /// The numbers (from 1) of the lines skipped.
+        public var skippedLines: [Int]
+        /// The file, named in the warnings.
+        public var path: String
+
+        /// One warning per line skipped, naming it (curl skips such lines too, silently).
+        public var warnings: [String] {
+            skippedLines.map { IntakeError.malformedCookiesFile(path, line: $0).description + "; the line was skipped" }
+        }
+    }
+
     /// The cookies of the file at `path`, or why it cannot be read: missing, not a file, too large, not
-    /// UTF-8, or a line that is neither a comment nor a cookie (named by its number).
-    public static func read(_ path: String) throws(IntakeError) -> [Cookie] {
+    /// UTF-8, or no cookie line at all while some line is neither a comment nor a cookie (the first is named:
+    /// such a file is in another format). Otherwise a bad line is skipped and named in the warnings, as curl
+    /// skips it.
+    public static func read(_ path: String) throws(IntakeError) -> Contents {
         let data: Data
         do {
             data = try BoundedFileRead.contents(of: path, limit: maxBytes)
@@ -79,17 +105,17 @@ public enum CookieFile {
         return try parse(text, path: path)
     }
 
-    /// The cookies of `text` (the contents of the file at `path`, named in errors).
-    public static func parse(_ text: String, path: String) throws(IntakeError) -> [Cookie] {
-        var cookies: [Cookie] = []
+    /// The cookies of `text` (the contents of the file at `path`, named in errors and warnings).
+    public static func parse(_ text: String, path: String) throws(IntakeError) -> Contents {
+        var contents = Contents(cookies: [], skippedLines: [], path: path)
         // `\r\n` is one Character, a newline like `\n`.
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             if line.hasPrefix("#"), !line.hasPrefix("#HttpOnly_") { continue }
-            guard let cookie = Cookie(line: line) else { throw .malformedCookiesFile(path, line: index + 1) }
-            cookies.append(cookie)
+            if let cookie = Cookie(line: line) { contents.cookies.append(cookie) } else { contents.skippedLines.append(index + 1) }
         }
-        return cookies
+        if contents.cookies.isEmpty, let first = contents.skippedLines.first { throw .malformedCookiesFile(path, line: first) }
+        return contents
     }
 
     /// The cookies of `jar` that are not among `seed`: what servers set or changed since it was seeded.

@@ -103,7 +103,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidURL(text):
-            return "'\(text)' is not a valid http(s) URL — check it and add it again"
+            return "'\(URLValidation.redacted(text))' is not a valid http(s) URL — check it and add it again"
         case let .unsupportedScheme(scheme):
             return "'\(scheme)' URLs are not downloaded; only http and https are allowed"
         case let .privateNetwork(address, host):

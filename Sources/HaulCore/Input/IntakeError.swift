@@ -43,8 +43,9 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     case invalidNoProxy(String)
     /// A file that is missing, a directory or unreadable (what it is for, its path).
     case unreadableFile(kind: String, String)
-    /// A cookies file that is not in the Netscape format (its path, the first bad line's number; nil
-    /// when the whole file is unusable: too large or not UTF-8).
+    /// A cookies file that is not in the Netscape format (its path, the first bad line's number when no line
+    /// is a cookie; nil when the whole file is unusable: too large or not UTF-8). Also the text of the warning
+    /// about a bad line skipped in a file with cookies (`CookieFile.Contents`).
     case malformedCookiesFile(String, line: Int?)
     /// A local file named over RPC outside `--rpc-allowed-dir` (what it is for, its path).
     case fileNotAllowed(kind: String, String)
@@ -66,7 +67,7 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
             }
             return "\(option) '\(value.escapingAllControlCharacters)' is not valid: use \(expected)"
         case let .invalidURL(text):
-            return "'\(quoted(text))' is not a valid http(s) URL — check it and add it again"
+            return "'\(quoted(URLValidation.redacted(text)))' is not a valid http(s) URL — check it and add it again"
         case let .unsupportedScheme(scheme):
             return "'\(quoted(scheme))' URLs are not downloaded; only http and https are allowed"
         case let .invalidOutputName(name):

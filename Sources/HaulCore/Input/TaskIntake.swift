@@ -41,9 +41,10 @@ public struct TaskIntake: Sendable {
         } else {
             directory = try resolvedDirectory(request.directory)
         }
-        try HeaderRule.check(all: request.headers)
+        let headers = HeaderRule.resolvingReferer(request.headers, url: url)
+        try HeaderRule.check(all: headers)
         let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
-        var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: request.headers)
+        var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: headers)
         task.mirrors = mirrors
         task.requestOptions = try requestOptions(request.access)
         task.requestOptions.split = ruled.split

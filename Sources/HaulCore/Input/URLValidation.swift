@@ -7,11 +7,12 @@ public enum URLValidation {
 
     /// The URL text to fetch for what a user typed; throws when it is not an http(s) URL with a host.
     ///
-    /// Surrounding whitespace is trimmed. Whitespace or control characters inside are refused (two URLs
-    /// pasted together look like that). The scheme must be http or https in any case (it comes back in
-    /// lower case); the host must not be empty; a port must be 1–65535. Non-ASCII text and other characters
-    /// RFC 3986 does not allow in the path, query and fragment are percent-encoded; escapes already there stay
-    /// as they are; an international host name becomes its ASCII (punycode) form.
+    /// Surrounding whitespace is trimmed. A space inside the path, query or fragment is sent as `%20`, as wget
+    /// and aria2c send it; other whitespace and control characters inside are refused (two URLs pasted on two
+    /// lines look like that), and so is a space in the host. The scheme must be http or https in any case (it
+    /// comes back in lower case); the host must not be empty; a port must be 1–65535. Non-ASCII text and other
+    /// characters RFC 3986 does not allow in the path, query and fragment are percent-encoded; escapes already
+    /// there stay as they are; an international host name becomes its ASCII (punycode) form.
     ///
     /// - Throws: `DownloadError.unsupportedScheme` for `ftp:`, `file:`, `javascript:` and the like;
     ///   `DownloadError.invalidURL` for everything else that is wrong.
@@ -25,7 +26,9 @@ public enum URLValidation {
     static func validatedByFoundation(_ text: String) throws(DownloadError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty,
-              !trimmed.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || $0.isControlCharacter })
+              !trimmed.unicodeScalars.contains(where: {
+                  $0 != " " && (CharacterSet.whitespacesAndNewlines.contains($0) || $0.isControlCharacter)
+              })
         else { throw .invalidURL(redacted(trimmed)) }
 
         guard let scheme = scheme(of: trimmed) else { throw .invalidURL(redacted(trimmed)) }
@@ -58,11 +61,26 @@ public enum URLValidation {
     }
 
     /// The URL with any `user:password@` removed, for display and logs; other text comes back unchanged.
+    ///
+    /// A password holding `/`, `?` or `#` ends the authority early (`http://user:pa#ss@host/`: such text is no
+    /// valid URL, and is quoted in the error): when the authority has no `@` and what follows its `:` is no
+    /// port, the user part runs to the `@` after it (the last one before the next `/`).
     public static func redacted(_ text: String) -> String {
-        guard let authority = authorityRange(in: text),
-              let at = text[authority].lastIndex(of: "@")
-        else { return text }
+        guard let authority = authorityRange(in: text) else { return text }
+        guard let at = text[authority].lastIndex(of: "@") ?? cutPasswordEnd(in: text, authority: authority) else { return text }
         return String(text[..<authority.lowerBound]) + String(text[text.index(after: at)...])
+    }
+
+    /// The `@` ending a password that holds `/`, `?` or `#` (`user:pa#ss@host`), when `authority` is cut short
+    /// by one.
+    private static func cutPasswordEnd(in text: String, authority: Range<String.Index>) -> String.Index? {
+        let cut = text[authority]
+        guard cut.first != "[", let colon = cut.firstIndex(of: ":") else { return nil }
+        let afterColon = cut[cut.index(after: colon)...]
+        if afterColon.allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }  // a port, maybe empty
+        guard let firstAt = text[authority.upperBound...].firstIndex(of: "@") else { return nil }
+        let hostEnd = text[firstAt...].firstIndex(of: "/") ?? text.endIndex
+        return text[firstAt..<hostEnd].lastIndex(of: "@")
     }
 
     /// The host for messages (`example.org`, `[::1]`), without user, password or port; when the text has

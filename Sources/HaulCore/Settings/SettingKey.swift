@@ -19,10 +19,13 @@ public struct SettingKey: Sendable {
     public let change: Change
     /// Why a value is refused (nil: accepted), without the key's name: "must be 0 or more, got -1".
     public let check: @Sendable (SettingValue) -> String?
+    /// The value as shown (`haul config`, the reload's report): credentials in it masked.
+    public let shown: @Sendable (SettingValue) -> SettingValue
 
     public init(
         _ name: String, flag: String? = nil, kind: SettingKind, default defaultValue: SettingValue? = nil,
-        change: Change = .restart, check: @escaping @Sendable (SettingValue) -> String? = { _ in nil }
+        change: Change = .restart, check: @escaping @Sendable (SettingValue) -> String? = { _ in nil },
+        shown: @escaping @Sendable (SettingValue) -> SettingValue = { $0 }
     ) {
         self.name = name
         self.flag = flag ?? "--" + name
@@ -30,5 +33,6 @@ public struct SettingKey: Sendable {
         self.defaultValue = defaultValue
         self.change = change
         self.check = check
+        self.shown = shown
     }
 }

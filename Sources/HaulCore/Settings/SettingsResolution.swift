@@ -17,6 +17,9 @@ public struct SettingsResolution: Sendable {
         public let key: SettingKey
         public let value: SettingValue?
         public let origin: SettingOrigin
+
+        /// The value as shown, with credentials masked (`SettingKey.shown`).
+        public var shownValue: SettingValue? { value.map(key.shown) }
     }
 
     /// Every key, in the table's order.

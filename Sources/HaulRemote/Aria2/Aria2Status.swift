@@ -130,14 +130,15 @@ enum Aria2Status {
         ]
     }
 
-    /// Every link of the task, main link first, credentials removed: `used` while the task runs, `waiting`
-    /// otherwise (aria2's two values). A link a transfer dropped was used and is not waited for: `used`, with
-    /// haul's `reason` beside it (aria2 clients read the keys they know).
+    /// Every link of the task, main link first, credentials removed: `used` once the task has run (it runs,
+    /// it ended, or it stopped after an attempt or with bytes on disk), `waiting` before (aria2's two values).
+    /// haul keeps no record of which links served a split transfer: a task that ran counts all its links as
+    /// used. A link a transfer dropped was used and is not waited for: `used`, with haul's `reason` beside it
+    /// (aria2 clients read the keys they know).
     static func uris(of task: DownloadTask) -> JSONValue {
-        .array(task.links.map { link in
-            var entry: [String: JSONValue] = [
-                "uri": .string(URLValidation.redacted(link)), "status": task.state == .running ? "used" : "waiting",
-            ]
+        let ran = [.running, .completed, .failed].contains(task.state) || task.attempts > 0 || task.bytesDone > 0
+        return .array(task.links.map { link in
+            var entry: [String: JSONValue] = ["uri": .string(URLValidation.redacted(link)), "status": ran ? "used" : "waiting"]
             if let reason = task.dropReason(of: link) {
                 entry["status"] = "used"
                 entry["reason"] = .string(reason)

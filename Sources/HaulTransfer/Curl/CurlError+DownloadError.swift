@@ -27,7 +27,7 @@ extension DownloadError {
             guard scheme == "http" || scheme == "https" else { self = .unsupportedScheme(scheme); return }
             self = .invalidResponse(host: host, detail: "not valid HTTP (\(message))")
         case CURLE_URL_MALFORMAT:
-            self = .invalidURL(url)
+            self = .invalidURL(URLValidation.redacted(url))
         case CURLE_PROXY:
             self = .proxyRefused(message: message)
         case CURLE_COULDNT_RESOLVE_PROXY:

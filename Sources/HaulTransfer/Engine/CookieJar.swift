@@ -24,7 +24,7 @@ final class CookieJar {
 
     init(options: RequestOptions, stored: [String]) throws(DownloadError) {
         do {
-            fileCookies = try options.cookiesFile.map { path throws(IntakeError) in try CookieFile.read(path) } ?? []
+            fileCookies = try options.cookiesFile.map { path throws(IntakeError) in try CookieFile.read(path).cookies } ?? []
         } catch {
             throw .unusableOption(error.description)
         }

@@ -63,7 +63,7 @@ struct ConfigCommand: AsyncParsableCommand {
     static func table(_ settings: RunSettings) -> String {
         var lines = ["settings file  " + (settings.path.map { path in settings.file == nil ? "\(path) (none there)" : path } ?? "(none)")]
         let rows = settings.resolution.entries.map { entry in
-            (entry.key.name, entry.value?.description ?? "(none)", entry.origin.description)
+            (entry.key.name, entry.shownValue?.description ?? "(none)", entry.origin.description)
         }
         let keyWidth = (rows.map(\.0.count).max() ?? 0) + 2
         let valueWidth = min(40, (rows.map(\.1.count).max() ?? 0) + 2)
@@ -77,7 +77,7 @@ struct ConfigCommand: AsyncParsableCommand {
         var parts = ["host = \(rule.host.pattern.jsonStringLiteral)"]
         if let split = rule.split { parts.append("split = \(split)") }
         if let rate = rule.rateLimit { parts.append("limit-rate = \(rate)") }
-        if let proxy = rule.allProxy { parts.append("all-proxy = \(URLValidation.redacted(proxy).jsonStringLiteral)") }
+        if let proxy = rule.allProxy { parts.append("all-proxy = \(ProxyURL.redacted(proxy).jsonStringLiteral)") }
         if !rule.headers.isEmpty { parts.append("header = \(SettingValue.strings(rule.headers.map(SecretText.header)))") }
         if let agent = rule.userAgent { parts.append("user-agent = \(agent.jsonStringLiteral)") }
         if let cookies = rule.loadCookies { parts.append("load-cookies = \(cookies.jsonStringLiteral)") }
@@ -100,7 +100,7 @@ struct ConfigCommand: AsyncParsableCommand {
         object.add("settings", json: "[" + settings.resolution.entries.map { entry in
             var line = JSONLine()
             line.add("key", entry.key.name)
-            line.add("value", json: entry.value?.description ?? "null")
+            line.add("value", json: entry.shownValue?.description ?? "null")
             line.add("origin", entry.origin.description)
             if case let .file(_, number) = entry.origin { line.add("line", Int64(number)) }
             line.add("live", json: entry.key.change == .live ? "true" : "false")

@@ -25,7 +25,7 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong("user-agent"), help: "The User-Agent header to send (aria2's name).")
     var userAgent: String?
 
-    @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name).")
+    @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name); '*' sends each task's own link.")
     var referer: String?
 
     @Option(name: .customLong("all-proxy"), help: ArgumentHelp(
@@ -116,6 +116,10 @@ struct AddOptions: ParsableArguments {
             }
             for warning in parsed.warnings { note("\(inputFile): \(warning)") }
             tasks += parsed.tasks
+        }
+        // The intake has read each cookies file; the lines it skipped are named once per file.
+        for path in Set(tasks.compactMap(\.requestOptions.cookiesFile)).sorted() {
+            for warning in (try? CookieFile.read(path))?.warnings ?? [] { note(warning) }
         }
         if settings.bool("allow-overwrite") {
             for index in tasks.indices { tasks[index].requestOptions.allowOverwrite = true }

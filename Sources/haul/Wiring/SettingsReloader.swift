@@ -47,7 +47,7 @@ actor SettingsReloader {
         let changed = new.resolution.changedKeys(from: settings.resolution)
         for name in changed {
             let entry = new.resolution[name]
-            let text = "\(name): \(Self.text(settings.resolution.value(name))) → \(Self.text(entry.value)) (\(entry.origin))"
+            let text = "\(name): \(Self.text(settings.resolution[name].shownValue)) → \(Self.text(entry.shownValue)) (\(entry.origin))"
             if entry.key.change == .live { answer.applied.append(text) } else { answer.needsRestart.append(text) }
         }
         if new.file?.rules != settings.file?.rules { answer.applied.append("rules: \(new.file?.rules.count ?? 0) for tasks added from now on") }
