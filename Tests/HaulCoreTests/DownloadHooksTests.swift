@@ -24,4 +24,33 @@ import Glibc
         }
         #expect(warnings.withLock { $0 } == ["hook /bin/sleep did not finish within 0.3 seconds: stopped"])
     }
+
+    /// A hook is started with the environment `HookEnvironment` gives: the RPC secret is not in it.
+    @Test func aHookDoesNotInheritTheRPCSecret() async throws {
+        setenv("HAUL_RPC_SECRET", "s3cret-token", 1)
+        defer { unsetenv("HAUL_RPC_SECRET") }
+        let pid = try DownloadHooks.launch("/bin/sleep", arguments: ["1000"], timeout: .milliseconds(500)) { _ in }
+        defer { kill(pid, SIGKILL) }
+        // Its environment shows once it has started the command.
+        let environ = try await eventuallyValue("the hook's environment", timeout: .seconds(10)) { () -> String? in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? ""
+            return text.contains("PATH=") ? text : nil
+        }
+        #expect(environ.contains("PATH="))
+        #expect(!environ.contains("s3cret-token"), "the hook got the RPC secret")
+    }
+}
+
+/// What a hook's environment keeps of haul's.
+struct HookEnvironmentTests {
+    @Test func theRPCSecretAndProxyLoginsAreNotHandedOn() {
+        let environment = HookEnvironment.forHooks([
+            "HAUL_RPC_SECRET": "s3cret-token", "PATH": "/usr/bin", "HOME": "/root",
+            "http_proxy": "http://puser:ppass@127.0.0.1:3128", "HTTPS_PROXY": "puser:ppass@127.0.0.1:3128",
+            "all_proxy": "socks5h://127.0.0.1:1080", "no_proxy": "localhost",
+        ])
+        #expect(environment == [
+            "PATH": "/usr/bin", "HOME": "/root", "all_proxy": "socks5h://127.0.0.1:1080", "no_proxy": "localhost",
+        ])
+    }
 }

@@ -62,6 +62,7 @@ public struct DownloadHooks: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try resolve(command))
         process.arguments = arguments
+        process.environment = HookEnvironment.forHooks()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

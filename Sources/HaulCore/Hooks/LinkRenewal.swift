@@ -34,6 +34,7 @@ public struct LinkRenewal: Sendable {
         }
         // Credentials stay out of other processes' arguments (`ps` shows them to every user).
         process.arguments = [task.id.gid, URLValidation.redacted(task.url)]
+        process.environment = HookEnvironment.forHooks()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
