@@ -37,25 +37,19 @@ public struct SettingsFile: Sendable {
 
     /// Reads the file at `path`; a file that is missing is nil when `optional` (the default location).
     public static func read(path: String, optional: Bool, keys: [SettingKey] = SettingKeys.run) throws(SettingsFileError) -> SettingsFile? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT, optional { return nil }
-            throw .unreadable(path: path, reason: code == ENOENT ? "no such file" : String(cString: strerror(code)))
-        }
-        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        // Its size before a byte is read; the read stops past the limit too, for a file that grows or has no size.
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT != S_IFDIR else { throw .unreadable(path: path, reason: "it is a directory") }
-        if info.st_size > maxBytes { throw .tooLarge(path: path, bytes: Int64(info.st_size), limit: maxBytes) }
         let data: Data
         do {
-            data = try file.read(upToCount: maxBytes + 1) ?? Data()
+            data = try BoundedFileRead.contents(of: path, limit: maxBytes)
         } catch {
-            throw .unreadable(path: path, reason: "\(error.localizedDescription)")
+            switch error {
+            case .missing:
+                if optional { return nil }
+                throw .unreadable(path: path, reason: "no such file")
+            case .directory: throw .unreadable(path: path, reason: "it is a directory")
+            case let .unreadable(reason): throw .unreadable(path: path, reason: reason)
+            case let .tooLarge(bytes): throw .tooLarge(path: path, bytes: bytes, limit: maxBytes)
+            }
         }
-        if data.count > maxBytes { throw .tooLarge(path: path, bytes: Int64(data.count), limit: maxBytes) }
         guard let text = String(data: data, encoding: .utf8) else { throw .unreadable(path: path, reason: "it is not UTF-8 text") }
         return try parse(text, path: path, keys: keys)
     }

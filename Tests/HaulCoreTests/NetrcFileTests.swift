@@ -36,7 +36,7 @@ struct NetrcFileTests {
     /// The size is bounded before anything is kept: an endless file is refused after the limit, not read whole.
     @Test(.timeLimit(.minutes(1))) func anEndlessFileIsRefusedAtTheLimit() {
         #expect(throws: IntakeError.unreadableFile(kind: "netrc file", "/dev/zero")) { try NetrcFile.read("/dev/zero") }
-        #expect(throws: BoundedFileRead.Failure.tooLarge) { try BoundedFileRead.contents(of: "/dev/zero", limit: 4096) }
-        #expect(throws: BoundedFileRead.Failure.unreadable) { try BoundedFileRead.contents(of: "/", limit: 4096) }
+        #expect(throws: BoundedFileRead.Failure.tooLarge(bytes: 4097)) { try BoundedFileRead.contents(of: "/dev/zero", limit: 4096) }
+        #expect(throws: BoundedFileRead.Failure.directory) { try BoundedFileRead.contents(of: "/", limit: 4096) }
     }
 }

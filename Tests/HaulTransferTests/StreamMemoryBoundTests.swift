@@ -20,9 +20,14 @@ import Testing
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/u/index.m3u8"), directory: dir.path, options: StreamEngineTests.options(split: 4)))
-        // A quarter of the first segment is sent (it takes about a second more to finish at this pace).
         try await eventually("the first segment is under way", timeout: .seconds(20)) {
-            server.stats("/u/s0.ts").bodyBytesSent >= 512 << 10
+            server.stats("/u/s0.ts").bodyBytesSent >= 256 << 10
+        }
+        // A change of connections makes the stream look at once for fetches it may start.
+        engine.driver.send(.setTaskConnections(TaskID(1), 4))
+        // Half of the first segment is sent (it takes about two seconds more to finish at this pace).
+        try await eventually("the first segment goes on", timeout: .seconds(20)) {
+            server.stats("/u/s0.ts").bodyBytesSent >= 1 << 20
         }
         #expect((1..<4).allSatisfy { server.stats("/u/s\($0).ts").requests == 0 }, "one segment of unknown size at a time")
         engine.driver.send(.pause(TaskID(1)))

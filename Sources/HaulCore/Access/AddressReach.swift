@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where a numeric IP address leads, as browsers' Private Network Access rules see it: a page (here, a playlist)
 /// served from a public address may not send haul to this machine or to a private network; one served from such
@@ -12,19 +12,23 @@ public enum AddressReach: Sendable, Equatable {
     /// Anything else.
     case publicNetwork
 
-    /// The reach of `address` (dotted IPv4 or IPv6 text, as libcurl reports a connection's peer); nil when it is
-    /// not a numeric address.
+    /// The reach of `address` (dotted IPv4 or IPv6 text, as libcurl reports a connection's peer; a zone after `%`
+    /// is ignored); nil when it is not a numeric address.
     public init?(address: String) {
-        if let v4 = Self.ipv4(address) {
-            self = Self.reach(v4)
+        let text = address.split(separator: "%", maxSplits: 1).first.map(String.init) ?? address
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            self = Self.reach(withUnsafeBytes(of: v4) { Array($0) })
             return
         }
-        guard let v6 = Self.ipv6(address) else { return nil }
-        if v6[0..<10].allSatisfy({ $0 == 0 }), v6[10] == 0xFF, v6[11] == 0xFF {
-            self = Self.reach(Array(v6[12..<16]))
-        } else if v6[0..<15].allSatisfy({ $0 == 0 }), v6[15] <= 1 {
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            self = Self.reach(Array(bytes[12..<16]))
+        } else if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] <= 1 {
             self = .local
-        } else if v6[0] & 0xFE == 0xFC || (v6[0] == 0xFE && v6[1] & 0xC0 == 0x80) {
+        } else if bytes[0] & 0xFE == 0xFC || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80) {
             self = .privateNetwork
         } else {
             self = .publicNetwork
@@ -44,44 +48,5 @@ public enum AddressReach: Sendable, Equatable {
         case (172, 16...31), (100, 64...127): .privateNetwork
         default: .publicNetwork
         }
-    }
-
-    /// Four octets of dotted decimal text, each 0–255.
-    private static func ipv4(_ text: String) -> [UInt8]? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        let octets = parts.compactMap { part -> UInt8? in
-            guard (1...3).contains(part.count), part.allSatisfy(\.isASCII) else { return nil }
-            return UInt8(part)
-        }
-        return octets.count == 4 ? octets : nil
-    }
-
-    /// Sixteen bytes of IPv6 text (`::` shorthand, a zone after `%` ignored, a dotted IPv4 tail).
-    private static func ipv6(_ text: String) -> [UInt8]? {
-        let address = text.split(separator: "%", maxSplits: 1).first.map(String.init) ?? text
-        guard address.contains(":"), address.count <= 45 else { return nil }
-        let halves = address.components(separatedBy: "::")
-        guard halves.count <= 2 else { return nil }
-        func groups(_ part: String) -> [UInt16]? {
-            guard !part.isEmpty else { return [] }
-            var result: [UInt16] = []
-            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
-            for (index, piece) in pieces.enumerated() {
-                if index == pieces.count - 1, piece.contains("."), let v4 = ipv4(String(piece)) {
-                    result.append(UInt16(v4[0]) << 8 | UInt16(v4[1]))
-                    result.append(UInt16(v4[2]) << 8 | UInt16(v4[3]))
-                } else {
-                    guard (1...4).contains(piece.count), let value = UInt16(piece, radix: 16) else { return nil }
-                    result.append(value)
-                }
-            }
-            return result
-        }
-        guard let head = groups(halves[0]), let tail = halves.count == 2 ? groups(halves[1]) : [] else { return nil }
-        let missing = 8 - head.count - tail.count
-        guard halves.count == 2 ? missing >= 1 : missing == 0 else { return nil }
-        let all = head + Array(repeating: 0, count: halves.count == 2 ? missing : 0) + tail
-        return all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     }
 }

@@ -96,7 +96,7 @@ public enum CookieFile {
         let data: Data
         do {
             data = try BoundedFileRead.contents(of: path, limit: maxBytes)
-        } catch .tooLarge {
+        } catch .tooLarge(_) {
             throw .malformedCookiesFile(path, line: nil)
         } catch {
             throw .unreadableFile(kind: "cookies file", path)

@@ -28,15 +28,9 @@ struct ScheduleDayTable {
 
     /// The answer at `second` after local midnight on `weekday` (1 = Sunday … 7 = Saturday).
     func answer(weekday: Int, second: Int) -> Answer {
-        let starts = starts[weekday - 1]
         // The last start at or before `second`: starts[0] is 0, so there is one for every second of the day.
-        var low = 0
-        var high = starts.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if starts[middle] <= second { low = middle } else { high = middle }
-        }
-        return answers[weekday - 1][low]
+        let last = max(0, starts[weekday - 1].partitioningIndex { $0 > second } - 1)
+        return answers[weekday - 1][last]
     }
 
     /// The answer at `date`, read in `calendar`'s time zone.

@@ -26,6 +26,13 @@ public final class RemoteQueue: Sendable {
             shown.warning = loss.message
             return shown
         }
+
+        /// Sets the loss; what to show when it changed, nil when it did not.
+        mutating func setLoss(_ next: OwnerLoss?) -> QueueSnapshot? {
+            guard next != loss else { return nil }
+            loss = next
+            return shown
+        }
     }
 
     /// Failed requests in a row before the owner counts as lost.
@@ -82,13 +89,7 @@ public final class RemoteQueue: Sendable {
                     failures += 1
                     if failures >= Self.failuresBeforeLoss {
                         let loss = OwnerLoss.judge(pid: lastOwner, socketPath: client.socketPath)
-                        if let shown = state.withLock({ state -> QueueSnapshot? in
-                            guard state.loss != loss else { return nil }
-                            state.loss = loss
-                            return state.shown
-                        }) {
-                            box.publish(shown)
-                        }
+                        if let shown = state.withLock({ $0.setLoss(loss) }) { box.publish(shown) }
                     }
                     try? await Task.sleep(for: .milliseconds(failures >= Self.failuresBeforeLoss ? 500 : 200))
                 }
@@ -101,16 +102,15 @@ public final class RemoteQueue: Sendable {
                 try? await Task.sleep(for: .seconds(1))
                 guard let pid = state.withLock({ $0.current.ownerProcessID }) else { continue }
                 let suspended = OwnerLoss.judge(pid: pid, socketPath: client.socketPath) == .suspended(pid: pid)
-                if let shown = state.withLock({ state -> QueueSnapshot? in
+                // Only the stop by a signal is this watch's to set and take back; the mirror judges the rest.
+                let shown = state.withLock { state -> QueueSnapshot? in
                     switch (state.loss, suspended) {
-                    case (nil, true): state.loss = .suspended(pid: pid)
-                    case (.suspended?, false): state.loss = nil
-                    default: return nil
+                    case (nil, true): state.setLoss(.suspended(pid: pid))
+                    case (.suspended?, false): state.setLoss(nil)
+                    default: nil
                     }
-                    return state.shown
-                }) {
-                    box.publish(shown)
                 }
+                if let shown { box.publish(shown) }
             }
         }
         // One consumer keeps the user's commands in order; the next snapshot shows their effect.

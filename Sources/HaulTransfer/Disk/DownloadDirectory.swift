@@ -110,21 +110,24 @@ final class DownloadDirectory: Sendable {
         throw .fileSystem(call: "open", path: fullPath(fileName), errno: EEXIST, message: "1000 files of that name exist")
     }
 
-    /// Puts `tag` on the regular file `name` (never following a link).
+    /// Puts `tag` on the regular file `name`.
     func mark(_ name: String, with tag: PartOwnerTag) {
-        let fd = openat(self.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return }
-        tag.mark(fd)
-        close(fd)
+        withRegularFile(name) { tag.mark($0) }
     }
 
-    /// Whether the regular file `name` carries `tag`: a file this task published (never following a link).
+    /// Whether the regular file `name` carries `tag`: a file this task published.
     func carries(_ tag: PartOwnerTag, _ name: String) -> Bool {
+        withRegularFile(name) { tag.marks($0) } ?? false
+    }
+
+    /// `body` on the regular file `name`, opened without following a link; nil when there is none.
+    private func withRegularFile<T>(_ name: String, _ body: (Int32) -> T) -> T? {
         let fd = openat(self.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
-        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && tag.marks(fd)
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return body(fd)
     }
 
     /// Removes the part file of `fileName` when it is a second name of the published file itself: what a crash

@@ -100,9 +100,8 @@ final class StreamTransfer {
     /// was published and before its inputs were removed): they are removed now.
     private var publishedEarlier: String? {
         guard let stored = request.stream, stored.segmentsDone == stored.segmentCount, let name = request.fileName else { return nil }
-        let remuxed = request.requestOptions.streamRemux.map { StreamFileName.remuxed(name, container: $0) }
-        let muxed = StreamFileName.remuxed(name, container: request.requestOptions.streamRemux ?? stored.container)
-        let candidates = [remuxed, muxed, name].compactMap { $0 }
+        // Where the closing work publishes: the remuxed or muxed name (the name itself when the container is its own).
+        let candidates = [StreamFileName.remuxed(name, container: request.requestOptions.streamRemux ?? stored.container), name]
         let parts = [name, StreamFileName.audioPart(of: name)].map(PartialFilePath.partName(for:))
         if let ours = candidates.first(where: { directory.carries(PartOwnerTag(request), $0) }) {
             for part in parts { unlinkat(directory.fd, part, 0) }
