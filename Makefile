@@ -60,6 +60,7 @@ bench: release
 	@bench/tui.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/rpc.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/segmented.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/rationed.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/killsoak.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/cap.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/manytasks.sh "$$($(SWIFT) build -c release --show-bin-path)"

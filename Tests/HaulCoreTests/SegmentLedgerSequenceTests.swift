@@ -44,8 +44,13 @@ import Testing
                     let offset = status.range.lowerBound + Int64.random(in: -5...(status.received + 5), using: &random)
                     ledger.commit(id, durableUpTo: offset)
                 }
-            case 16, 17:
+            case 16:
                 if let lease = leases.randomElement(using: &random) { ledger.release(lease.id) }
+            case 17:
+                if let lease = leases.randomElement(using: &random), let holder = ledger.lease(before: lease.id),
+                   let end = ledger.giveBack(lease.id, to: holder), ledger.status(of: holder)?.range.upperBound != end {
+                    issues.append("\(holder) did not take \(lease) back up to \(end)")
+                }
             case 18:
                 if let id = anyLease { ledger.abandon(id) }
             default:

@@ -187,6 +187,44 @@ import Testing
         #expect(ledger.received(SegmentLease.ID(999), bytes: 1) == 0)
     }
 
+    @Test func anUntouchedNewLeaseGoesBackToTheLeaseItWasCutFrom() throws {
+        var ledger = SegmentLedger(total: 32 * mib)
+        let lease = ledger.plan(connections: 1, minSplit: 32 * mib)[0]
+        ledger.received(lease.id, bytes: 2 * mib)
+        let granted = ledger.leaseNext(minSplit: mib)
+        let grant = try #require(granted)
+        #expect(ledger.lease(before: grant.lease.id) == lease.id)
+        let end = ledger.giveBack(grant.lease.id, to: lease.id)
+        #expect(end == 32 * mib)
+        #expect(ledger.status(of: lease.id)?.range == 0..<(32 * mib))
+        #expect(ledger.status(of: lease.id)?.received == 2 * mib)
+        #expect(ledger.status(of: grant.lease.id) == nil)
+        let accepted = ledger.received(lease.id, bytes: 30 * mib)
+        #expect(accepted == 30 * mib)
+    }
+
+    @Test func aNewLeaseThatReceivedBytesOrAReleasedHolderTakesNothingBack() throws {
+        var ledger = SegmentLedger(total: 32 * mib)
+        let lease = ledger.plan(connections: 1, minSplit: 32 * mib)[0]
+        let granted = ledger.leaseNext(minSplit: mib)
+        let grant = try #require(granted)
+        ledger.received(grant.lease.id, bytes: 1)
+        let touched = ledger.giveBack(grant.lease.id, to: lease.id)
+        #expect(touched == nil)
+        let next = ledger.leaseNext(minSplit: mib)
+        let other = try #require(next)
+        // The holder waiting at its cut takes it back; once its connection ended, it cannot.
+        ledger.received(lease.id, bytes: 32 * mib)
+        var waiting = ledger
+        let resumed = waiting.giveBack(other.lease.id, to: lease.id)
+        #expect(resumed == other.lease.range.upperBound)
+        ledger.release(lease.id)
+        let stopped = ledger.giveBack(other.lease.id, to: lease.id)
+        #expect(stopped == nil)
+        let stranger = waiting.giveBack(other.lease.id, to: SegmentLease.ID(999))
+        #expect(stranger == nil)
+    }
+
     @Test func commitNeverPassesReceivedNorMovesBack() {
         var ledger = SegmentLedger(total: 8 * mib)
         let lease = ledger.plan(connections: 1, minSplit: mib)[0]

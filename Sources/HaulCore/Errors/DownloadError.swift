@@ -93,6 +93,13 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the server said it is busy (503 Service Unavailable, 429 Too Many Requests): asking again
+    /// later, or on fewer connections, helps; the link is fine.
+    public var isBusyRefusal: Bool {
+        if case let .httpStatus(code, _, _, _) = self { return code == 503 || code == 429 }
+        return false
+    }
+
     /// Seconds the server asked us to wait (`Retry-After`), if any.
     public var retryAfter: Double? {
         if case let .httpStatus(_, _, _, after) = self { return after }

@@ -65,14 +65,13 @@ extension SegmentLedger {
     /// - **Limits:** the cut falls on a multiple of `alignment` after the running lease's received bytes,
     ///   and only where the new lease and the running lease's whole range both stay at least `minSplit`.
     ///
-    /// - **Bytes on their way:** a running lease's connection may have asked for bytes past what it received
-    ///   (its current request runs to `floors[lease]`); the cut never falls before that offset, so the server
-    ///   never sends a byte twice. A lease whose request covers its whole rest is not cut.
-    ///
-    /// The grant then names the running lease's new end, where its connection must stop.
+    /// The grant then names the running lease's new end, where its connection must stop. Until the new
+    /// lease's connection has an answer the cut is provisional: `giveBack` returns an untouched new lease to
+    /// the lease it was cut from. Leases in `uncuttable` are not cut (a connection with no answer yet, or one
+    /// whose last cut is still provisional).
     public mutating func leaseNext(
         minSplit: Int64, alignment: Int64 = SegmentLedger.defaultAlignment,
-        speeds: [SegmentLease.ID: Double] = [:], newSpeed: Double? = nil, floors: [SegmentLease.ID: Int64] = [:]
+        speeds: [SegmentLease.ID: Double] = [:], newSpeed: Double? = nil, uncuttable: Set<SegmentLease.ID> = []
     ) -> SegmentGrant? {
         if let index = segments.firstIndex(where: { $0.holder == .free }) {
             let id = makeLeaseID()
@@ -81,29 +80,46 @@ extension SegmentLedger {
             return SegmentGrant(lease: SegmentLease(id: id, range: segment.start..<segment.end))
         }
         return halve(
-            minSplit: max(1, minSplit), alignment: max(1, alignment), speeds: speeds, newSpeed: newSpeed, floors: floors)
+            minSplit: max(1, minSplit), alignment: max(1, alignment), speeds: speeds, newSpeed: newSpeed,
+            uncuttable: uncuttable)
+    }
+
+    /// Cuts running lease `id` at `offset` (rounded up to `alignment`) and hands the rest to a new lease: a
+    /// fresh connection takes over a slow one's range while the slow one goes on up to the cut. Nil when the
+    /// lease is not running or the cut would leave nothing to take.
+    public mutating func takeOver(
+        _ id: SegmentLease.ID, from offset: Int64, alignment: Int64 = SegmentLedger.defaultAlignment
+    ) -> SegmentGrant? {
+        guard let index = index(of: id), case .leased(let lease) = segments[index].holder, lease.isConnected else {
+            return nil
+        }
+        let segment = segments[index]
+        let floor = max(offset, segment.start + lease.received)
+        let cut = Self.alignDown(floor + max(1, alignment) - 1, max(1, alignment))
+        guard cut > segment.start + lease.received, cut < segment.end else { return nil }
+        let newID = makeLeaseID()
+        setEnd(cut, at: index)
+        insert(Segment(start: cut, end: segment.end, holder: .leased(Segment.Lease(id: newID))), at: index + 1)
+        return SegmentGrant(
+            lease: SegmentLease(id: newID, range: cut..<segment.end), shrunk: SegmentGrant.Shrink(lease: id, newEnd: cut))
     }
 
     /// Dynamic halving: splits the running lease that would finish last (see `leaseNext`).
     private mutating func halve(
         minSplit: Int64, alignment: Int64, speeds: [SegmentLease.ID: Double], newSpeed: Double?,
-        floors: [SegmentLease.ID: Int64]
+        uncuttable: Set<SegmentLease.ID>
     ) -> SegmentGrant? {
         let median = Self.median(Array(speeds.values.filter { $0 > 0 }))
         let thiefSpeed = newSpeed ?? median
         var best: (index: Int, cut: Int64, finish: Double, remaining: Int64)?
         for (index, segment) in segments.enumerated() {
-            guard case .leased(let lease) = segment.holder, lease.isConnected else { continue }
+            guard case .leased(let lease) = segment.holder, lease.isConnected, !uncuttable.contains(lease.id) else { continue }
             let cursor = segment.start + lease.received
             let remaining = segment.end - cursor
             let speed = speeds.isEmpty ? nil : max(0, speeds[lease.id] ?? median ?? 0)
-            guard let ideal = Self.cut(
-                cursor: cursor, remaining: remaining, speed: speed, thiefSpeed: thiefSpeed, alignment: alignment)
-            else { continue }
-            // Bytes already asked for are the victim's: the cut never falls before them.
-            let floor = floors[lease.id] ?? cursor
-            let cut = ideal >= floor ? ideal : Self.alignDown(floor + alignment - 1, alignment)
-            guard segment.end - cut >= minSplit, cut - segment.start >= minSplit else { continue }
+            guard let cut = Self.cut(
+                cursor: cursor, remaining: remaining, speed: speed, thiefSpeed: thiefSpeed, alignment: alignment),
+                segment.end - cut >= minSplit, cut - segment.start >= minSplit else { continue }
             let finish = speed.map { $0 > 0 ? Double(remaining) / $0 : .infinity } ?? Double(remaining)
             if best == nil || (finish, remaining) > (best!.finish, best!.remaining) {
                 best = (index, cut, finish, remaining)

@@ -55,4 +55,19 @@ extension SegmentLedger {
             Segment(start: durableEnd, end: segment.end, holder: .free),
         ])
     }
+
+    /// Gives the range of `lease`, which received nothing, back to `holder`, the running lease right before it
+    /// (a cut that did not take: the new lease's request was refused), even when `holder` reached the cut. `holder` then ends where `lease` ended.
+    /// Returns the new end, or nil (nothing changes) when the two are not such neighbours.
+    public mutating func giveBack(_ lease: SegmentLease.ID, to holder: SegmentLease.ID) -> Int64? {
+        guard let index = index(of: lease), index > 0, case .leased(let taken) = segments[index].holder,
+              taken.isConnected, taken.received == 0,
+              case .leased(let keeper) = segments[index - 1].holder, keeper.id == holder, keeper.isConnected,
+              keeper.received <= segments[index - 1].length
+        else { return nil }
+        let end = segments[index].end
+        replace(at: index, with: [])
+        setEnd(end, at: index - 1)
+        return end
+    }
 }

@@ -80,6 +80,12 @@ public struct SegmentLedger: Sendable, Equatable {
         return segments[index].status(of: lease)
     }
 
+    /// The lease of the range right before lease `id`'s, when a lease holds it.
+    public func lease(before id: SegmentLease.ID) -> SegmentLease.ID? {
+        guard let index = index(of: id), index > 0, case .leased(let lease) = segments[index - 1].holder else { return nil }
+        return lease.id
+    }
+
     /// The rows to store: each is a run of done ranges, possibly followed by one range committed only in part.
     /// Free ranges and ranges with nothing committed give no row, so the table stays small.
     public var records: [SegmentRecord] {

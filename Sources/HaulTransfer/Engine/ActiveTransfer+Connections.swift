@@ -33,7 +33,7 @@ extension ActiveTransfer {
     func apply(_ steps: [ConnectionPlanner.Step], on link: TransferLink) {
         guard let ledger else { return }
         for case let .cut(lease, newEnd) in steps {
-            // Past its current request (the ledger cuts there at the earliest): its next one stops here.
+            // Its request asks for more: it stops here, and its connection closes (`write`).
             if let victim = connections.first(where: { $0.lease == lease }), let end = victim.end {
                 victim.end = min(end, newEnd)
             }
@@ -67,9 +67,20 @@ extension ActiveTransfer {
             return link.planner.slowConnections(among: receiving.map(planning), limited: budget.limits(request.id))
                 .map { receiving[$0] }
         }
-        // Ended on purpose, like a range that reached its end: not a failure of the server.
-        for victim in victims { victim.state = .reachedEnd }
-        return victims
+        var closing: [Connection] = []
+        for victim in victims {
+            if isCuttable(victim), let lease = victim.lease, var ledger,
+               let grant = ledger.takeOver(lease, from: victim.cursor + min((victim.speed / 2).clampedInt64(.up), 1 << 40)),
+               let shrunk = grant.shrunk {
+                self.ledger = ledger
+                apply([.cut(shrunk.lease, newEnd: shrunk.newEnd), .open(grant.lease)], on: victim.link)
+            } else {
+                // Ended on purpose, like a range that reached its end: not a failure of the server.
+                victim.state = .reachedEnd
+                closing.append(victim)
+            }
+        }
+        return closing
     }
 
     /// A new connection count from now on: more open at once where there is work and room; fewer close
@@ -105,12 +116,21 @@ extension ActiveTransfer {
         return connection.role == .first ? request.validators : validators
     }
 
+    /// A cut is provisional until the new range's answer (`giveBack`): a connection with no answer yet is not cut,
+    /// nor one whose last cut waits for its answer, so a refused range always goes back to the one it was cut from.
+    func isCuttable(_ connection: Connection) -> Bool {
+        guard connection.state == .receiving, let lease = connection.lease, let ledger else { return false }
+        return !connections.contains { other in
+            other.state == .awaitingResponse && other.lease.map { ledger.lease(before: $0) == lease } == true
+        }
+    }
+
     /// What `connection` is doing, as the planner sees it: its lease's bytes left, not only its request's.
     func planning(_ connection: Connection) -> ConnectionPlanner.Running {
         let status = connection.lease.flatMap { ledger?.status(of: $0) }
         let remaining = status.map { $0.range.upperBound - $0.range.lowerBound - $0.received } ?? connection.remaining
         return ConnectionPlanner.Running(
             lease: connection.lease, isOpen: connection.isOpen, speed: connection.speed,
-            receivingSeconds: connection.receivingSeconds, remaining: max(0, remaining), requestEnd: connection.end)
+            receivingSeconds: connection.receivingSeconds, remaining: max(0, remaining), cuttable: isCuttable(connection))
     }
 }

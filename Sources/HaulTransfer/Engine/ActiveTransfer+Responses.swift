@@ -99,6 +99,8 @@ extension ActiveTransfer {
         }
         switch verdict {
         case let .accept(end):
+            // Its range is taken for good: the connection it was cut from stops at the cut.
+            if let holder = connection.lease.flatMap({ ledger?.lease(before: $0) }) { releaseHold(of: holder) }
             if link.isMain, newLink != nil {
                 // The replaced link serves the same file: its validators are the file's from now on.
                 validators = head.validators
@@ -173,18 +175,16 @@ extension ActiveTransfer {
         // The first connection is counted already; the others (on every link) only where the host has room.
         ledger = layout
         let planned = planLinks(first: first.link)
-        guard let head = planned.first?.lease, head.range.lowerBound == prefix, var ledger = self.ledger else {
+        guard let head = planned.first?.lease, head.range.lowerBound == prefix else {
             self.ledger = nil
             pendingAllocation = nil
             return
         }
-        // The first request runs to the end of the file and cannot be cut short without the server sending
-        // on past the cut: it stops now, before its body, and bounded requests fetch every range. Its own
-        // range waits until it has closed (`ended`), so the host never sees one connection more than planned.
-        first.end = prefix
-        first.state = .reachedEnd
-        ledger.release(head.id)
-        self.ledger = ledger
+        // The first connection goes on as the first range's: its request runs to the end of the file, so it
+        // stops at its range's end (what is on its way then is lost, as at any cut), one request fewer.
+        first.lease = head.id
+        first.end = head.range.upperBound
+        track(head.id)
         for (lease, link) in planned.dropFirst() {
             openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound, on: link)
         }

@@ -171,27 +171,14 @@ final class ActiveTransfer {
     /// How many connections it has or may soon open (`-s`), for its share of a rate limit.
     var expectedConnections: Int { max(connections.count, request.options.split * links.count(where: \.isLive), 1) }
 
-    /// A range connection for `lease`, asking for its first window (`RequestWindow`). After `previous`,
-    /// the lease's earlier request, it goes on where that one stopped, with its speed, on its kept-alive
-    /// connection. Otherwise it asks `link` (the main link when nil).
-    func openRange(
-        _ lease: SegmentLease.ID, from cursor: Int64, to leaseEnd: Int64, after previous: Connection? = nil,
-        on link: TransferLink? = nil
-    ) {
-        let link = previous?.link ?? link ?? links[0]
-        let end = RequestWindow.end(
-            cursor: cursor, leaseEnd: leaseEnd, speed: previous?.speed ?? 0, roundTrip: link.planner.connectSeconds)
-        let connection = Connection(role: .range, transfer: self, link: link, requested: cursor..<end, lease: lease)
-        if let previous {
-            connection.carry(from: previous)
-            // A socket a lifted limit left narrow is not kept: the next request gets a new one.
-            connection.fresh = previous.receiveBuffer != nil && !budget.limits(request.id)
-        }
-        add(connection, continuing: previous != nil)
+    /// A range connection for `lease`: one request for all of it, on `link` (the main link when nil). A cut
+    /// later stops it where another connection took the rest (`apply`).
+    func openRange(_ lease: SegmentLease.ID, from cursor: Int64, to leaseEnd: Int64, on link: TransferLink? = nil) {
+        add(Connection(role: .range, transfer: self, link: link ?? links[0], requested: cursor..<leaseEnd, lease: lease))
     }
 
-    func add(_ connection: Connection, continuing: Bool = false) {
-        if connection.role == .range, !continuing, connection.link.planner.takeFresh() { connection.fresh = true }
+    func add(_ connection: Connection) {
+        if connection.role == .range, connection.link.planner.takeFresh() { connection.fresh = true }
         hosts.opened(connection.link.host)
         if let lease = connection.lease { track(lease) }
         connections.append(connection)
@@ -255,7 +242,7 @@ final class ActiveTransfer {
                 position = connection.cursor
             }
         }
-        if let end = connection.end, connection.cursor >= end { connection.state = .reachedEnd }
+        if let end = connection.end, connection.cursor >= end, !awaitsTaker(connection) { connection.state = .reachedEnd }
         return count
     }
 
@@ -274,13 +261,14 @@ final class ActiveTransfer {
         }
         let verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
         if case let .conclude(ending) = verdict { return .conclude(ending) }
-        if verdict == .finishedRange, exit != .stopped, connection.link.isLive, let lease = connection.lease,
-           let status = ledger?.status(of: lease), status.range.lowerBound + status.received < status.range.upperBound {
-            // Its request is done and its lease is not: the next request goes on the same connection.
-            openRange(lease, from: status.range.lowerBound + status.received, to: status.range.upperBound, after: connection)
-            return .keepGoing
+        let holder = connection.lease.flatMap { ledger?.lease(before: $0) }
+        if case .failedRange = verdict, let lease = connection.lease, giveBack(lease) {
+            // Its range went back to the connection it was cut from, which still asks for it.
+        } else if let lease = connection.lease {
+            ledger?.release(lease)
         }
-        if let lease = connection.lease { ledger?.release(lease) }
+        // The connection it was cut from no longer waits at the cut: it goes on, or stops there.
+        if let holder { releaseHold(of: holder) }
         switch verdict {
         case let .conclude(ending):
             return .conclude(ending)
@@ -288,9 +276,50 @@ final class ActiveTransfer {
             // A connection that finished its range is likely reused (keep-alive): its speed is the thief's.
             return feed(thiefSpeed: connection.speed > 0 ? connection.speed : nil, thief: connection.link)
         case let .failedRange(error):
-            connection.link.planner.rangeFailed(error, now: .now)
+            connection.link.planner.rangeFailed(error, now: .now, othersRunning: !connections.isEmpty)
             return feed()
         }
+    }
+
+    /// A range refused before its first byte goes back to the running connection it was cut from when that
+    /// connection's request still asks for every byte of it and has not stopped at the cut yet: no byte needs
+    /// a new request (a link that expires or a host that rations requests refuses the new ones).
+    private func giveBack(_ lease: SegmentLease.ID) -> Bool {
+        guard var ledger, let holder = ledger.lease(before: lease), let range = ledger.status(of: lease)?.range,
+              let keeper = connections.first(where: { $0.lease == holder && $0.isOpen }),
+              let stop = keeper.end, keeper.cursor <= stop, keeper.requested.upperBound >= range.upperBound,
+              let end = ledger.giveBack(lease, to: holder)
+        else { return false }
+        self.ledger = ledger
+        keeper.end = end
+        leases.remove(lease)
+        return true
+    }
+
+    /// Whether `connection`, a range connection at (or `incoming` bytes from crossing) its cut, must wait there:
+    /// the range taken from it has no answer yet, and a refusal gives it back (`giveBack`). Without the wait, a
+    /// connection near its cut could stop before the refusal came and leave the range to a request that fails too.
+    func holdsAtCut(_ connection: Connection, incoming: Int) -> Bool {
+        guard let end = connection.end, connection.cursor + Int64(incoming) > end else { return false }
+        return awaitsTaker(connection)
+    }
+
+    /// Whether the range right after `connection`'s was taken from it by a connection with no answer yet, and
+    /// its request still asks for those bytes.
+    func awaitsTaker(_ connection: Connection) -> Bool {
+        guard let lease = connection.lease, let ledger, let end = connection.end, connection.requested.upperBound > end
+        else { return false }
+        return connections.contains { other in
+            other.state == .awaitingResponse && other.lease.map { ledger.lease(before: $0) == lease } == true
+        }
+    }
+
+    /// The range taken from lease `holder` has its answer (or its connection ended): a connection held at its cut
+    /// goes on (it stops there if the range stayed taken).
+    func releaseHold(of holder: SegmentLease.ID) {
+        guard let keeper = connections.first(where: { $0.lease == holder && $0.heldAtCut }) else { return }
+        keeper.heldAtCut = false
+        keeper.easy.resume()
     }
 
     /// Stops every connection (the engine removes their handles); returns them.

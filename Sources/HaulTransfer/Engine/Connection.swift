@@ -51,6 +51,8 @@ final class Connection: CurlReceiver, PacedConnection {
     var fresh = false
     /// The receive buffer a rate limit gave its socket (`BandwidthBudget`), nil while none did.
     var receiveBuffer: Int?
+    /// Paused at its cut until the range taken from it has its answer (`ActiveTransfer.holdsAtCut`).
+    var heldAtCut = false
 
     init(role: Role, transfer: ActiveTransfer, link: TransferLink, requested: Range<Int64>, lease: SegmentLease.ID?) {
         self.role = role
@@ -107,13 +109,6 @@ final class Connection: CurlReceiver, PacedConnection {
     /// Whether it still fetches (not ended by a decision of its own).
     var isOpen: Bool { state == .awaitingResponse || state == .receiving }
 
-    /// Takes over the figures of the earlier request of the same lease, which it continues.
-    func carry(from previous: Connection) {
-        speed = previous.speed
-        receivingSeconds = previous.receivingSeconds
-        bytesSinceTick = previous.bytesSinceTick
-    }
-
     // MARK: - Callbacks (transfer thread, inside curl_multi_perform)
 
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -128,6 +123,11 @@ final class Connection: CurlReceiver, PacedConnection {
         case .receiving:
             // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.
             guard transfer.budget.mayReceive(self) else { return CurlEasy.pauseReading }
+            // At its cut while the range taken from it has no answer yet: wait for it (`releaseHold`).
+            if transfer.holdsAtCut(self, incoming: bytes.count) {
+                heldAtCut = true
+                return CurlEasy.pauseReading
+            }
             let taken = transfer.write(bytes, from: self)
             transfer.budget.took(taken, for: self)
             return taken

@@ -12,8 +12,8 @@ struct ConnectionPlanner {
         var receivingSeconds: Double = 0
         /// Bytes of its range still to fetch.
         var remaining: Int64 = 0
-        /// Where its current request ends: the bytes before it are on their way and are not cut.
-        var requestEnd: Int64?
+        /// Whether its range may be cut now: it has its answer, and the last range cut from it has its own.
+        var cuttable = true
     }
 
     enum Step: Equatable {
@@ -32,6 +32,18 @@ struct ConnectionPlanner {
     private(set) var lastRangeError: DownloadError?
     /// A refused range asked to come back later (`Retry-After`): no extra connection opens before then.
     private(set) var heldUntil: ContinuousClock.Instant?
+    /// Connections the server said it was too busy for (503, 429), each waiting until its instant: the others
+    /// go on, and each comes back when its wait is over (`ConnectionBackOff`).
+    private(set) var busyHolds: [ContinuousClock.Instant] = []
+    /// A range was refused for good (403, 404, 410: the link is no longer good for new requests, as a signed link
+    /// that expired) while others ran: no request is made on this link again this attempt but to replace the last.
+    private(set) var refusesNewRequests = false
+    /// Busy refusals since a connection last finished its range: how long the next one waits.
+    private var busyStreak = 0
+    /// While connections wait for a busy server: the connections (running and waiting) there were when the
+    /// first was refused. No more are added before every wait is over; a running one that finishes its range
+    /// takes the next.
+    private var busyCeiling: Int?
     /// Waits after which extra connections start afresh; past them refusals count as failures for good.
     private var holdsLeft = 3
     /// Replacements of slow connections left: every connection may be replaced twice, never an endless
@@ -59,8 +71,18 @@ struct ConnectionPlanner {
         return true
     }
 
-    /// A range connection failed with `error`; a `Retry-After` holds extra connections back.
-    mutating func rangeFailed(_ error: DownloadError, now: ContinuousClock.Instant) {
+    /// A range connection failed with `error`. While other connections of the task run, a busy server's refusal
+    /// holds back that one connection (its `Retry-After`, else a growing back-off) and is not a failure of the
+    /// link. Any other failure counts, and its `Retry-After` holds every extra connection back; so does a busy
+    /// refusal when nothing else runs (then the attempt ends and the task's retry waits, as for one stream).
+    mutating func rangeFailed(_ error: DownloadError, now: ContinuousClock.Instant, othersRunning: Bool) {
+        if error.isBusyRefusal, othersRunning, busyStreak < ConnectionBackOff.maxStreak {
+            busyStreak += 1
+            busyHolds.append(now + ConnectionBackOff.wait(streak: busyStreak, retryAfter: error.retryAfter))
+            lastRangeError = error
+            return
+        }
+        if othersRunning, case .httpStatus = error, !error.isTransient { refusesNewRequests = true }
         rangeFailures += 1
         lastRangeError = error
         if let seconds = error.retryAfter, seconds > 0 {
@@ -81,6 +103,8 @@ struct ConnectionPlanner {
         _ ledger: inout SegmentLedger, running: [Running], elsewhere: [Running] = [], hostRoom: Int,
         thiefSpeed: Double? = nil, cap: Int? = nil
     ) -> (steps: [Step], conclusion: TransferEnding?) {
+        // A connection that finished its range: the server serves again.
+        if thiefSpeed != nil { busyStreak = 0 }
         if ledger.receivedBytes >= ledger.total, running.isEmpty, elsewhere.isEmpty { return ([], .complete) }
         if rangeFailures >= 2 * Self.maxRangeFailures, running.isEmpty, let lastRangeError {
             return ([], .failed(lastRangeError))
@@ -90,16 +114,18 @@ struct ConnectionPlanner {
         var room = hostRoom
         let everyone = running + elsewhere
         let speeds = Self.speeds(of: everyone)
-        var floors: [SegmentLease.ID: Int64] = [:]
-        for connection in everyone {
-            if let lease = connection.lease, let end = connection.requestEnd { floors[lease] = end }
-        }
+        let uncuttable = Set(everyone.filter { !$0.cuttable }.compactMap(\.lease))
         // The last connection is always replaced: the download goes on, and a refusal ends the attempt. A link
-        // whose host is full, or which was asked to wait, waits while the task's other links run.
-        while count < min(target, cap ?? target), rangeFailures < Self.maxRangeFailures || count == 0,
+        // whose host is full, or which was asked to wait, waits while the task's other links run; so does a
+        // connection the server was too busy for, and none is added until its wait is over.
+        let waiting = busyHolds.count
+        if waiting > 0, busyCeiling == nil { busyCeiling = count + waiting }
+        let most = min(target, cap ?? target, busyCeiling ?? target)
+        while count + waiting < most || count == 0, (rangeFailures < Self.maxRangeFailures && !refusesNewRequests) || count == 0,
               (count == 0 && elsewhere.isEmpty) || (room > 0 && heldUntil == nil) {
             guard let grant = ledger.leaseNext(
-                minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed, floors: floors)
+                minSplit: Self.stealingMinimum(speeds: speeds), speeds: speeds, newSpeed: thiefSpeed,
+                uncuttable: uncuttable)
             else { break }
             // The lease cut may be one this loop opened: the cut applies to whichever connection holds it.
             if let shrunk = grant.shrunk { steps.append(.cut(shrunk.lease, newEnd: shrunk.newEnd)) }
@@ -115,8 +141,13 @@ struct ConnectionPlanner {
 
     /// The wait a refused range asked for is over: extra connections may open again, with their failures
     /// forgotten (the server said when to come back), a few times per attempt. True when it ended now.
+    /// A busy refusal's back-off that is over frees its connection too.
     mutating func endHold(now: ContinuousClock.Instant) -> Bool {
-        guard let until = heldUntil, until <= now else { return false }
+        let busy = busyHolds.count
+        busyHolds.removeAll { $0 <= now }
+        let busyEnded = busyHolds.count < busy
+        if busyHolds.isEmpty { busyCeiling = nil }
+        guard let until = heldUntil, until <= now else { return busyEnded }
         heldUntil = nil
         if holdsLeft > 0 {
             holdsLeft -= 1

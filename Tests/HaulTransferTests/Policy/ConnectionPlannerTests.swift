@@ -51,7 +51,7 @@ struct ConnectionPlannerTests {
         var ledger = SegmentLedger(total: 64 * mib)
         let lease = ledger.plan(connections: 1, minSplit: 4 * mib)[0]
         ledger.release(lease.id)
-        for _ in 0..<ConnectionPlanner.maxRangeFailures { planner.rangeFailed(.network(code: 7, message: "", host: "h"), now: .now) }
+        for _ in 0..<ConnectionPlanner.maxRangeFailures { planner.rangeFailed(.network(code: 7, message: "", host: "h"), now: .now, othersRunning: false) }
         let (steps, conclusion) = planner.feed(&ledger, running: [], hostRoom: 0)
         #expect(conclusion == nil)
         #expect(steps.count == 1)
@@ -61,7 +61,7 @@ struct ConnectionPlannerTests {
         var planner = ConnectionPlanner(split: 4)
         var ledger = SegmentLedger(total: 64 * mib)
         let error = DownloadError.network(code: 7, message: "refused", host: "h")
-        for _ in 0..<(2 * ConnectionPlanner.maxRangeFailures) { planner.rangeFailed(error, now: .now) }
+        for _ in 0..<(2 * ConnectionPlanner.maxRangeFailures) { planner.rangeFailed(error, now: .now, othersRunning: false) }
         let (_, conclusion) = planner.feed(&ledger, running: [], hostRoom: 8)
         #expect(conclusion == .failed(error))
     }
@@ -71,7 +71,7 @@ struct ConnectionPlannerTests {
         var ledger = SegmentLedger(total: 64 * mib)
         let running = running(1, ledger: &ledger)
         let now = ContinuousClock.now
-        planner.rangeFailed(.httpStatus(code: 503, reason: nil, host: "h", retryAfter: 2), now: now)
+        planner.rangeFailed(.httpStatus(code: 503, reason: nil, host: "h", retryAfter: 2), now: now, othersRunning: true)
         let (held, _) = planner.feed(&ledger, running: running, hostRoom: 8)
         #expect(held.isEmpty)
         let early = planner.endHold(now: now + .seconds(1))
@@ -101,23 +101,82 @@ struct ConnectionPlannerTests {
         #expect(ConnectionPlanner.shedding(among: [long]) == nil)
     }
 
-    @Test func aRunningRequestIsNeverCutBeforeItsEnd() {
+    @Test func aRunningRangeIsCutInTheMiddleOfItsRequest() {
         var planner = ConnectionPlanner(split: 2)
         var ledger = SegmentLedger(total: 64 * mib)
         let lease = ledger.plan(connections: 1, minSplit: 4 * mib)[0]
-        // It asked for the first 40 MiB: the server sends them whatever happens; the cut comes after.
-        let running = ConnectionPlanner.Running(lease: lease.id, remaining: 64 * mib, requestEnd: 40 * mib)
+        // One request asks for the whole range; the new connection takes half and the running one stops there.
+        let running = ConnectionPlanner.Running(lease: lease.id, remaining: 64 * mib)
         let (steps, _) = planner.feed(&ledger, running: [running], hostRoom: 8)
-        #expect(steps.contains(.cut(lease.id, newEnd: 40 * mib)))
+        #expect(steps.contains(.cut(lease.id, newEnd: 32 * mib)))
     }
 
-    @Test func aRequestThatCoversTheRestIsNotCut() {
-        var planner = ConnectionPlanner(split: 2)
+    @Test func aBusyRefusalHoldsBackOneConnectionWhileTheOthersGoOn() {
+        var planner = ConnectionPlanner(split: 4)
         var ledger = SegmentLedger(total: 64 * mib)
-        let lease = ledger.plan(connections: 1, minSplit: 4 * mib)[0]
-        let running = ConnectionPlanner.Running(lease: lease.id, remaining: 64 * mib, requestEnd: 62 * mib)
-        let (steps, _) = planner.feed(&ledger, running: [running], hostRoom: 8)
+        let leases = ledger.plan(connections: 3, minSplit: 4 * mib)
+        let now = ContinuousClock.now
+        planner.rangeFailed(.httpStatus(code: 503, reason: nil, host: "h", retryAfter: nil), now: now, othersRunning: true)
+        let running = leases.map { ConnectionPlanner.Running(lease: $0.id, remaining: 20 * mib) }
+        // Three run, one waits: nothing opens, nothing ends.
+        let (held, heldEnding) = planner.feed(&ledger, running: running, hostRoom: 8)
+        #expect(held.isEmpty)
+        #expect(heldEnding == nil)
+        // Its back-off over, the fourth connection comes back.
+        let ended = planner.endHold(now: now + .seconds(1))
+        #expect(ended)
+        let (steps, _) = planner.feed(&ledger, running: running, hostRoom: 8)
+        #expect(steps.count(where: { if case .open = $0 { true } else { false } }) == 1)
+    }
+
+    @Test func busyRefusalsAreNotFailuresOfTheLink() {
+        var planner = ConnectionPlanner(split: 4)
+        var ledger = SegmentLedger(total: 64 * mib)
+        let running = running(1, ledger: &ledger)
+        let now = ContinuousClock.now
+        for _ in 0..<(2 * ConnectionPlanner.maxRangeFailures) {
+            planner.rangeFailed(.httpStatus(code: 429, reason: nil, host: "h", retryAfter: 2), now: now, othersRunning: true)
+        }
+        // They wait while the one connection goes on; none is added meanwhile.
+        let (steps, ending) = planner.feed(&ledger, running: running, hostRoom: 8)
         #expect(steps.isEmpty)
+        #expect(ending == nil)
+        let early = planner.endHold(now: now + .seconds(1))
+        #expect(!early)
+        let over = planner.endHold(now: now + .seconds(2))
+        #expect(over)
+        #expect(planner.busyHolds.isEmpty)
+        // Not counted as failures: every extra connection opens again.
+        let (again, _) = planner.feed(&ledger, running: running, hostRoom: 8)
+        #expect(again.count(where: { if case .open = $0 { true } else { false } }) == 3)
+    }
+
+    @Test func aBusyRefusalWithNothingElseRunningCountsAsAFailure() {
+        var planner = ConnectionPlanner(split: 2)
+        planner.rangeFailed(.httpStatus(code: 503, reason: nil, host: "h", retryAfter: nil), now: .now, othersRunning: false)
+        #expect(planner.busyHolds.isEmpty)
+        #expect(planner.lastRangeError == .httpStatus(code: 503, reason: nil, host: "h", retryAfter: nil))
+    }
+
+    @Test func aServerThatIsAlwaysBusyFailsTheLinkInTheEnd() {
+        var planner = ConnectionPlanner(split: 1)
+        let refusal = DownloadError.httpStatus(code: 503, reason: nil, host: "h", retryAfter: nil)
+        let now = ContinuousClock.now
+        for _ in 0..<(ConnectionBackOff.maxStreak + 2 * ConnectionPlanner.maxRangeFailures) {
+            planner.rangeFailed(refusal, now: now, othersRunning: true)
+        }
+        _ = planner.endHold(now: now + .seconds(3600))
+        var ledger = SegmentLedger(total: 64 * mib)
+        let (_, conclusion) = planner.feed(&ledger, running: [], hostRoom: 8)
+        #expect(conclusion == .failed(refusal))
+    }
+
+    @Test func theBackOffGrowsAndHonoursRetryAfter() {
+        #expect(ConnectionBackOff.wait(streak: 1, retryAfter: nil) == .milliseconds(500))
+        #expect(ConnectionBackOff.wait(streak: 3, retryAfter: nil) == .seconds(2))
+        #expect(ConnectionBackOff.wait(streak: 40, retryAfter: nil) == .seconds(30))
+        #expect(ConnectionBackOff.wait(streak: 1, retryAfter: 7) == .seconds(7))
+        #expect(ConnectionBackOff.wait(streak: 1, retryAfter: 1e12) == .seconds(3600))
     }
 }
 
@@ -148,5 +207,21 @@ extension ConnectionPlannerTests {
         }
         let covered = ends.values.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
         #expect(covered < 64 * mib)
+    }
+}
+
+extension ConnectionPlannerTests {
+    @Test func aRangeRefusedForGoodWhileOthersRunStopsNewRequestsOnTheLink() {
+        var planner = ConnectionPlanner(split: 4)
+        var ledger = SegmentLedger(total: 64 * mib)
+        let running = running(1, ledger: &ledger)
+        planner.rangeFailed(.httpStatus(code: 410, reason: "Gone", host: "h", retryAfter: nil), now: .now, othersRunning: true)
+        #expect(planner.refusesNewRequests)
+        let (steps, ending) = planner.feed(&ledger, running: running, hostRoom: 8)
+        #expect(steps.isEmpty)
+        #expect(ending == nil)
+        // The last connection is still replaced: its refusal then ends the attempt.
+        let (last, _) = planner.feed(&ledger, running: [], hostRoom: 8)
+        #expect(last.count(where: { if case .open = $0 { true } else { false } }) == 1)
     }
 }

@@ -9,8 +9,7 @@ struct MirrorPlanningTests {
     func running(_ leases: [SegmentLease], speed: Double) -> [ConnectionPlanner.Running] {
         leases.map { lease in
             ConnectionPlanner.Running(
-                lease: lease.id, speed: speed, receivingSeconds: 2, remaining: lease.range.upperBound - lease.range.lowerBound,
-                requestEnd: lease.range.lowerBound)
+                lease: lease.id, speed: speed, receivingSeconds: 2, remaining: lease.range.upperBound - lease.range.lowerBound)
         }
     }
 
@@ -34,11 +33,10 @@ struct MirrorPlanningTests {
 
     @Test func anIdleMirrorWithNothingToTakeWaitsWhileOthersRun() {
         var planner = ConnectionPlanner(split: 4)
-        var ledger = SegmentLedger(total: 8 * mib)
-        // The other link's one request covers the whole of its range: nothing left to take.
+        // The other link's one range is too small to halve: nothing left to take.
+        var ledger = SegmentLedger(total: 400 << 10)
         let leases = ledger.plan(connections: 1, minSplit: 8 * mib)
-        var others = running(leases, speed: Double(mib))
-        others[0].requestEnd = leases[0].range.upperBound
+        let others = running(leases, speed: Double(mib))
         let (steps, conclusion) = planner.feed(&ledger, running: [], elsewhere: others, hostRoom: 8)
         #expect(steps.isEmpty)
         #expect(conclusion == nil)
@@ -49,7 +47,7 @@ struct MirrorPlanningTests {
         var ledger = SegmentLedger(total: 64 * mib)
         let others = ledger.plan(connections: 2, minSplit: 4 * mib)
         for _ in 0..<(2 * ConnectionPlanner.maxRangeFailures) {
-            planner.rangeFailed(.network(code: 7, message: "refused", host: "b"), now: .now)
+            planner.rangeFailed(.network(code: 7, message: "refused", host: "b"), now: .now, othersRunning: false)
         }
         let (steps, conclusion) = planner.feed(&ledger, running: [], elsewhere: running(others, speed: Double(mib)), hostRoom: 8)
         #expect(steps.isEmpty)
