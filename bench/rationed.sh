@@ -8,7 +8,7 @@
 # For each: wall time, requests, refusals (410 or 503), bytes served / file size (the bodies of 2xx answers, from
 # nginx's access log), and haul's wall time over the best of aria2c and axel. Every file is compared with the source.
 # Usage: bench/rationed.sh BIN_DIR     Env: RATION_SIZE (100m), RATION_SPLITS ("4 8"), RATION_TOOLS ("haul aria2c axel"),
-#        RATION_DIR (/dev/shm/haul-rationed), RATION_TIMEOUT (300 s per download)
+#        RATION_CASES ("signed rationed plain"), RATION_DIR (/dev/shm/haul-rationed), RATION_TIMEOUT (300 s per download)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: bench/rationed.sh BIN_DIR" >&2; exit 2; }
@@ -68,7 +68,7 @@ link() {
 fetch() {
   case "$1" in
     haul)   timeout -s INT -k 10 "$limit" "$bin/haul" --headless --retries 0 --state-dir "$root/out/state" -d "$root/out" \
-              -o file.bin -s "$2" --max-host-connections "$2" "$3" ;;
+              -o file.bin -s "$2" "$3" ;;
     aria2c) timeout "$limit" aria2c -q -x"$2" -s"$2" --max-tries=1 --allow-overwrite=true --auto-file-renaming=false \
               --file-allocation=none --no-conf -d "$root/out" -o file.bin "$3" ;;
     axel)   timeout "$limit" axel -q -n "$2" -o "$root/out/file.bin" "$3" ;;
@@ -76,7 +76,8 @@ fetch() {
 }
 
 printf '%-9s %-7s %3s %9s %9s %9s %8s\n' case tool N "wall s" requests refused served
-for case in signed rationed plain; do
+read -r -a cases <<<"${RATION_CASES:-signed rationed plain}"
+for case in "${cases[@]}"; do
   for n in "${splits[@]}"; do
     declare -A walls=()
     for tool in "${tools[@]}"; do

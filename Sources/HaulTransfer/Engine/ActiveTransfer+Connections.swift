@@ -57,30 +57,28 @@ extension ActiveTransfer {
         links.reduce(false) { ended, link in link.planner.endHold(now: now) || ended } ? grow() : .keepGoing
     }
 
-    /// Closes connections that stay far below the fast ones (`SlowConnectionCheck`); the engine removes
-    /// their handles and ends them, and their ranges go to fresh connections.
-    func replaceSlowConnections() -> [Connection] {
-        guard ledger != nil, case .receiving = phase else { return [] }
-        // Each link's against its own: a slower mirror is not slow connections.
-        let victims = links.flatMap { link in
-            let receiving = connections.filter { $0.link === link && $0.state == .receiving && $0.lease != nil }
-            return link.planner.slowConnections(among: receiving.map(planning), limited: budget.limits(request.id))
-                .map { receiving[$0] }
-        }
-        var closing: [Connection] = []
-        for victim in victims {
-            if isCuttable(victim), let lease = victim.lease, var ledger,
-               let grant = ledger.takeOver(lease, from: victim.cursor + min((victim.speed / 2).clampedInt64(.up), 1 << 40)),
-               let shrunk = grant.shrunk {
+    /// Hands the ranges of connections that stay far below the fast ones (`SlowConnectionCheck`) to fresh ones:
+    /// the slow one goes on for another half second while a fresh connection takes the rest, provisionally (a
+    /// refused fresh one gives it back, so a link that expired meanwhile loses nothing). The handover needs one
+    /// connection more to the host: while the host has no room, and for one that cannot be cut now, it waits for
+    /// a later look.
+    func replaceSlowConnections() {
+        guard ledger != nil, case .receiving = phase else { return }
+        for link in links {
+            let room = hosts.room(for: link.host)
+            guard room > 0 else { continue }
+            // Each link's against its own: a slower mirror is not slow connections.
+            let receiving = connections.filter { $0.link === link && isCuttable($0) }
+            let victims = link.planner.slowConnections(among: receiving.map(planning), limited: budget.limits(request.id))
+            for victim in victims.prefix(room).map({ receiving[$0] }) {
+                guard let lease = victim.lease, var ledger,
+                      let grant = ledger.takeOver(lease, from: victim.cursor + min((victim.speed / 2).clampedInt64(.up), 1 << 40)),
+                      let shrunk = grant.shrunk
+                else { continue }
                 self.ledger = ledger
-                apply([.cut(shrunk.lease, newEnd: shrunk.newEnd), .open(grant.lease)], on: victim.link)
-            } else {
-                // Ended on purpose, like a range that reached its end: not a failure of the server.
-                victim.state = .reachedEnd
-                closing.append(victim)
+                apply([.cut(shrunk.lease, newEnd: shrunk.newEnd), .open(grant.lease)], on: link)
             }
         }
-        return closing
     }
 
     /// A new connection count from now on: more open at once where there is work and room; fewer close

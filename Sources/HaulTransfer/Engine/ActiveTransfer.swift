@@ -242,7 +242,9 @@ final class ActiveTransfer {
                 position = connection.cursor
             }
         }
-        if let end = connection.end, connection.cursor >= end, !awaitsTaker(connection) { connection.state = .reachedEnd }
+        if let end = connection.end, connection.cursor >= end, connection.holdSpent || !awaitsTaker(connection) {
+            connection.state = .reachedEnd
+        }
         return count
     }
 
@@ -299,6 +301,8 @@ final class ActiveTransfer {
     /// Whether `connection`, a range connection at (or `incoming` bytes from crossing) its cut, must wait there:
     /// the range taken from it has no answer yet, and a refusal gives it back (`giveBack`). Without the wait, a
     /// connection near its cut could stop before the refusal came and leave the range to a request that fails too.
+    /// It waits half a second at most (`endStaleHolds`): a host that queues requests answers late, and the
+    /// server's bytes pile up meanwhile.
     func holdsAtCut(_ connection: Connection, incoming: Int) -> Bool {
         guard let end = connection.end, connection.cursor + Int64(incoming) > end else { return false }
         return awaitsTaker(connection)
@@ -317,10 +321,22 @@ final class ActiveTransfer {
     /// The range taken from lease `holder` has its answer (or its connection ended): a connection held at its cut
     /// goes on (it stops there if the range stayed taken).
     func releaseHold(of holder: SegmentLease.ID) {
-        guard let keeper = connections.first(where: { $0.lease == holder && $0.heldAtCut }) else { return }
-        keeper.heldAtCut = false
+        guard let keeper = connections.first(where: { $0.lease == holder && $0.heldSince != nil }) else { return }
+        keeper.heldSince = nil
         keeper.easy.resume()
     }
+
+    /// Connections that waited at their cut half a second stop waiting: they stop at the cut.
+    func endStaleHolds(now: ContinuousClock.Instant) {
+        for connection in connections {
+            guard let since = connection.heldSince, now - since >= Self.longestHold else { continue }
+            connection.heldSince = nil
+            connection.holdSpent = true
+            connection.easy.resume()
+        }
+    }
+
+    static let longestHold = Duration.milliseconds(500)
 
     /// Stops every connection (the engine removes their handles); returns them.
     func closeAll() -> [Connection] {

@@ -51,8 +51,10 @@ final class Connection: CurlReceiver, PacedConnection {
     var fresh = false
     /// The receive buffer a rate limit gave its socket (`BandwidthBudget`), nil while none did.
     var receiveBuffer: Int?
-    /// Paused at its cut until the range taken from it has its answer (`ActiveTransfer.holdsAtCut`).
-    var heldAtCut = false
+    /// Since when it waits at its cut for the answer to the range taken from it (`ActiveTransfer.holdsAtCut`).
+    var heldSince: ContinuousClock.Instant?
+    /// It waited at its cut as long as it may (`ActiveTransfer.endStaleHolds`): it stops there.
+    var holdSpent = false
 
     init(role: Role, transfer: ActiveTransfer, link: TransferLink, requested: Range<Int64>, lease: SegmentLease.ID?) {
         self.role = role
@@ -124,8 +126,8 @@ final class Connection: CurlReceiver, PacedConnection {
             // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.
             guard transfer.budget.mayReceive(self) else { return CurlEasy.pauseReading }
             // At its cut while the range taken from it has no answer yet: wait for it (`releaseHold`).
-            if transfer.holdsAtCut(self, incoming: bytes.count) {
-                heldAtCut = true
+            if !holdSpent, transfer.holdsAtCut(self, incoming: bytes.count) {
+                if heldSince == nil { heldSince = .now }
                 return CurlEasy.pauseReading
             }
             let taken = transfer.write(bytes, from: self)

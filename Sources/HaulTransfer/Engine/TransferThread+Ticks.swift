@@ -13,10 +13,11 @@ extension TransferThread {
             lastProgress = now
             for transfer in Array(active.values) {
                 // Fresh connections for the slow ones, and extra ones once a refusal's wait is over.
-                guard stop(transfer.replaceSlowConnections(), of: transfer) else { continue }
+                transfer.replaceSlowConnections()
                 proceed(transfer, transfer.endHold(now: now))
             }
         }
+        for transfer in active.values { transfer.endStaleHolds(now: now) }
         tickStreams(now: now, progressDue: progressDue)
         for transfer in active.values { transfer.cookies.trimIfGrown() }
         for stream in streams.values { stream.cookies.trimIfGrown() }
