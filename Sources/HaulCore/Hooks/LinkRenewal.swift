@@ -19,7 +19,7 @@ public struct LinkRenewal: Sendable {
 
     /// Whether the failure `error` of `task` calls for a new link: an expired link's answer, with bytes kept.
     public static func applies(to task: DownloadTask, error: DownloadError) -> Bool {
-        guard case let .httpStatus(code, _, _, _) = error, expiredStatuses.contains(code) else { return false }
+        guard let code = error.httpCode, expiredStatuses.contains(code) else { return false }
         return task.bytesDone > 0 || !task.segments.isEmpty
     }
 

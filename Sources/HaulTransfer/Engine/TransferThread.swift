@@ -241,7 +241,18 @@ final class TransferThread {
         let transfer = connection.transfer
         guard active[transfer.request.id] === transfer else { return }
         multi.remove(connection.easy)
-        proceed(transfer, transfer.ended(connection, exit: connection.exit(result)))
+        var exit = connection.exit(result)
+        if let next = connection.nextHop(after: result) {
+            // The next hop on the same connection, set up for its own URL.
+            do throws(CurlError) {
+                try connection.follow(next)
+                try multi.add(connection.easy)
+                return
+            } catch {
+                exit = .failed(DownloadError(setup: error, host: transfer.host))
+            }
+        }
+        proceed(transfer, transfer.ended(connection, exit: exit))
         shareRoom(on: connection.link.host)
     }
 
