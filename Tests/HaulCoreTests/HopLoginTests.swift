@@ -26,6 +26,20 @@ struct HopLoginTests {
     @Test func anotherPortOrSchemeOfTheLinksHostGetsNone() {
         #expect(choice("http://127.0.0.1:9000/store/film.bin") == .init())
         #expect(choice("https://127.0.0.1:8000/film.bin") == .init())
+        #expect(choice("https://127.0.0.1/film.bin") == .init(), "not an upgrade from the link's port 8000")
+    }
+
+    /// http → https on the standard ports is the same service over TLS: the host's `.netrc` entry goes along (a
+    /// login in the link does not, as curl drops it on a change of scheme).
+    @Test func theUpgradeToHTTPSKeepsTheNetrcEntry() {
+        let plain = "http://files.example/film.bin"
+        let entry = NetrcFile(parsing: "machine files.example login carol password c-pass")
+        #expect(choice("https://files.example/film.bin", links: [plain], netrc: entry)
+            == .init(login: .init(user: "carol", password: "c-pass"), source: .netrc))
+        #expect(choice("https://files.example:443/x", links: ["http://files.example:80/film.bin"], netrc: entry).source == .netrc)
+        #expect(choice("https://files.example:8443/x", links: [plain], netrc: entry) == .init())
+        #expect(choice("http://files.example/x", links: ["https://files.example/film.bin"], netrc: entry) == .init(), "a downgrade")
+        #expect(choice("https://files.example/x", links: ["http://u:p@files.example/film.bin"], netrc: entry) == .init())
     }
 
     @Test func theDefaultEntryServesOnlyTheHostsTheUserGave() {

@@ -8,6 +8,8 @@ import Foundation
 ///   `.netrc` entry for the host, else its `default` entry.
 /// - On another port or scheme of such a link's host: none. A `.netrc` entry names a host without a port, and
 ///   for the link's host it is the link's login; it does not follow a redirect to another port (TECH_NOTES H.2f).
+///   The one exception is the upgrade from `http://HOST` to `https://HOST` on the standard ports, which keeps the
+///   `.netrc` entry (not a login in the link: curl drops that on a change of scheme).
 /// - On any other host: the `.netrc` entry that names that host, never the `default` one (a server chose the
 ///   host, not the user) and never another host's.
 public enum HopLogin {
@@ -40,8 +42,22 @@ public enum HopLogin {
             return netrcChoice(netrc?.login(for: URLValidation.host(of: url)))
         }
         let host = URLValidation.host(of: url)
-        if links.contains(where: { URLValidation.host(of: $0) == host }) { return Choice() }
+        let sameHost = links.filter { URLValidation.host(of: $0) == host }
+        guard sameHost.isEmpty else {
+            // The link's host on another port or scheme: its entry stays with the link's origin, except on the
+            // upgrade from http to https on the standard ports (the same service, now over TLS).
+            // A link with a login of its own takes no `.netrc` login for its host (TECH_NOTES H.2e: never mix them).
+            let upgraded = sameHost.contains { isUpgrade(from: $0, to: url) && URLValidation.redacted($0) == $0 }
+            return upgraded ? netrcChoice(netrc?.login(for: host)) : Choice()
+        }
         return netrcChoice(netrc?.machines[host])
+    }
+
+    /// Whether `target` is `link` moved from http on port 80 to https on port 443.
+    static func isUpgrade(from link: String, to target: String) -> Bool {
+        guard let from = URLComponents(string: link), let to = URLComponents(string: target) else { return false }
+        return from.scheme?.lowercased() == "http" && (from.port ?? 80) == 80
+            && to.scheme?.lowercased() == "https" && (to.port ?? 443) == 443
     }
 
     /// What a 401 from `url` says about the login: the one that was refused, or that `--netrc-file` has none
