@@ -89,7 +89,7 @@ struct NetrcRedirectTests {
             ["--headless", "--retries", "0", "--netrc-file", netrc, servers.origin.url("/dl/film.bin")])
         #expect(status == 1, "\(out)\n\(err)")
         #expect((out + err).contains("HTTP 401"), "\(out)\n\(err)")
-        #expect((out + err).contains("--netrc-file has no entry for localhost"), "\(out)\n\(err)")
+        #expect((out + err).contains("--netrc-file has no machine entry for localhost"), "\(out)\n\(err)")
         #expect(!(out + err).contains("or --netrc-file"), "it asks for the file it was given: \(out)\n\(err)")
         let refused = await servers.store.entries { $0.contains { $0.status == 401 } }
         #expect(refused.contains { $0.status == 401 } && refused.allSatisfy { $0.authorization == nil }, "\(refused)")

@@ -64,9 +64,14 @@ public enum HopLogin {
     /// for the host; nil when no login went and no `.netrc` was given (the plain 401 advice holds).
     public static func refused(at url: String, links: [String], netrc: NetrcFile?) -> DownloadError.LoginTried? {
         switch choose(for: url, links: links, netrc: netrc).source {
-        case .link: .link
-        case .netrc: .netrc
-        case nil: netrc == nil ? nil : .netrcHasNone
+        case .link: return .link
+        case .netrc: return .netrc
+        case nil:
+            guard let netrc else { return nil }
+            // Another port or scheme of the link's host: the entry exists and stays with the link's origin.
+            let host = URLValidation.host(of: url)
+            let withheld = netrc.login(for: host) != nil && links.contains { URLValidation.host(of: $0) == host }
+            return withheld ? .netrcWithheld : .netrcHasNone
         }
     }
 

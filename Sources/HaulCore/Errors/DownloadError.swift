@@ -132,7 +132,12 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             let advice = switch login {
             case .link: "the server refused the login in the link — check its user:password@"
             case .netrc: "the server refused the login --netrc-file gives for \(host) — check that entry"
-            case .netrcHasNone: "the server wants a login, and --netrc-file has no entry for \(host) — add one (machine \(host) login … password …)"
+            case .netrcHasNone:
+                "the server wants a login, and --netrc-file has no machine entry for \(host) — add one "
+                    + "(machine \(host) login … password …)"
+            case .netrcWithheld:
+                "the server wants a login, and --netrc-file's login for \(host) goes only to the link's own port and scheme, "
+                    + "not to the other one a redirect led to — give this address as the link"
             }
             return "HTTP 401\(text) from \(host) — " + advice
         case let .unusableOption(reason):
@@ -214,6 +219,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case netrc
         /// `--netrc-file` was given and has no entry for the host: no login went.
         case netrcHasNone
+        /// `--netrc-file` has the login for the link's host, kept from another port or scheme of it that a
+        /// redirect led to (`HopLogin`): no login went.
+        case netrcWithheld
     }
 
     /// A 401 from `host` told with the login it refused (`HopLogin.refused`); any other error as it is.
