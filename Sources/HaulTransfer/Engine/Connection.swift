@@ -142,19 +142,10 @@ final class Connection: CurlReceiver, PacedConnection {
 
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         if head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect {
+            if head.status == 401 { transfer.noteRefusedLogin(on: self) }
             transfer.accept(head, on: self)
-            if head.status == 401 { explainRefusedLogin() }
         }
         return bytes.count
-    }
-
-    /// A 401 names the login it refused, or says that `--netrc-file` has none for the host (`HopLogin.refused`).
-    private func explainRefusedLogin() {
-        let url = currentURL
-        let tried = HopLogin.refused(at: url, links: transfer.request.links, netrc: transfer.netrc)
-        let host = URLValidation.host(of: url)
-        if case let .failed(error) = state { state = .failed(error.refusing(tried, host: host)) }
-        if case let .failed(error) = transfer.phase { transfer.phase = .failed(error.refusing(tried, host: host)) }
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {

@@ -266,6 +266,7 @@ final class TransferThread {
 
     /// Takes the transfer off the network at once, then syncs, verifies and renames on the disk worker.
     func conclude(_ transfer: ActiveTransfer, _ ending: TransferEnding) {
+        let ending = transfer.explained(ending)
         let id = transfer.request.id
         for connection in transfer.closeAll() { multi.remove(connection.easy) }
         budget.forget(id)
