@@ -15,14 +15,31 @@ import Testing
         return (dir, path)
     }
 
-    @Test func onlyAnExpiredLinkWithBytesKeptCallsForIt() {
+    @Test func anExpiredLinkCallsForItWithOrWithoutBytes() {
         for code in [401, 403, 404, 410] {
-            #expect(LinkRenewal.applies(to: task, error: .httpStatus(code: code, reason: nil, host: "h", retryAfter: nil)))
+            #expect(LinkRenewal.applies(to: task, error: .httpStatus(code: code, reason: nil, host: "h", retryAfter: nil), lastGiven: nil))
         }
-        #expect(!LinkRenewal.applies(to: task, error: .httpStatus(code: 500, reason: nil, host: "h", retryAfter: nil)))
+        #expect(LinkRenewal.applies(to: task, error: .loginRefused(host: "h", reason: nil, login: .netrc), lastGiven: nil))
+        #expect(!LinkRenewal.applies(to: task, error: .httpStatus(code: 500, reason: nil, host: "h", retryAfter: nil), lastGiven: nil))
+        #expect(!LinkRenewal.applies(to: task, error: .network(code: 7, message: "refused", host: "h"), lastGiven: nil))
+        // A link that expired while the task waited in the queue: no byte yet.
         var fresh = task
         fresh.bytesDone = 0
-        #expect(!LinkRenewal.applies(to: fresh, error: .httpStatus(code: 403, reason: nil, host: "h", retryAfter: nil)))
+        #expect(LinkRenewal.applies(to: fresh, error: .httpStatus(code: 410, reason: nil, host: "h", retryAfter: nil), lastGiven: nil))
+    }
+
+    /// Once per link it gave: that link expiring again before a byte came from it does not run it again; after
+    /// bytes came, or for a link it did not give, it runs.
+    @Test func aLinkItGaveThatFetchedNothingDoesNotCallForItAgain() {
+        let gone = DownloadError.httpStatus(code: 410, reason: nil, host: "h", retryAfter: nil)
+        let given = LinkRenewal.Given(link: task.url, bytes: task.bytesDone)
+        #expect(!LinkRenewal.applies(to: task, error: gone, lastGiven: given))
+        var further = task
+        further.bytesDone += 1
+        #expect(LinkRenewal.applies(to: further, error: gone, lastGiven: given))
+        var another = task
+        another.url = "http://127.0.0.1/set-by-hand.bin"
+        #expect(LinkRenewal.applies(to: another, error: gone, lastGiven: given))
     }
 
     @Test func theFirstLinePrintedIsTheNewLinkAndTheArgumentsAreGIDAndLink() async throws {

@@ -52,6 +52,24 @@ import Testing
         #expect(effect == .stopped)
     }
 
+    /// A failure that asks `--on-link-expired` for a new link leaves the task waiting, not failed; it fails only
+    /// when no link came, and a pause the user gave meanwhile stands.
+    @Test func anExpiredLinkWaitsForItsNewLinkAndFailsOnlyWithoutOne() throws {
+        let gone = DownloadError.httpStatus(code: 410, reason: "Gone", host: "h", retryAfter: nil)
+        let (waiting, effect) = TaskLifecycle.apply(
+            .failed(gone, durableBytes: 0), to: running(), retryPolicy: policy, renewsLink: { _, error in error == gone })
+        #expect(waiting.state == .waiting)
+        #expect(effect == .awaitingLink(gone))
+        let (failed, plain) = TaskLifecycle.apply(.failed(gone, durableBytes: 0), to: running(), retryPolicy: policy)
+        #expect(failed.state == .failed && plain == .failed(gone))
+
+        let notRenewed = try #require(TaskLifecycle.linkNotRenewed(waiting, error: gone))
+        #expect(notRenewed.state == .failed && notRenewed.lastError == gone.description)
+        var paused = waiting
+        paused.state = .paused
+        #expect(TaskLifecycle.linkNotRenewed(paused, error: gone) == nil)
+    }
+
     @Test func diskTroublePausesWithTheReason() {
         let full = DownloadError.diskFull(path: "/d/x.part")
         let (task, effect) = TaskLifecycle.apply(.failed(full, durableBytes: 9), to: running(), retryPolicy: policy)

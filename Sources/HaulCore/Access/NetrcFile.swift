@@ -3,9 +3,9 @@ import Foundation
 /// A `.netrc` file read by curl's rules: `machine NAME` entries with `login` and `password`, a `default` entry
 /// for any other host, `macdef` bodies skipped, quoted tokens with `\"`, `\\`, `\n`, `\r` and `\t` escapes.
 ///
-/// haul looks the login up itself and hands it to libcurl as the link's own credentials, so the rule that
-/// keeps credentials from another host *or port* after a redirect (DESIGN §8) holds for it too; libcurl's
-/// own netrc reading is per host name and would send the login to any port of that host.
+/// haul looks the login up itself for each URL it asks, redirect hops included (`HopLogin`), and hands it to
+/// libcurl as the request's own credentials: libcurl's own netrc reading is per host name and would send the
+/// link's login to another port of its host after a redirect (TECH_NOTES H.2f).
 public struct NetrcFile: Sendable, Equatable {
     public struct Login: Sendable, Equatable {
         public var user: String

@@ -8,6 +8,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case privateNetwork(address: String, host: String)
     /// The server answered with an error status (after redirects).
     case httpStatus(code: Int, reason: String?, host: String, retryAfter: Double?)
+    /// The server answered 401 to a request that carried a login (`login` says whose), or `--netrc-file` had none
+    /// for its host.
+    case loginRefused(host: String, reason: String?, login: LoginTried)
     /// The connection failed: refused, reset, DNS, TLS handshake, cut short. `code` is curl's error number.
     case network(code: Int, message: String, host: String)
     /// The proxy (from `http_proxy`, `https_proxy` or `ALL_PROXY`) refused to open the tunnel to the server;
@@ -80,7 +83,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .playlist, .undecryptable, .streamRangesIgnored, .implausibleSize: return false
         case .invalidURL, .unsupportedScheme, .privateNetwork, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
-             .unusableOption:
+             .unusableOption, .loginRefused:
             return false
         }
     }
@@ -124,6 +127,19 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             default: " — check the URL"
             }
             return "HTTP \(code)\(text) from \(host)" + (isTransient ? "" : advice)
+        case let .loginRefused(host, reason, login):
+            let text = reason.map { " \($0)" } ?? ""
+            let advice = switch login {
+            case .link: "the server refused the login in the link — check its user:password@"
+            case .netrc: "the server refused the login --netrc-file gives for \(host) — check that entry"
+            case .netrcHasNone:
+                "the server wants a login, and --netrc-file has no machine entry for \(host) — add one "
+                    + "(machine \(host) login … password …)"
+            case .netrcWithheld:
+                "the server wants a login, and --netrc-file's login for \(host) goes only to the link's own port and scheme, "
+                    + "not to the other one a redirect led to — give this address as the link"
+            }
+            return "HTTP 401\(text) from \(host) — " + advice
         case let .unusableOption(reason):
             return reason
         case let .playlist(error):
@@ -192,6 +208,34 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "size mismatch: expected \(expected) bytes, got \(actual)"
         case let .checksumMismatch(expected, actual):
             return "checksum mismatch: expected sha-256 \(expected), got \(actual) — the file was not kept"
+        }
+    }
+
+    /// Whose login a 401 refused (`loginRefused`).
+    public enum LoginTried: Sendable, Equatable {
+        /// `user:password@` in the link.
+        case link
+        /// The `--netrc-file` entry for the host.
+        case netrc
+        /// `--netrc-file` was given and has no entry for the host: no login went.
+        case netrcHasNone
+        /// `--netrc-file` has the login for the link's host, kept from another port or scheme of it that a
+        /// redirect led to (`HopLogin`): no login went.
+        case netrcWithheld
+    }
+
+    /// A 401 from `host` told with the login it refused (`HopLogin.refused`); any other error as it is.
+    public func refusing(_ login: LoginTried?, host: String) -> DownloadError {
+        guard let login, case let .httpStatus(401, reason, _, _) = self else { return self }
+        return .loginRefused(host: host, reason: reason, login: login)
+    }
+
+    /// The HTTP status the server answered, for a failure that is one.
+    public var httpCode: Int? {
+        switch self {
+        case let .httpStatus(code, _, _, _): code
+        case .loginRefused: 401
+        default: nil
         }
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// as curl decides when it follows a redirect (CVE-2022-27776): `Authorization`, `Cookie` and
 /// `Proxy-Authorization` go only to the link's own origin (scheme, host and port).
 ///
-/// The first connection is redirected by libcurl, which applies this rule itself; the extra connections of a
-/// segmented download ask the redirect's target directly, so they apply it here.
+/// haul follows redirects itself, one request per hop, and the extra connections of a segmented download ask
+/// the redirect's target directly: every request applies the rule here.
 public enum RedirectCredentials {
     /// Header names (lower case) that carry credentials.
     public static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]

@@ -1,9 +1,11 @@
 import Foundation
 
-/// `--on-link-expired CMD` (DESIGN §8): when a link answers 401, 403, 404 or 410 after bytes were fetched, CMD
-/// runs with the task's GID and link, without a shell and for at most `timeout`; a link on the first line it
-/// prints becomes the task's by the rules of `set-url`. It runs once per failed attempt, and again only after a
-/// link it gave fetched more bytes, so a script that keeps printing a dead link cannot loop.
+/// `--on-link-expired CMD` (DESIGN §8): when a link answers 401, 403, 404 or 410 (also before any byte was
+/// fetched: a link that expired while the task waited in the queue), CMD runs with the task's GID and link,
+/// without a shell and for at most `timeout`; a link on the first line it prints becomes the task's by the rules
+/// of `set-url`. While it runs the task waits for the new link; it fails only if none comes. It runs once per
+/// link it gave: a link it gave that expires again before fetching a byte does not run it again, so a script
+/// that keeps printing dead links cannot loop.
 public struct LinkRenewal: Sendable {
     public var command: String
     public var timeout: Duration
@@ -17,10 +19,23 @@ public struct LinkRenewal: Sendable {
         self.timeout = timeout
     }
 
-    /// Whether the failure `error` of `task` calls for a new link: an expired link's answer, with bytes kept.
-    public static func applies(to task: DownloadTask, error: DownloadError) -> Bool {
-        guard case let .httpStatus(code, _, _, _) = error, expiredStatuses.contains(code) else { return false }
-        return task.bytesDone > 0 || !task.segments.isEmpty
+    /// The link the command gave a task last, and the task's durable bytes when it was given.
+    public struct Given: Sendable, Equatable {
+        public var link: String
+        public var bytes: Int64
+
+        public init(link: String, bytes: Int64) {
+            self.link = link
+            self.bytes = bytes
+        }
+    }
+
+    /// Whether the failure `error` of `task` calls for a new link: an expired link's answer, unless the link is
+    /// the one the command gave last (`lastGiven`) and no byte was fetched from it.
+    public static func applies(to task: DownloadTask, error: DownloadError, lastGiven: Given?) -> Bool {
+        guard let code = error.httpCode, expiredStatuses.contains(code) else { return false }
+        guard let lastGiven, lastGiven.link == task.url else { return true }
+        return task.bytesDone > lastGiven.bytes
     }
 
     /// Runs the command for `task`; the first non-empty line it printed, or why there is none.

@@ -50,6 +50,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var cookies: [String] = []
     /// Other links serving the same file (DESIGN §8): ranges are fetched from every link at once.
     public var mirrors: [String] = []
+    /// The link, then the mirrors: the origins the user gave (`HopLogin`).
+    public var links: [String] { [url] + mirrors }
     /// A stream task's stored progress: the engine fetches the playlist again and goes on after its segments.
     public var stream: StreamInfo?
     /// When the task was added (whole seconds since 1970): with its id, what tells its part file from any other.

@@ -3,7 +3,8 @@ import Foundation
 /// The pure rules of DESIGN §3: how a task's state moves when a transfer ends or a user acts.
 ///
 /// `waiting → running → completed`; `running → paused` (user); `running → waiting` (retry after a
-/// transient error, or the process stopping); `running → failed`; `paused|failed → waiting` (user).
+/// transient error, the process stopping, or an expired link waiting for a new one); `running → failed`;
+/// `waiting → failed` (no new link came); `paused|failed → waiting` (user).
 public enum TaskLifecycle {
     /// What the controller must do after a transfer ended.
     public enum Effect: Sendable, Equatable {
@@ -16,6 +17,9 @@ public enum TaskLifecycle {
         /// Paused by the engine for a reason the user must fix (disk space).
         case pausedByError(DownloadError)
         case failed(DownloadError)
+        /// Its link expired and `--on-link-expired` is asked for a new one: it waits for it, not failed
+        /// (`linkNotRenewed` fails it if none comes).
+        case awaitingLink(DownloadError)
     }
 
     /// Applies a transfer outcome to the task. `stateBefore` is the state the controller holds now
@@ -24,9 +28,12 @@ public enum TaskLifecycle {
     /// `startedAt` is the durable byte count when the attempt began: an attempt that moved the download
     /// forward before failing resets the count of attempts, so a connection that keeps dropping while
     /// making progress never runs out of retries.
+    ///
+    /// `renewsLink` says whether a failure that would fail the task asks for a new link instead (`LinkRenewal`):
+    /// the task then waits for it.
     public static func apply(
         _ outcome: TransferOutcome, to task: DownloadTask, retryPolicy: RetryPolicy, startedAt: Int64? = nil,
-        now: Date = Date()
+        now: Date = Date(), renewsLink: (DownloadTask, DownloadError) -> Bool = { _, _ in false }
     ) -> (DownloadTask, Effect) {
         var task = task
         switch outcome {
@@ -61,10 +68,24 @@ public enum TaskLifecycle {
                 task.state = .paused
                 return (task, .pausedByError(error))
             case .fail:
+                if renewsLink(task, error) {
+                    task.state = .waiting
+                    return (task, .awaitingLink(error))
+                }
                 task.state = .failed
                 return (task, .failed(error))
             }
         }
+    }
+
+    /// `--on-link-expired` gave a task that waited for a new link none it could use: waiting → failed, for the
+    /// error that asked for one. A task the user paused or resumed meanwhile keeps that state (nil).
+    public static func linkNotRenewed(_ task: DownloadTask, error: DownloadError) -> DownloadTask? {
+        guard task.state == .waiting else { return nil }
+        var task = task
+        task.state = .failed
+        task.lastError = error.description
+        return task
     }
 
     /// The controller gives the task a slot: waiting → running.

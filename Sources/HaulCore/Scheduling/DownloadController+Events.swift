@@ -115,7 +115,7 @@ extension DownloadController {
 
     private func conclude(_ task: DownloadTask, _ outcome: TransferOutcome, startedAt: Int64) {
         let (updated, effect) = TaskLifecycle.apply(
-            outcome, to: task, retryPolicy: configuration.retryPolicy, startedAt: startedAt)
+            outcome, to: task, retryPolicy: configuration.retryPolicy, startedAt: startedAt, renewsLink: renewsLink)
         save(updated)
         switch effect {
         case .completed:
@@ -136,7 +136,8 @@ extension DownloadController {
         case let .failed(error):
             summary.outcomes[task.id] = .failed
             announce(.failed(updated, error: error))
-            renewLinkIfExpired(updated, error)
+        case let .awaitingLink(error):
+            renewLink(updated, error)
         }
     }
 }

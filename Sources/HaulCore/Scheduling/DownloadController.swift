@@ -15,7 +15,7 @@ public actor DownloadController {
         public var exitWhenIdle: Bool
         /// The cap on the sum of all downloads (`--max-overall-download-limit`); nil for none.
         public var overallLimit: RateLimit?
-        /// `--on-link-expired`: asked for a new link when one expires with bytes kept.
+        /// `--on-link-expired`: asked for a new link when one expires.
         public var linkRenewal: LinkRenewal?
         /// The wall clock and calendar the schedule is read on (tests give their own).
         public var wallClock: @Sendable () -> Date = { Date() }
@@ -215,6 +215,8 @@ public actor DownloadController {
         // A task that went back in line is not ready until the engine let go of its last transfer.
         var ready = tasks.waiting
         for id in runtime.inFlight where ready[id] != nil { ready[id] = nil }
+        // A task waiting for `--on-link-expired` starts once it has its new link.
+        for id in runtime.renewals { ready[id] = nil }
         // Outside the schedule's run windows only what the user started by hand starts.
         if scheduleHolds { ready = ready.filter { runtime[$0.key].startedByHand } }
         let plan = SlotPolicy.plan(

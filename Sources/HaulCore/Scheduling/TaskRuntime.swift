@@ -52,15 +52,16 @@ struct TaskRuntime: Sendable {
     }
     /// Connections set for this task while the queue runs, over `-s`.
     var split: Int?
-    /// `--on-link-expired` runs for it now; the bytes it had when it last ran.
-    var renewing = false
-    var renewedAtBytes: Int64?
+    /// `--on-link-expired` runs for it now: the failure a new link would undo (the task waits, held out of the slots).
+    var renewing: DownloadError?
+    /// The link `--on-link-expired` gave it last, with its bytes then.
+    var linkGiven: LinkRenewal.Given?
     /// The user resumed it outside the schedule's run windows: it runs anyway.
     var startedByHand = false
 
     var isEmpty: Bool {
         attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
-            && !singleConnection && rate == .inherit && split == nil && !renewing && renewedAtBytes == nil && !startedByHand
+            && !singleConnection && rate == .inherit && split == nil && renewing == nil && linkGiven == nil && !startedByHand
     }
 }
 
@@ -81,7 +82,10 @@ struct RuntimeTable: Sendable {
 
     var hasAttempts: Bool { byID.values.contains { $0.attempt != nil } }
     var hasBackoff: Bool { byID.values.contains { $0.backoff != nil } }
-    var hasRenewals: Bool { byID.values.contains { $0.renewing } }
+    var hasRenewals: Bool { byID.values.contains { $0.renewing != nil } }
+
+    /// The tasks waiting for `--on-link-expired` to give them a new link.
+    var renewals: [TaskID] { byID.compactMap { $0.value.renewing == nil ? nil : $0.key } }
 
     /// Retry times of the tasks backing off, for the slot policy.
     var backoffInstants: [TaskID: ContinuousClock.Instant] {

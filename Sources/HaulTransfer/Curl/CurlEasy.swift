@@ -44,11 +44,9 @@ final class CurlEasy {
     /// Sets every option for `request`, and the callbacks that feed `receiver`.
     func apply(_ request: CurlRequest) throws(CurlError) {
         try set(CURLOPT_URL, request.url)
+        // Redirects are not followed here: the engine asks each hop with its own proxy and login (`RedirectHop`).
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_NOSIGNAL, 1)
-        try set(CURLOPT_FOLLOWLOCATION, 1)
-        try set(CURLOPT_MAXREDIRS, 10)
         try set(CURLOPT_CONNECTTIMEOUT, request.connectTimeout)
         try set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try set(CURLOPT_LOW_SPEED_TIME, request.stallTimeout)
@@ -99,11 +97,26 @@ final class CurlEasy {
         for line in seed { try set(CURLOPT_COOKIELIST, line) }
     }
 
+    /// Forgets every option set (`curl_easy_reset`), so the handle can be set up for another request (the next hop of
+    /// a redirect); it keeps its live connections and caches. Only while it is not in the multi handle.
+    func reset() {
+        curl_easy_reset(handle)
+        if let headerList { curl_slist_free_all(headerList) }
+        if let proxyHeaderList { curl_slist_free_all(proxyHeaderList) }
+        headerList = nil
+        proxyHeaderList = nil
+        errorBuffer[0] = 0
+        newSocketReceiveBuffer = nil
+    }
+
     /// libcurl's own words for the last failure (more precise than the code's text), possibly empty.
     var errorDetail: String { String(cString: errorBuffer) }
 
-    /// The URL after redirects.
+    /// The URL after redirects (the URL asked last).
     var effectiveURL: String? { info(string: CURLINFO_EFFECTIVE_URL) }
+
+    /// Where the last answer redirects to: its `Location` resolved against the URL asked; nil when it has none.
+    var redirectURL: String? { info(string: CURLINFO_REDIRECT_URL) }
 
     /// How long the TCP handshake took, in microseconds; 0 on a reused connection.
     var connectMicroseconds: Int64? { info(offset: CURLINFO_CONNECT_TIME_T) }

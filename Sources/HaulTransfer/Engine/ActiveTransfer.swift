@@ -67,6 +67,8 @@ final class ActiveTransfer {
     let links: [TransferLink]
     /// Leases handed out and not yet done, so checkpoints can commit what each received.
     var leases: Set<SegmentLease.ID> = []
+    /// The logins 401s refused, by the host of the link that led there (`ActiveTransfer+Logins`).
+    var refusedLogins: [String: RefusedLogin] = [:]
 
     init(
         request: TransferRequest, attempt: Int, partsInUse: PartRegistry, budget: BandwidthBudget,

@@ -55,6 +55,10 @@ final class Connection: CurlReceiver, PacedConnection {
     var heldSince: ContinuousClock.Instant?
     /// It waited at its cut as long as it may (`ActiveTransfer.endStaleHolds`): it stops there.
     var holdSpent = false
+    /// The redirect target it asks now (the engine follows redirects itself, `RedirectHop`); nil for its own URL.
+    private(set) var hop: String?
+    /// Redirects followed so far.
+    private(set) var hops = 0
 
     init(role: Role, transfer: ActiveTransfer, link: TransferLink, requested: Range<Int64>, lease: SegmentLease.ID?) {
         self.role = role
@@ -66,11 +70,14 @@ final class Connection: CurlReceiver, PacedConnection {
         end = lease == nil ? nil : requested.upperBound
     }
 
+    /// The URL it asks now: its own, or the redirect target it follows.
+    var currentURL: String { hop ?? transfer.url(for: self) }
+
     /// Sets the easy handle up for this connection's request; its callbacks come back here.
     func configure() throws(CurlError) {
         easy.receiver = self
         var request = ConnectionRequest.make(
-            role: role, request: transfer.request, url: transfer.url(for: self), requested: requested,
+            role: role, request: transfer.request, url: currentURL, requested: requested,
             validators: transfer.ifRangeValidators(for: self), fresh: fresh, netrc: transfer.netrc)
         // Under a limit a new socket starts with a small buffer: the server never sees a wide window.
         request.receiveBuffer = transfer.budget.receiveBuffer(for: self)
@@ -80,6 +87,28 @@ final class Connection: CurlReceiver, PacedConnection {
         try easy.apply(request)
     }
 
+    /// The next hop of a redirect after libcurl let go of it as `result`; nil when its answer stands (a redirect
+    /// that is not followed becomes its failure).
+    func nextHop(after result: CurlResult) -> String? {
+        guard result.isOK, state == .awaitingResponse else { return nil }
+        switch RedirectHop.next(head: head, target: easy.redirectURL, hops: hops, host: link.host) {
+        case .answered: return nil
+        case let .follow(url): return url
+        case let .refused(error):
+            state = .failed(error)
+            return nil
+        }
+    }
+
+    /// Sets the handle up again for the next hop `url` (taken off the multi handle first); the engine adds it back.
+    func follow(_ url: String) throws(CurlError) {
+        hop = url
+        hops += 1
+        head = ResponseHead()
+        easy.reset()
+        try configure()
+    }
+
     /// How libcurl let go of it, with libcurl's error turned into the user's.
     func exit(_ result: CurlResult) -> ConnectionExit {
         guard !result.isOK else { return .completed }
@@ -87,7 +116,7 @@ final class Connection: CurlReceiver, PacedConnection {
             curl: result, detail: easy.errorDetail, url: transfer.url(for: self), effectiveURL: easy.effectiveURL,
             host: link.host, responseSeen: head.status != 0, stallTimeout: transfer.request.options.stallTimeout,
             proxyStatus: easy.proxyConnectStatus,
-            proxy: transfer.request.requestOptions.proxies?.redacted.proxy(for: transfer.url(for: self))))
+            proxy: transfer.request.requestOptions.proxies?.redacted.proxy(for: currentURL)))
     }
 
     var pacedTask: TaskID { transfer.request.id }
@@ -115,12 +144,15 @@ final class Connection: CurlReceiver, PacedConnection {
 
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         if head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect {
+            if head.status == 401 { transfer.noteRefusedLogin(on: self) }
             transfer.accept(head, on: self)
         }
         return bytes.count
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // A redirect's own page: the next hop's answer is the one that counts.
+        if head.isComplete, head.isFollowedRedirect { return bytes.count }
         switch state {
         case .receiving:
             // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.

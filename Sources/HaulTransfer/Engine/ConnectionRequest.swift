@@ -4,7 +4,8 @@ import HaulCore
 enum ConnectionRequest {
     /// - Parameters:
     ///   - role: the task's first request, or a bounded range of a segmented download.
-    ///   - url: where it asks (an extra connection asks the first one's redirect target directly).
+    ///   - url: where it asks: its link, a redirect's next hop (the engine follows them, each hop with the proxy and
+    ///     login its own URL calls for), or for an extra connection the first one's redirect target directly.
     ///   - requested: the bytes it wants; a first request wants everything from its start.
     ///   - validators: what an `If-Range` must repeat: the stored ones for a first request, the first
     ///     answer's for a range.
@@ -29,13 +30,8 @@ enum ConnectionRequest {
             curl.proxy = proxies.proxy(for: url) ?? ""
             curl.noProxy = proxies.noProxy ?? ""
         }
-        // A link with its own credentials keeps them (curl's rule); a login goes only to the origin of the task's
-        // link or of a mirror, each its own host's.
-        // Only with a netrc: the origin test parses every link, and every range request passes here.
-        if let netrc, URLValidation.redacted(url) == url,
-           ([request.url] + request.mirrors).contains(where: { RedirectCredentials.sameOrigin(url, $0) }) {
-            curl.login = netrc.login(for: URLValidation.host(of: url))
-        }
+        // Each URL asked (a redirect's hop too) gets the login its host has (`HopLogin`).
+        curl.login = HopLogin.choose(for: url, links: request.links, netrc: netrc).login
         switch role {
         case .first:
             guard requested.lowerBound > 0 else { break }

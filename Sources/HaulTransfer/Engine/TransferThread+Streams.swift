@@ -74,6 +74,16 @@ extension TransferThread {
         let stream = fetch.stream
         guard streams[stream.request.id] === stream else { return }
         multi.remove(fetch.easy)
+        if let next = fetch.nextHop(after: result) {
+            // The next hop on the same handle, set up for its own URL.
+            do throws(CurlError) {
+                try fetch.follow(next)
+                try multi.add(fetch.easy)
+                return
+            } catch {
+                fetch.fail(DownloadError(setup: error, host: fetch.host))
+            }
+        }
         proceed(stream, stream.ended(fetch, result: result))
     }
 

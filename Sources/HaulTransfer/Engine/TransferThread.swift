@@ -241,7 +241,18 @@ final class TransferThread {
         let transfer = connection.transfer
         guard active[transfer.request.id] === transfer else { return }
         multi.remove(connection.easy)
-        proceed(transfer, transfer.ended(connection, exit: connection.exit(result)))
+        var exit = connection.exit(result)
+        if let next = connection.nextHop(after: result) {
+            // The next hop on the same connection, set up for its own URL.
+            do throws(CurlError) {
+                try connection.follow(next)
+                try multi.add(connection.easy)
+                return
+            } catch {
+                exit = .failed(DownloadError(setup: error, host: transfer.host))
+            }
+        }
+        proceed(transfer, transfer.ended(connection, exit: exit))
         shareRoom(on: connection.link.host)
     }
 
@@ -255,6 +266,7 @@ final class TransferThread {
 
     /// Takes the transfer off the network at once, then syncs, verifies and renames on the disk worker.
     func conclude(_ transfer: ActiveTransfer, _ ending: TransferEnding) {
+        let ending = transfer.explained(ending)
         let id = transfer.request.id
         for connection in transfer.closeAll() { multi.remove(connection.easy) }
         budget.forget(id)

@@ -50,7 +50,7 @@ enum LinkAgreement {
     /// a replaced link that serves another file.
     static func isLinkFailure(_ error: DownloadError) -> Bool {
         switch error {
-        case .httpStatus, .network, .stalled, .tls, .tooManyRedirects, .invalidResponse, .badContentRange, .bodyPastLength,
+        case .httpStatus, .loginRefused, .network, .stalled, .tls, .tooManyRedirects, .invalidResponse, .badContentRange, .bodyPastLength,
              .sizeMismatch, .unsupportedScheme:
             return true
         default:

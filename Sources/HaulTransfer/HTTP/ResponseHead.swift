@@ -3,8 +3,7 @@ import HaulCore
 
 /// Status and headers of one HTTP response, collected line by line by the header callback.
 ///
-/// libcurl hands us the headers of every response (redirect hops and 1xx included), so a status
-/// line starts a fresh head.
+/// libcurl hands us the headers of every response (1xx included), so a status line starts a fresh head.
 struct ResponseHead {
     private(set) var status = 0
     private(set) var reason: String?
@@ -64,7 +63,7 @@ struct ResponseHead {
 
     var isInformational: Bool { (100..<200).contains(status) }
 
-    /// A redirect libcurl will follow (it has a Location); its body is never ours.
+    /// A redirect the engine follows (it has a Location, `RedirectHop`); its body is never ours.
     var isFollowedRedirect: Bool { (300..<400).contains(status) && status != 304 && fields["location"] != nil }
 
     var contentLength: Int64? { fields["content-length"].flatMap { StatedSize.bytes(Substring($0)) } }

@@ -31,6 +31,9 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     private(set) var shed = false
     var bytesSinceTick: Int64 = 0
     var receiveBuffer: Int?
+    /// The redirect target it asks now (the engine follows redirects itself, `RedirectHop`); nil for `url`.
+    private(set) var hop: String?
+    private(set) var hops = 0
 
     init(purpose: Purpose, url: String, range: Range<Int64>?, limit: Int, stream: StreamTransfer) {
         self.purpose = purpose
@@ -53,7 +56,7 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     func configure() throws(CurlError) {
         easy.receiver = self
         var request = ConnectionRequest.make(
-            role: range == nil ? .first : .range, request: stream.request, url: url,
+            role: range == nil ? .first : .range, request: stream.request, url: hop ?? url,
             requested: range ?? 0..<Int64.max, validators: RemoteValidators(), fresh: false, netrc: stream.netrc)
         // Segments ask for the whole resource or one range each, never a resumed one: a first request at 0.
         request.http11Only = true
@@ -63,6 +66,33 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         request.cookieSeed = stream.cookies.takeSeed()
         request.publicOnly = stream.publicOrigin
         try easy.apply(request)
+    }
+
+    /// The next hop of a redirect after libcurl let go of it as `result`; nil when its answer stands (a redirect
+    /// that is not followed becomes its failure).
+    func nextHop(after result: CurlResult) -> String? {
+        guard result.isOK, failure == nil, easy.refusedAddress == nil else { return nil }
+        switch RedirectHop.next(head: head, target: easy.redirectURL, hops: hops, host: host) {
+        case .answered: return nil
+        case let .follow(url): return url
+        case let .refused(error):
+            failure = error
+            return nil
+        }
+    }
+
+    /// Ends it for `error` (its next hop could not be set up).
+    func fail(_ error: DownloadError) {
+        if failure == nil { failure = error }
+    }
+
+    /// Sets the handle up again for the next hop `url` (taken off the multi handle first); the engine adds it back.
+    func follow(_ url: String) throws(CurlError) {
+        hop = url
+        hops += 1
+        head = ResponseHead()
+        easy.reset()
+        try configure()
     }
 
     /// The fetch an easy handle belongs to.
@@ -79,7 +109,7 @@ final class StreamFetch: CurlReceiver, PacedConnection {
                 curl: result, detail: easy.errorDetail, url: url, effectiveURL: easy.effectiveURL, host: host,
                 responseSeen: head.status != 0, stallTimeout: stream.request.options.stallTimeout,
                 proxyStatus: easy.proxyConnectStatus,
-                proxy: stream.request.requestOptions.proxies?.redacted.proxy(for: url)))
+                proxy: stream.request.requestOptions.proxies?.redacted.proxy(for: hop ?? url)))
         }
         if let range, body.count != range.count {
             return .failure(.badContentRange("\(body.count) bytes arrived for a range of \(range.count)"))
@@ -106,7 +136,8 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect else { return bytes.count }
         if !(200..<300).contains(head.status) {
-            failure = head.statusError(host: host)
+            let tried = head.status == 401 ? HopLogin.refused(at: hop ?? url, links: stream.request.links, netrc: stream.netrc) : nil
+            failure = head.statusError(host: host).refusing(tried, host: URLValidation.host(of: hop ?? url))
         } else if range != nil, head.status != 206 {
             failure = .streamRangesIgnored(host: host)
         } else if let refusal = head.implausibleSize(host: host) {
@@ -124,6 +155,8 @@ final class StreamFetch: CurlReceiver, PacedConnection {
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard failure == nil else { return 0 }
+        // A redirect's own page: the next hop's answer is the one that counts.
+        if head.isComplete, head.isFollowedRedirect { return bytes.count }
         guard head.isComplete else {
             failure = .invalidResponse(host: host, detail: "body data arrived before a complete response head")
             return 0

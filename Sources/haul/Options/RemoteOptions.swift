@@ -21,7 +21,7 @@ struct RemoteOptions: ParsableArguments {
     @Option(name: .customLong("on-download-error"), help: "Command run (no shell) with GID, 1 and the file's path when a download fails.")
     var onDownloadError: String?
 
-    @Option(name: .customLong("on-link-expired"), help: "Command run (no shell) with GID and link when a link answers 401, 403, 404 or 410 after bytes were fetched; a link it prints replaces the task's (as set-url).")
+    @Option(name: .customLong("on-link-expired"), help: "Command run (no shell) with GID and link when a link answers 401, 403, 404 or 410; a link it prints replaces the task's (as set-url), and the task fails only if none comes.")
     var onLinkExpired: String?
 
     @Flag(inversion: .prefixedNo, help: "A desktop notification (notify-send) each time a download completes or fails, when a session bus is there.")
