@@ -194,35 +194,29 @@ import Testing
         let granted = ledger.leaseNext(minSplit: mib)
         let grant = try #require(granted)
         #expect(ledger.lease(before: grant.lease.id) == lease.id)
-        let end = ledger.giveBack(grant.lease.id, to: lease.id)
+        // Its request was refused: released, its range is free, and the lease it was cut from takes it back.
+        ledger.release(grant.lease.id)
+        let end = ledger.absorbFree(after: lease.id, upTo: 32 * mib)
         #expect(end == 32 * mib)
         #expect(ledger.status(of: lease.id)?.range == 0..<(32 * mib))
         #expect(ledger.status(of: lease.id)?.received == 2 * mib)
-        #expect(ledger.status(of: grant.lease.id) == nil)
         let accepted = ledger.received(lease.id, bytes: 30 * mib)
         #expect(accepted == 30 * mib)
     }
 
-    @Test func aNewLeaseThatReceivedBytesOrAReleasedHolderTakesNothingBack() throws {
+    @Test func aLeaseTakesFreeBytesOnlyUpToWhatItsRequestAsksAndOnlyWhileItRuns() {
         var ledger = SegmentLedger(total: 32 * mib)
-        let lease = ledger.plan(connections: 1, minSplit: 32 * mib)[0]
-        let granted = ledger.leaseNext(minSplit: mib)
-        let grant = try #require(granted)
-        ledger.received(grant.lease.id, bytes: 1)
-        let touched = ledger.giveBack(grant.lease.id, to: lease.id)
-        #expect(touched == nil)
-        let next = ledger.leaseNext(minSplit: mib)
-        let other = try #require(next)
-        // The holder waiting at its cut takes it back; once its connection ended, it cannot.
-        ledger.received(lease.id, bytes: 32 * mib)
-        var waiting = ledger
-        let resumed = waiting.giveBack(other.lease.id, to: lease.id)
-        #expect(resumed == other.lease.range.upperBound)
-        ledger.release(lease.id)
-        let stopped = ledger.giveBack(other.lease.id, to: lease.id)
-        #expect(stopped == nil)
-        let stranger = waiting.giveBack(other.lease.id, to: SegmentLease.ID(999))
-        #expect(stranger == nil)
+        let leases = ledger.plan(connections: 2, minSplit: mib)
+        ledger.release(leases[1].id)
+        let part = ledger.absorbFree(after: leases[0].id, upTo: 20 * mib)
+        #expect(part == 20 * mib)
+        #expect(ledger.status(of: leases[0].id)?.range == 0..<(20 * mib))
+        // Nothing free right after a lease that reaches the end, nor after a released one.
+        let none = ledger.absorbFree(after: leases[1].id, upTo: 32 * mib)
+        #expect(none == nil)
+        ledger.release(leases[0].id)
+        let released = ledger.absorbFree(after: leases[0].id, upTo: 32 * mib)
+        #expect(released == nil)
     }
 
     @Test func commitNeverPassesReceivedNorMovesBack() {

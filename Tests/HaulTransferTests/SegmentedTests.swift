@@ -267,8 +267,8 @@ import Testing
         defer { server.stop() }
         var plan = Self.plan(seed: 810, throttle: 16 << 20)
         // Every range connection of the split gets 503 with Retry-After: 30. Each refused range goes back to the
-        // connection it was cut from: the first request, which asks for the whole file, fetches it alone (about
-        // a second) with no request more.
+        // connection before it when that one's request still asks for it: the first request, which asks for the
+        // whole file, fetches it alone (about a second) with no request more.
         plan.extraFault = .fail
         plan.extraFaultTimes = 4
         plan.retryAfter = 30

@@ -56,18 +56,21 @@ extension SegmentLedger {
         ])
     }
 
-    /// Gives the range of `lease`, which received nothing, back to `holder`, the running lease right before it
-    /// (a cut that did not take: the new lease's request was refused), even when `holder` reached the cut. `holder` then ends where `lease` ended.
-    /// Returns the new end, or nil (nothing changes) when the two are not such neighbours.
-    public mutating func giveBack(_ lease: SegmentLease.ID, to holder: SegmentLease.ID) -> Int64? {
-        guard let index = index(of: lease), index > 0, case .leased(let taken) = segments[index].holder,
-              taken.isConnected, taken.received == 0,
-              case .leased(let keeper) = segments[index - 1].holder, keeper.id == holder, keeper.isConnected,
-              keeper.received <= segments[index - 1].length
+    /// Running lease `id` takes the free bytes right after it, up to `limit` (its connection's request still asks
+    /// for them, so no new request is needed). Returns its new end, or nil when nothing free follows it.
+    public mutating func absorbFree(after id: SegmentLease.ID, upTo limit: Int64) -> Int64? {
+        guard let index = index(of: id), index + 1 < segments.count, case .leased(let lease) = segments[index].holder,
+              lease.isConnected, segments[index + 1].holder == .free
         else { return nil }
-        let end = segments[index].end
-        replace(at: index, with: [])
-        setEnd(end, at: index - 1)
+        let free = segments[index + 1]
+        let end = min(free.end, limit)
+        guard end > free.start else { return nil }
+        setEnd(end, at: index)
+        if end == free.end {
+            replace(at: index + 1, with: [])
+        } else {
+            replace(at: index + 1, with: [Segment(start: end, end: free.end, holder: .free)])
+        }
         return end
     }
 }

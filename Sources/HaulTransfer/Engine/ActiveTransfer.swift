@@ -266,12 +266,10 @@ final class ActiveTransfer {
         let verdict = EndingCheck.range(phase: phase, state: connection.state, exit: exit, host: host)
         if case let .conclude(ending) = verdict { return .conclude(ending) }
         let holder = connection.lease.flatMap { ledger?.lease(before: $0) }
-        if case .failedRange = verdict, let lease = connection.lease, giveBack(lease) {
-            // Its range went back to the connection it was cut from, which still asks for it.
-        } else if let lease = connection.lease {
-            ledger?.release(lease)
-        }
-        // The connection it was cut from no longer waits at the cut: it goes on, or stops there.
+        if let lease = connection.lease { ledger?.release(lease) }
+        // What it did not fetch goes back to the connection before it when that one's request still asks for it
+        // (the one it was cut from, waiting at the cut); that one then goes on, or stops at the cut.
+        absorbFreeRanges()
         if let holder { releaseHold(of: holder) }
         switch verdict {
         case let .conclude(ending):
@@ -285,19 +283,18 @@ final class ActiveTransfer {
         }
     }
 
-    /// A range refused before its first byte goes back to the running connection it was cut from when that
-    /// connection's request still asks for every byte of it and has not stopped at the cut yet: no byte needs
-    /// a new request (a link that expires or a host that rations requests refuses the new ones).
-    private func giveBack(_ lease: SegmentLease.ID) -> Bool {
-        guard var ledger, let holder = ledger.lease(before: lease), let range = ledger.status(of: lease)?.range,
-              let keeper = connections.first(where: { $0.lease == holder && $0.isOpen }),
-              let stop = keeper.end, keeper.cursor <= stop, keeper.requested.upperBound >= range.upperBound,
-              let end = ledger.giveBack(lease, to: holder)
-        else { return false }
-        self.ledger = ledger
-        keeper.end = end
-        leases.remove(lease)
-        return true
+    /// Free ranges right after a running connection whose request still asks for them become its own: a range
+    /// whose request was refused goes back to the connection it was cut from and is fetched without a new request
+    /// (a link that expired or a host that rations requests would refuse that too).
+    private func absorbFreeRanges() {
+        guard ledger != nil else { return }
+        for connection in connections where connection.isOpen && !connection.holdSpent {
+            guard let lease = connection.lease, let end = connection.end, connection.requested.upperBound > end,
+                  let newEnd = ledger?.absorbFree(after: lease, upTo: connection.requested.upperBound)
+            else { continue }
+            connection.end = newEnd
+            if connection.heldSince != nil { releaseHold(of: lease) }
+        }
     }
 
     /// Whether `connection`, a range connection at (or `incoming` bytes from crossing) its cut, must wait there:

@@ -82,7 +82,7 @@ struct ConnectionPlanner {
             lastRangeError = error
             return
         }
-        if othersRunning, case .httpStatus = error, !error.isTransient { refusesNewRequests = true }
+        if othersRunning, error.httpCode != nil, !error.isTransient { refusesNewRequests = true }
         rangeFailures += 1
         lastRangeError = error
         if let seconds = error.retryAfter, seconds > 0 {
