@@ -143,6 +143,12 @@ final class CurlEasy {
         return setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) == 0
     }
 
+    /// Runs the request to its end on the calling thread (`curl_easy_perform`), outside any multi handle: for a
+    /// one-off request (`LinkProbe`) on a thread of its own.
+    func perform() -> CurlResult {
+        CurlResult(code: curl_easy_perform(handle))
+    }
+
     /// Lets a paused transfer go on (`curl_easy_pause` with `CURLPAUSE_CONT`, which is 0).
     func resume() {
         _ = curl_easy_pause(handle, 0)
