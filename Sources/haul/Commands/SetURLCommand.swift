@@ -63,7 +63,7 @@ struct SetURLCommand: AsyncParsableCommand {
         guard let task = try await endpoint.tasks().first(where: { $0.id == TaskID(id) }), task.state.isUnfinished,
               let link = try? TaskIntake.url(url)
         else { return }
-        switch await LinkProbe.check(task, newLink: link, change: change, options: Self.probeOptions) {
+        switch await LinkProbe.check(task, newLink: link, change: change, options: Self.probeOptions()) {
         case .notNeeded, .sameFile:
             return
         case let .refused(error):
@@ -73,6 +73,12 @@ struct SetURLCommand: AsyncParsableCommand {
         }
     }
 
-    /// A check waits for a server no longer than a resume's first answer would before it is retried.
-    static let probeOptions = TransferOptions(stallTimeout: 15, connectTimeout: 10)
+    /// A check waits for a server no longer than a resume's first answer would before it is retried, and trusts the
+    /// settings file's CA bundle as the resume will (a bundle given only on a run's command line is not known here:
+    /// such a link is taken with the warning).
+    static func probeOptions() -> TransferOptions {
+        var options = TransferOptions(stallTimeout: 15, connectTimeout: 10)
+        options.caCertificate = (try? RunSettings.load(config: nil, commandLine: [:]))?.string("ca-cert").map { absolutePath($0) }
+        return options
+    }
 }
