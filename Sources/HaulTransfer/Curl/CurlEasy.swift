@@ -4,7 +4,8 @@ import HaulCore
 
 /// Owns one libcurl easy handle (`CURL *`); cleaned up in `deinit`.
 ///
-/// Confined to the transfer thread: it is not Sendable and never leaves that thread. libcurl's callbacks
+/// Confined to the thread that made it (the transfer thread, or a `LinkProbe`'s own): it is not Sendable and
+/// never leaves that thread. libcurl's callbacks
 /// and `CURLINFO_PRIVATE` reach it through an unretained pointer to `self`, valid while the handle lives.
 final class CurlEasy {
     let handle: UnsafeMutableRawPointer
