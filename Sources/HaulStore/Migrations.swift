@@ -107,6 +107,13 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE task ADD COLUMN stream TEXT")
         }
 
+        // Where a task's validators came from (DESIGN §8): the `Server` header and the link's host, which tell
+        // whether another link's ETag can be compared with them.
+        migrator.registerMigration("2026-11-27-task-validator-source") { db in
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN validatorServer TEXT")
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN validatorHost TEXT")
+        }
+
         return migrator
     }
 }

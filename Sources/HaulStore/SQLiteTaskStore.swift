@@ -111,14 +111,14 @@ public struct SQLiteTaskStore: TaskStore {
         try database.writer.write { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE task SET url = ?, directory = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
-                    lastModified = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
+                    lastModified = ?, validatorServer = ?, validatorHost = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
                     cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?, stream = ?
                 WHERE id = ?
                 """)
             for task in tasks {
                 try update.execute(arguments: [
                     task.url, task.directory, task.fileName, task.state.rawValue, task.position, task.bytesDone, task.totalBytes,
-                    task.validators.etag, task.validators.lastModified, task.attempts, task.lastError,
+                    task.validators.etag, task.validators.lastModified, task.validators.server, task.validators.host, task.attempts, task.lastError,
                     task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
                     TaskRecord.encodeStrings(task.cookies), TaskRecord.encodeOptions(task.requestOptions),
                     TaskRecord.encodeStrings(task.mirrors), TaskRecord.encodeDropped(task.droppedLinks),

@@ -19,6 +19,9 @@ struct TaskRecord: Equatable {
     var totalBytes: Int64?
     var etag: String?
     var lastModified: String?
+    /// The `Server` header and the link's host the validators came with (`RemoteValidators`).
+    var validatorServer: String?
+    var validatorHost: String?
     var attempts: Int
     var lastError: String?
     /// `sha-256=HEX`, as `Checksum.description` writes it.
@@ -54,6 +57,8 @@ struct TaskRecord: Equatable {
         static let totalBytes = Column("totalBytes")
         static let etag = Column("etag")
         static let lastModified = Column("lastModified")
+        static let validatorServer = Column("validatorServer")
+        static let validatorHost = Column("validatorHost")
         static let attempts = Column("attempts")
         static let lastError = Column("lastError")
         static let checksum = Column("checksum")
@@ -80,6 +85,7 @@ extension TaskRecord {
             requestedName: task.requestedName, fileName: task.fileName, state: task.state,
             position: task.position, bytesDone: task.bytesDone, totalBytes: task.totalBytes,
             etag: task.validators.etag, lastModified: task.validators.lastModified,
+            validatorServer: task.validators.server, validatorHost: task.validators.host,
             attempts: task.attempts, lastError: task.lastError, checksum: task.checksum?.description,
             headers: Self.encodeStrings(task.headers), createdAt: task.createdAt, finishedAt: task.finishedAt,
             linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory),
@@ -106,7 +112,7 @@ extension TaskRecord {
         var task = DownloadTask(
             id: taskID, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
             state: state, position: position, bytesDone: bytesDone, totalBytes: totalBytes,
-            validators: RemoteValidators(etag: etag, lastModified: lastModified), attempts: attempts,
+            validators: RemoteValidators(etag: etag, lastModified: lastModified, server: validatorServer, host: validatorHost), attempts: attempts,
             lastError: lastError, checksum: parsedChecksum, headers: parsedHeaders,
             createdAt: createdAt, finishedAt: finishedAt)
         task.linkChange = parsedLinkChange
@@ -162,7 +168,7 @@ extension TaskRecord {
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
         attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, requestOptions, cookies,
-        mirrors, droppedLinks, stream
+        mirrors, droppedLinks, stream, validatorServer, validatorHost
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -171,7 +177,7 @@ extension TaskRecord {
         self.init(
             id: row[0], url: row[1], directory: row[2], requestedName: row[3], fileName: row[4], state: row[5],
             position: row[6], bytesDone: row[7], totalBytes: row[8], etag: row[9], lastModified: row[10],
-            attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
+            validatorServer: row[24], validatorHost: row[25], attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
             finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18], requestOptions: row[19],
             cookies: row[20], mirrors: row[21], droppedLinks: row[22], stream: row[23])
@@ -195,6 +201,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         totalBytes = try row.decode(forColumn: Columns.totalBytes)
         etag = try row.decode(forColumn: Columns.etag)
         lastModified = try row.decode(forColumn: Columns.lastModified)
+        validatorServer = try row.decode(forColumn: Columns.validatorServer)
+        validatorHost = try row.decode(forColumn: Columns.validatorHost)
         attempts = try row.decode(forColumn: Columns.attempts)
         lastError = try row.decode(forColumn: Columns.lastError)
         checksum = try row.decode(forColumn: Columns.checksum)
@@ -222,6 +230,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.totalBytes] = totalBytes
         container[Columns.etag] = etag
         container[Columns.lastModified] = lastModified
+        container[Columns.validatorServer] = validatorServer
+        container[Columns.validatorHost] = validatorHost
         container[Columns.attempts] = attempts
         container[Columns.lastError] = lastError
         container[Columns.checksum] = checksum

@@ -82,13 +82,15 @@ import Testing
         #expect(warnings.isEmpty)
     }
 
+    @Test func httpAndHttpsLinksOnOneLineAreMirrorsOfOneTask() throws {
+        let (tasks, warnings) = try Self.parse("https://a.example/x.bin\thttp://c.example/x.bin\n")
+        #expect(tasks.map(\.mirrors) == [["http://c.example/x.bin"]])
+        #expect(warnings.isEmpty)
+    }
+
     @Test func aMirrorTheIntakeRefusesIsReportedOnItsLine() throws {
         #expect(throws: InputFileError(line: 2, reason: .intake(.unsupportedScheme("ftp")))) {
             try Self.parse("https://a.example/1\nhttps://a.example/x.bin\tftp://c.example/x.bin\n")
-        }
-        #expect(throws: InputFileError(
-            line: 1, reason: .intake(.mirrorSchemeDiffers(mirror: "http://c.example/x.bin", scheme: "http", main: "https")))) {
-            try Self.parse("https://a.example/x.bin\thttp://u:p@c.example/x.bin\n")
         }
     }
 

@@ -130,8 +130,6 @@ import Testing
             return payload(error)
         case let .headerTooLarge(name, _, _):
             return name
-        case let .mirrorSchemeDiffers(mirror, _, _):
-            return mirror
         case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge, .mirrorNeedsOneURL:
             return nil
         }

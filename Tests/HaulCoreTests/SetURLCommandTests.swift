@@ -53,11 +53,13 @@ import HaulTestSupport
         driver.emit(.finished(TaskID(1), .paused(durableBytes: 9)))
         try await eventually("started again", timeout: .seconds(20)) { driver.started.count == 2 }
         #expect(requests().last?.mirrors == ["http://localhost:3/f.bin"])
-        // Another scheme is refused by the mirror rule, and nothing changes.
-        let refused = await controller.perform(.setMirrors(TaskID(1), ["https://localhost:3/f.bin"]))
+        // A link the mirror rule refuses changes nothing; another scheme is no reason to refuse.
+        let refused = await controller.perform(.setMirrors(TaskID(1), ["ftp://localhost:3/f.bin"]))
         guard case let .rejected(message) = refused else { Issue.record("accepted: \(refused)"); return }
-        #expect(message.contains("https://localhost:3/f.bin"))
+        #expect(message.contains("ftp"))
         #expect(store.task(1)?.mirrors == ["http://localhost:3/f.bin"])
+        #expect(await controller.perform(.setMirrors(TaskID(1), ["https://localhost:3/f.bin"])) == .done)
+        #expect(store.task(1)?.mirrors == ["https://localhost:3/f.bin"])
         await controller.stop()
         _ = await run.value
     }

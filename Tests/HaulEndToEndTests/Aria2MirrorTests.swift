@@ -38,12 +38,13 @@ extension Aria2Conformance {
             #expect(getUris.count == 3)
         }
 
-        @Test func aMirrorOfAnotherSchemeIsRefusedQuotingIt() async throws {
+        @Test func httpAndHttpsLinksOfOneFileAreTakenAsAria2cTakesThem() async throws {
             let run = try HaulRun()
             let haul = try await Aria2Haul.start(run)
             let answer = try await haul.call("aria2.addUri", [["http://127.0.0.1:9/a.bin", "https://127.0.0.1:9/b.bin"]])
-            let message = (answer.object?["error"] as? [String: Any])?["message"] as? String ?? ""
-            #expect(message.contains("'https://127.0.0.1:9/b.bin'") && message.contains("scheme"), "\(answer.body)")
+            let gid = try #require(answer.object?["result"] as? String, "\(answer.body)")
+            let uris = try #require(try await haul.result("aria2.getUris", [gid]) as? [[String: Any]])
+            #expect(uris.compactMap { $0["uri"] as? String } == ["http://127.0.0.1:9/a.bin", "https://127.0.0.1:9/b.bin"], "\(uris)")
         }
     }
 }

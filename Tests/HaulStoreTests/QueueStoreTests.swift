@@ -91,7 +91,9 @@ struct QueueStoreTests {
         task.position = 42
         task.bytesDone = 5_000_000_000
         task.totalBytes = 5_000_000_000
-        task.validators = RemoteValidators(etag: "\"abc-123\"", lastModified: "Wed, 21 Oct 2026 07:28:00 GMT")
+        task.validators = RemoteValidators(
+            etag: "\"abc-123\"", lastModified: "Wed, 21 Oct 2026 07:28:00 GMT", server: "Apache/2.4.62 (Debian)",
+            host: "example.org")
         task.attempts = 3
         task.lastError = "HTTP 503 Service Unavailable from example.org — will retry"
         task.finishedAt = Date(timeIntervalSince1970: 1_795_003_600.5)

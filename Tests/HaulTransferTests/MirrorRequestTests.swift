@@ -32,4 +32,21 @@ struct MirrorRequestTests {
         // Before its first answer a mirror has no validators of its own: no If-Range.
         #expect(!curl.headers.contains { $0.hasPrefix("If-Range") })
     }
+
+    @Test func anHttpMirrorOfAnHttpsLinkOnTheSameHostGetsNeitherItsLoginNorItsCredentialHeaders() {
+        var request = Self.request()
+        request.url = "https://alice:hunter2@a.example/f.iso"
+        request.mirrors = ["http://a.example/f.iso"]
+        let netrc = NetrcFile(parsing: "machine b.example login bob password pw\n")
+        let curl = ConnectionRequest.make(
+            role: .range, request: request, url: "http://a.example/f.iso", requested: 0..<100,
+            validators: RemoteValidators(), fresh: false, netrc: netrc)
+        #expect(curl.login == nil)
+        #expect(!curl.headers.contains { RedirectCredentials.carriesCredentials($0) }, "\(curl.headers)")
+        #expect(curl.headers.contains("X-Trace: 7"))
+        // The https link itself keeps both.
+        let own = ConnectionRequest.make(
+            role: .first, request: request, url: request.url, requested: 0..<100, validators: RemoteValidators(), fresh: false)
+        #expect(own.headers.contains("Authorization: Bearer s3cret"))
+    }
 }

@@ -22,6 +22,8 @@ struct NewLinkCheckTests {
         RangeCheck.verdict(head: head, requested: 1000..<2000, total: 4000, validators: stored, host: "h", newLink: change)
     }
 
+    static let etagMismatch = RemoteValidators.Mismatch(validator: .etag, recorded: "\"v1\"", offered: "\"v2\"")
+
     @Test func theSameFileKeepsTheBytes() {
         let same = Self.head("HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-3999/4000", "ETag: \"v1\"")
         #expect(first(same) == .append(offset: 1000, total: 4000))
@@ -48,10 +50,10 @@ struct NewLinkCheckTests {
 
     @Test func anotherValidatorNeedsTheUsersWord() {
         let other = Self.head("HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-3999/4000", "ETag: \"v2\"")
-        #expect(first(other) == .reject(.linkDisagrees(which: "the ETag")))
+        #expect(first(other) == .reject(.linkDisagrees(Self.etagMismatch)))
         #expect(first(other, .keepBytes) == .append(offset: 1000, total: 4000))
         let otherRange = Self.head("HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-1999/4000", "ETag: \"v2\"")
-        #expect(range(otherRange) == .refuse(.linkDisagrees(which: "the ETag")))
+        #expect(range(otherRange) == .refuse(.linkDisagrees(Self.etagMismatch)))
         #expect(range(otherRange, .keepBytes) == .accept(end: 2000))
     }
 

@@ -77,7 +77,11 @@ import Testing
         let refused = EngineHarness()
         refused.start(resumeFromNewLink(server, dir, path: "/mirror.bin", kept: 1 << 20, plan: plan, change: .sameFile, oldETag: "\"other\""))
         guard let (error, durable) = try await refused.failure(of: TaskID(1)) else { return }
-        #expect(error == .linkDisagrees(which: "the ETag"))
+        guard case let .linkDisagrees(mismatch) = error else {
+            Issue.record("refused for another reason: \(error)")
+            return
+        }
+        #expect(mismatch.validator == .etag && mismatch.recorded == "\"other\"")
         #expect(durable == 1 << 20)
         expectSameBytes(contents(dir.path + "/f.bin.part"), [UInt8](plan.body.bytes()[0..<(1 << 20)]))
 

@@ -51,9 +51,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A replaced link serves a file of another length (`offered`, nil when it did not say) than the one the
     /// kept bytes belong to: they are kept, and nothing is spliced.
     case linkServesAnotherFile(kept: Int64?, offered: Int64?)
-    /// A replaced link's validator (`which`: "the ETag", "Last-Modified") differs from the kept bytes' one:
-    /// the user must say whether it is the same file.
-    case linkDisagrees(which: String)
+    /// A replaced link's validator differs from the one the kept bytes came with (which one, both values): the
+    /// user must say whether it is the same file.
+    case linkDisagrees(RemoteValidators.Mismatch)
     /// A replaced link answers a range with the whole file: the kept bytes cannot be continued from it.
     case linkIgnoresRanges
     /// The finished file does not have the announced size.
@@ -196,9 +196,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             let offeredText = offered.map { "a \($0)-byte file" } ?? "a file of unstated length"
             return "the new link serves \(offeredText), the kept bytes are of \(keptText) — the bytes are kept; "
                 + "give the link of the same file, or set the link again with --restart"
-        case let .linkDisagrees(which):
-            return "the new link's \(which) is not the one the kept bytes came with — the bytes are kept; set the "
-                + "link again with --keep-bytes if it is the same file, or with --restart"
+        case let .linkDisagrees(mismatch):
+            return "the new link's \(mismatch.validator.rawValue) is \(mismatch.offered.escapingAllControlCharacters), the kept "
+                + "bytes came with \(mismatch.recorded.escapingAllControlCharacters) — the bytes are kept; set the link again "
+                + "with --keep-bytes if it is the same file, or with --restart"
         case .linkIgnoresRanges:
             return "the new link answers with the whole file, not the missing part — the bytes are kept; set the "
                 + "link again with --restart to fetch it from the start"

@@ -49,8 +49,6 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     case malformedCookiesFile(String, line: Int?)
     /// A local file named over RPC outside `--rpc-allowed-dir` (what it is for, its path).
     case fileNotAllowed(kind: String, String)
-    /// A mirror whose scheme is not the main link's (the mirror without credentials, its scheme, the main one's).
-    case mirrorSchemeDiffers(mirror: String, scheme: String, main: String)
     /// Mirrors given for more or fewer than one URL.
     case mirrorNeedsOneURL
 
@@ -114,8 +112,6 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
                 + "(7 TAB-separated fields: domain, subdomains, path, secure, expiry, name, value)"
         case let .fileNotAllowed(kind, path):
             return "\(kind) '\(quoted(path))' is outside the directories RPC may name (--rpc-allowed-dir)"
-        case let .mirrorSchemeDiffers(mirror, scheme, main):
-            return "mirror '\(quoted(mirror))' is \(scheme) but the main link is \(main); give mirrors of the same scheme"
         case .mirrorNeedsOneURL:
             return "mirrors are links of one file: give exactly one URL with --mirror"
         }

@@ -4,7 +4,8 @@ import HaulCore
 
 /// Owns one libcurl easy handle (`CURL *`); cleaned up in `deinit`.
 ///
-/// Confined to the transfer thread: it is not Sendable and never leaves that thread. libcurl's callbacks
+/// Confined to the thread that made it (the transfer thread, or a `LinkProbe`'s own): it is not Sendable and
+/// never leaves that thread. libcurl's callbacks
 /// and `CURLINFO_PRIVATE` reach it through an unretained pointer to `self`, valid while the handle lives.
 final class CurlEasy {
     let handle: UnsafeMutableRawPointer
@@ -141,6 +142,12 @@ final class CurlEasy {
     fileprivate static func setReceiveBuffer(of socket: curl_socket_t, to bytes: Int) -> Bool {
         var size = Int32(clamping: bytes)
         return setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) == 0
+    }
+
+    /// Runs the request to its end on the calling thread (`curl_easy_perform`), outside any multi handle: for a
+    /// one-off request (`LinkProbe`) on a thread of its own.
+    func perform() -> CurlResult {
+        CurlResult(code: curl_easy_perform(handle))
     }
 
     /// Lets a paused transfer go on (`curl_easy_pause` with `CURLPAUSE_CONT`, which is 0).

@@ -65,11 +65,11 @@ extension ActiveTransfer {
         connection.state = .receiving
         connection.cursor = position
         if link.isMain {
-            validators = head.validators
+            validators = head.validators(from: link.host)
             newLink = nil
         } else {
             // The task keeps the main link's validators; the mirror's are its own.
-            link.validators = head.validators
+            link.validators = head.validators(from: link.host)
             link.answered = true
         }
         reportResponse(status: head.status, restartReason: restartReason)
@@ -103,7 +103,7 @@ extension ActiveTransfer {
             if let holder = connection.lease.flatMap({ ledger?.lease(before: $0) }) { releaseHold(of: holder) }
             if link.isMain, newLink != nil {
                 // The replaced link serves the same file: its validators are the file's from now on.
-                validators = head.validators
+                validators = head.validators(from: link.host)
                 newLink = nil
             }
             connection.state = .receiving
@@ -114,7 +114,7 @@ extension ActiveTransfer {
             }
             if !link.isMain, !link.answered {
                 // A mirror's first answer: its validators are the ones its later answers must repeat.
-                link.validators = head.validators
+                link.validators = head.validators(from: link.host)
                 link.answered = true
                 growAfterFirstAnswer(link)
             }

@@ -1,7 +1,8 @@
 import HaulCore
 
 /// The cookies of one download attempt: the task's cookies file and the cookies servers set for it earlier,
-/// in one jar every connection of the attempt shares (DESIGN §8). Confined to the transfer thread.
+/// in one jar every connection of the attempt shares (DESIGN §8). Confined to the transfer thread (or to a
+/// `LinkProbe`'s own, for its one request).
 ///
 /// The cookies servers set are kept within `BoundedCookies`' bounds: at each checkpoint, and whenever answers
 /// have carried `BoundedCookies.perHost` `Set-Cookie` headers since the last look, the jar is read, and when a

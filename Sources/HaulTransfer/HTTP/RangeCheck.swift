@@ -33,7 +33,7 @@ enum RangeCheck {
             guard let range = head.contentRange, let first = range.first, let last = range.last else {
                 return .reject(head.unusableContentRange)
             }
-            if let changed = changedValidator(head: head, stored: validators) { return .changed(changed) }
+            if let changed = changedValidator(head: head, stored: validators, host: host) { return .changed(changed) }
             if let whole = range.total, whole != total {
                 return .changed("the file is now \(whole) bytes, was \(total)")
             }
@@ -43,7 +43,7 @@ enum RangeCheck {
             }
             return .accept(end: last + 1)
         case 200:
-            if let changed = changedValidator(head: head, stored: validators) { return .changed(changed) }
+            if let changed = changedValidator(head: head, stored: validators, host: host) { return .changed(changed) }
             if let length = head.contentLength, length != total { return .changed("the file is now \(length) bytes, was \(total)") }
             return .ignoresRanges
         case 416:
@@ -65,8 +65,8 @@ enum RangeCheck {
                 return .reject(head.unusableContentRange)
             }
             guard range.total == total else { return .refuse(.linkServesAnotherFile(kept: total, offered: range.total)) }
-            if change == .sameFile, let which = stored.contradicted(by: head.validators) {
-                return .refuse(.linkDisagrees(which: which))
+            if change == .sameFile, let mismatch = stored.mismatch(with: head.validators(from: host)) {
+                return .refuse(.linkDisagrees(mismatch))
             }
             guard first == requested.lowerBound, last >= first, last < requested.upperBound else {
                 return .reject(.badContentRange(
@@ -84,8 +84,8 @@ enum RangeCheck {
     }
 
     /// Which validator of a response contradicts the recorded one, if any.
-    static func changedValidator(head: ResponseHead, stored: RemoteValidators) -> String? {
-        stored.contradicted(by: head.validators).map { "\($0) changed since the download began" }
+    static func changedValidator(head: ResponseHead, stored: RemoteValidators, host: String) -> String? {
+        stored.contradicted(by: head.validators(from: host)).map { "\($0) changed since the download began" }
     }
 
     /// Whether a first answer allows splitting the rest of the file over several connections: a known

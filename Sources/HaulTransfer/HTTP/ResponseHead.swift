@@ -13,7 +13,7 @@ struct ResponseHead {
     /// The headers haul reads; others are skipped without building strings (this runs for every line).
     static let wanted: [String] = [
         "content-length", "content-range", "etag", "last-modified", "content-disposition", "location",
-        "retry-after", "transfer-encoding", "accept-ranges", "content-encoding", "content-type",
+        "retry-after", "transfer-encoding", "accept-ranges", "content-encoding", "content-type", "server",
     ]
 
     /// Feeds one header line (with or without CRLF). Returns true when the line ended the head.
@@ -83,8 +83,17 @@ struct ResponseHead {
         return nil
     }
 
-    /// The file's validators as this answer states them.
-    var validators: RemoteValidators { RemoteValidators(etag: fields["etag"], lastModified: fields["last-modified"]) }
+    /// The file's validators as this answer states them, with the server software that words its ETag.
+    var validators: RemoteValidators {
+        RemoteValidators(etag: fields["etag"], lastModified: fields["last-modified"], server: fields["server"])
+    }
+
+    /// Its validators as the answer of a link on `host`: what tells whether another link's ETag can be compared.
+    func validators(from host: String) -> RemoteValidators {
+        var validators = validators
+        validators.host = host
+        return validators
+    }
 
     /// The failure an error status stands for, with the wait its `Retry-After` asks for.
     func statusError(host: String, now: Date = .now) -> DownloadError {

@@ -43,16 +43,16 @@ enum ResumeCheck {
                 return .discardAndRetry(.remoteFileChanged("the file is now \(total) bytes, was \(expectedTotal)"))
             }
             // A server may ignore If-Range (or we had only a weak ETag to send): the 206 must still be the same file.
-            if let changed = storedValidators.contradicted(by: head.validators) {
+            if let changed = storedValidators.contradicted(by: head.validators(from: host)) {
                 return .discardAndRetry(.remoteFileChanged("\(changed) changed since the download began"))
             }
             return .append(offset: requestedOffset, total: range.total ?? expectedTotal)
         case 200...299:
             let total = head.isChunked ? nil : head.contentLength
             guard requestedOffset > 0 else { return .restart(total: total, reason: nil) }
-            let changed = storedValidators.contradicted(by: head.validators) != nil
+            let changed = storedValidators.contradicted(by: head.validators(from: host)) != nil
             // The same strong ETag promises the same bytes: a full answer of another length is a lie, not a new file.
-            if storedValidators.sharesStrongETag(with: head.validators), let expectedTotal, let total, total != expectedTotal {
+            if storedValidators.sharesStrongETag(with: head.validators(from: host)), let expectedTotal, let total, total != expectedTotal {
                 return .reject(.invalidResponse(
                     host: host, detail: "a full answer of \(total) bytes under the same ETag as the \(expectedTotal)-byte file"))
             }
@@ -85,8 +85,8 @@ enum ResumeCheck {
             guard let total = range.total, total == expectedTotal else {
                 return .reject(.linkServesAnotherFile(kept: expectedTotal, offered: range.total))
             }
-            if change == .sameFile, let which = stored.contradicted(by: head.validators) {
-                return .reject(.linkDisagrees(which: which))
+            if change == .sameFile, let mismatch = stored.mismatch(with: head.validators(from: host)) {
+                return .reject(.linkDisagrees(mismatch))
             }
             return .append(offset: offset, total: total)
         case 200...299:

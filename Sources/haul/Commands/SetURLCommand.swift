@@ -1,5 +1,6 @@
 import ArgumentParser
 import HaulCore
+import HaulTransfer
 
 /// `haul set-url ID URL [--keep-bytes | --restart]`: a new link for an unfinished task, keeping its bytes when
 /// the new link serves the same file (DESIGN §8).
@@ -8,9 +9,12 @@ struct SetURLCommand: AsyncParsableCommand {
         commandName: "set-url",
         abstract: "Give an unfinished task a new link (an expired signed link, a mirror); its bytes are kept when the new link serves the same file.",
         discussion: """
-            The next answer must have the same length; where both links carry an ETag or Last-Modified and
-            they differ, the task stops with both named unless --keep-bytes or --restart says what to do.
-            A running task is stopped with its bytes saved and goes on from the new link.
+            A task that keeps bytes asks the new link for a few of them at once: it must serve a file of the same
+            length and, where both links carry one, the same Last-Modified and (from the same host or server
+            software) the same ETag; otherwise the link is not changed and the difference is named, unless
+            --keep-bytes or --restart says what to do. A link that cannot be reached now is taken with a warning
+            and checked when the task resumes. A running task is stopped with its bytes saved and goes on from
+            the new link.
             """)
 
     @Argument(help: "The task's id (see haul list).") var id: Int64
@@ -39,6 +43,7 @@ struct SetURLCommand: AsyncParsableCommand {
         let endpoint = try await QueueEndpoint.open(session)
         let result: CommandResult
         do {
+            try await checkNewLink(on: endpoint, change: change)
             var commands: [QueueCommand] = [.setURL(TaskID(id), url: url, change: change)]
             if !mirrors.isEmpty { commands.append(.setMirrors(TaskID(id), mirrors)) }
             let results = try await endpoint.perform(commands)
@@ -50,5 +55,30 @@ struct SetURLCommand: AsyncParsableCommand {
         await endpoint.close()
         if let failure = result.failure(verb: "set the link of") { throw failure }
         note("#\(id): link set\(change == .restart ? "; it starts over" : change == .keepBytes ? "; its bytes are kept" : "")")
+    }
+
+    /// Asks the new link for a few of the bytes the task does not hold yet (`LinkProbe`); throws when it serves
+    /// another file, warns when it cannot say. An unknown or finished task is left to the command's own answer.
+    private func checkNewLink(on endpoint: QueueEndpoint, change: LinkChange) async throws {
+        guard let task = try await endpoint.tasks().first(where: { $0.id == TaskID(id) }), task.state.isUnfinished,
+              let link = try? TaskIntake.url(url)
+        else { return }
+        switch await LinkProbe.check(task, newLink: link, change: change, options: Self.probeOptions()) {
+        case .notNeeded, .sameFile:
+            return
+        case let .refused(error):
+            throw CommandFailure.usage("#\(id): the link was not changed: \(error.description)")
+        case let .unconfirmed(reason):
+            note("warning: #\(id): the new link could not be checked now (\(reason)); it is checked when the task resumes")
+        }
+    }
+
+    /// A check waits for a server no longer than a resume's first answer would before it is retried, and trusts the
+    /// settings file's CA bundle as the resume will (a bundle given only on a run's command line is not known here:
+    /// such a link is taken with the warning).
+    static func probeOptions() -> TransferOptions {
+        var options = TransferOptions(stallTimeout: 15, connectTimeout: 10)
+        options.caCertificate = (try? RunSettings.load(config: nil, commandLine: [:]))?.string("ca-cert").map { absolutePath($0) }
+        return options
     }
 }
