@@ -67,9 +67,12 @@ import Testing
         let bytes = plan.body.bytes()
         try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
         try Data(bytes.prefix(1 << 20)).write(to: URL(fileURLWithPath: run.downloads + "/film.bin"))
+        let original = try inode(run.downloads + "/film.bin")
         let (status, _, error) = try await run.run(["--headless", "-d", run.downloads, "-s", "1", "-c", server.url("/film.bin")])
         #expect(status == 0, "\(error)")
         expectSameBytes(run.file("film.bin"), bytes)
+        // Moved to the part file and back, never copied: no second helping of disk space.
+        #expect(try inode(run.downloads + "/film.bin") == original, "the partial file itself was continued")
         #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads) == ["film.bin"])
         let stats = server.stats("/film.bin")
         #expect(stats.rangeHeaders.first == "bytes=\(1 << 20)-", "\(stats.rangeHeaders)")
@@ -86,11 +89,54 @@ import Testing
         let partial = Data(repeating: 7, count: 300_000)
         try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
         try partial.write(to: URL(fileURLWithPath: run.downloads + "/whole.bin"))
+        let original = try inode(run.downloads + "/whole.bin")
         let (status, _, error) = try await run.run(["--headless", "-d", run.downloads, "-c", server.url("/whole.bin")])
         #expect(status == 0, "\(error)")
         #expect(run.file("whole.bin") == [UInt8](partial), "the partial file is untouched")
+        #expect(try inode(run.downloads + "/whole.bin") == original, "the partial file came back under its name")
         expectSameBytes(run.file("whole (1).bin"), plan.body.bytes())
         #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads).sorted() == ["whole (1).bin", "whole.bin"])
+    }
+
+    @Test func aDownloadThatFailsBeforeContinuingGivesThePartialFileBack() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/gone.bin", FaultPlan.status(404))
+        let run = try HaulRun()
+        let partial = Data(repeating: 9, count: 200_000)
+        try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
+        try partial.write(to: URL(fileURLWithPath: run.downloads + "/gone.bin"))
+        let original = try inode(run.downloads + "/gone.bin")
+        let (status, _, error) = try await run.run(["--headless", "-d", run.downloads, "-c", server.url("/gone.bin")])
+        #expect(status != 0, "\(error)")
+        #expect(run.file("gone.bin") == [UInt8](partial), "the partial file is back with its bytes")
+        #expect(try inode(run.downloads + "/gone.bin") == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads) == ["gone.bin"])
+    }
+
+    @Test func removingTheTaskGivesThePartialFileBack() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/kept.bin", FaultPlan.file(size: 1 << 20, seed: 607))
+        let run = try HaulRun()
+        let partial = Data(repeating: 5, count: 100_000)
+        try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
+        try partial.write(to: URL(fileURLWithPath: run.downloads + "/kept.bin"))
+        let original = try inode(run.downloads + "/kept.bin")
+        // Queued, not run: the part file is the partial one, lent until a 206 continues it.
+        let (added, _, addError) = try await run.run(["add", "-d", run.downloads, "-c", server.url("/kept.bin")])
+        #expect(added == 0, "\(addError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads) == ["kept.bin.part"])
+        let (removed, _, removeError) = try await run.run(["remove", "--delete-file", "1"])
+        #expect(removed == 0, "\(removeError)")
+        #expect(run.file("kept.bin") == [UInt8](partial), "the partial file is back with its bytes")
+        #expect(try inode(run.downloads + "/kept.bin") == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.downloads) == ["kept.bin"])
+    }
+
+    private func inode(_ path: String) throws -> UInt64 {
+        let number = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber
+        return try #require(number).uint64Value
     }
 
     @Test func withoutContinueAFileAtTheNameIsNeverTouched() async throws {

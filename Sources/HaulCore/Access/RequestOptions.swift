@@ -11,8 +11,8 @@ public struct RequestOptions: Sendable, Equatable, Codable {
     /// How the finished file is published: over a file already at its name (`--allow-overwrite`), instead of
     /// under a numbered name.
     public var allowOverwrite: Bool?
-    /// The part file began as a copy of a partial file left at the final name (`-c`): while its bytes stand,
-    /// the finished file replaces that partial one; once the download starts over, it no longer does.
+    /// The part file is a partial file `-c` moved from the final name, and no 206 has continued it yet: when
+    /// the download starts over, fails for good or is removed, it goes back to that name (`PartialAdoption`).
     public var continuesPartialFile: Bool?
     /// `--stream off`: a playlist is saved as a file instead of becoming a stream task (DESIGN §9).
     public var streamOff: Bool?

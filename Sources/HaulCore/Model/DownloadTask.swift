@@ -89,7 +89,7 @@ public struct NewTask: Sendable, Equatable, Codable {
     public var startsPaused: Bool?
     /// Proxy, cookies file and netrc file; the intake always records the proxies (none: direct).
     public var requestOptions = RequestOptions(proxies: ProxySettings())
-    /// A partial file left at the final name, copied to the part file (`-c`): the task starts with its bytes.
+    /// A partial file left at the final name, moved to the part file (`-c`): the task starts with its bytes.
     public var adoptedPart: AdoptedPart?
     /// Other links serving the same file (`--mirror`); checked by the intake like `url`.
     public var mirrors: [String] = []
@@ -114,4 +114,10 @@ public struct AdoptedPart: Sendable, Equatable, Codable {
         self.fileName = fileName
         self.bytes = bytes
     }
+}
+
+extension DownloadTask {
+    /// The part file is the one `-c` moved from the final name, and no 206 has continued it: it goes back
+    /// there when the download starts over, fails for good or is removed (`PartialAdoption`).
+    public var holdsLentPart: Bool { requestOptions.continuesPartialFile == true }
 }

@@ -229,9 +229,14 @@ extension DownloadController {
         runtime[id].unrecordedBytes = nil
         // The part file belongs to the engine: it stops a transfer it holds and deletes the part file the
         // transfer really used (the name may be decided after this controller last heard of it).
-        let deletesPart = deleteFile && task.state != .completed
+        // A part file -c took from the final name, and no 206 continued, goes back there instead (`.finished`
+        // gives it back when a transfer holds it).
+        let lent = task.holdsLentPart
+        let deletesPart = deleteFile && task.state != .completed && !lent
         if runtime.isInFlight(id) {
             runtime[id].removal = TaskRuntime.Removal(task: task, deleteFile: deletesPart)
+        } else if lent {
+            _ = giveBackLentPart(task)
         }
         if deletesPart {
             driver.send(.deletePart(id, directory: task.directory, fileName: task.fileName))

@@ -18,10 +18,8 @@ extension DownloadController {
             task.bytesDone = min(task.bytesDone, response.offset)
             // The new link's first answer passed its check (or the task started over): the link is the task's now.
             task.linkChange = nil
-            if task.requestOptions.continuesPartialFile == true, response.offset == 0 {
-                // The server did not continue the partial file: the file at the final name stays as it is.
-                task.requestOptions.continuesPartialFile = nil
-            }
+            // Continued by a 206, the part file lent by -c is the task's; otherwise the engine gave it back.
+            task.requestOptions.continuesPartialFile = nil
             if let reason = response.restartReason {
                 task.lastError = "restarted from byte 0: \(reason)"
                 announce(.restarted(task, reason: reason))
@@ -40,6 +38,11 @@ extension DownloadController {
         case let .checkpoint(id, bytes):
             guard var task = tasks[id], runtime[id].removal == nil else { return }
             task.bytesDone = bytes
+            // Bytes back to 0: the engine gave a lent part file back before starting over.
+            if bytes == 0, task.holdsLentPart {
+                task.requestOptions.continuesPartialFile = nil
+                save(task)
+            }
             tasks[id] = task
             runtime[id].unrecordedBytes = bytes
             flushProgressSoon()
@@ -92,8 +95,9 @@ extension DownloadController {
             // Only transfers we started end; anything else is stale.
             guard let attempt = runtime[id].attempt else { return }
             runtime[id].attempt = nil
-            if runtime[id].removal != nil {
+            if let removal = runtime[id].removal {
                 runtime[id].removal = nil
+                if removal.task.holdsLentPart { _ = giveBackLentPart(removal.task) }
             } else if let task = tasks[id] {
                 conclude(task, outcome, startedAt: attempt.startByte)
             }
@@ -135,9 +139,31 @@ extension DownloadController {
             announce(.failed(updated, error: error))
         case let .failed(error):
             summary.outcomes[task.id] = .failed
-            announce(.failed(updated, error: error))
+            var failed = updated
+            if failed.holdsLentPart {
+                failed = giveBackLentPart(failed)
+                save(failed)
+            }
+            announce(.failed(failed, error: error))
         case let .awaitingLink(error):
             renewLink(updated, error)
         }
+    }
+}
+
+extension DownloadController {
+    /// Moves the part file `-c` lent back to the task's final name (`PartialAdoption.giveBack`): the task then
+    /// holds no bytes. When that fails the part file stays, and the task's error names both paths.
+    func giveBackLentPart(_ task: DownloadTask) -> DownloadTask {
+        guard let fileName = task.fileName else { return task }
+        var updated = task
+        do {
+            try PartialAdoption.giveBack(directory: task.directory, fileName: fileName)
+            updated.requestOptions.continuesPartialFile = nil
+            updated.bytesDone = 0
+        } catch {
+            updated.lastError = [task.lastError, error.description].compactMap { $0 }.joined(separator: "; ")
+        }
+        return updated
     }
 }

@@ -139,7 +139,18 @@ extension ActiveTransfer {
     }
 
     /// Empties the part file (reserving one first when the name is not decided yet); records 0 durable bytes.
+    /// A part file `-c` took from the final name is not emptied: it goes back there, and a fresh one is reserved.
     private func startOver(_ head: ResponseHead) throws(DownloadError) {
+        if let writer, let fileName, request.requestOptions.continuesPartialFile == true, epoch == 0, !responded {
+            partsInUse.paths.remove(writer.path)
+            writer.close()
+            self.writer = nil
+            do throws(PartialAdoption.MoveError) {
+                try PartialAdoption.giveBack(directory: directory.path, fileName: fileName)
+            } catch {
+                throw error.downloadError
+            }
+        }
         if let writer {
             try writer.truncate(to: 0)
         } else {

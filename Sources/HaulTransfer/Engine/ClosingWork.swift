@@ -96,9 +96,8 @@ extension ClosingWork {
         fileName = transfer.fileName
         checksum = transfer.request.checksum
         directory = transfer.directory
-        // With --allow-overwrite, or when it continues a partial file left at the name (-c) and was never emptied since.
-        let options = transfer.request.requestOptions
-        replacing = options.allowOverwrite == true || (options.continuesPartialFile == true && transfer.epoch == 0)
+        // With --allow-overwrite. A partial file -c continued was moved, not copied: nothing of it is left at the name.
+        replacing = transfer.request.requestOptions.allowOverwrite == true
         ledger = transfer.ledger
         marks = transfer.receivedMarks()
         tag = PartOwnerTag(transfer.request)

@@ -6,13 +6,16 @@ struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Queue URLs without running them.")
 
     @OptionGroup var add: AddOptions
+    @OptionGroup var transfer: TaskTransferFlags
     @OptionGroup var state: StateOptions
     @OptionGroup var settingsFile: SettingsOptions
 
     func run() async throws {
         // The settings file's dir, headers, proxies and rules apply to the tasks added, as in a run.
-        let settings = try RunSettings.load(config: settingsFile.config, commandLine: add.commandLine)
-        let tasks = try add.newTasks(settings)
+        let settings = try RunSettings.load(
+            config: settingsFile.config, commandLine: add.commandLine.merging(transfer.commandLine) { given, _ in given })
+        // -s and --limit-rate are stored with each task: the haul that runs it, this one's or a running one, uses them.
+        let tasks = try transfer.stored(in: add.newTasks(settings), settings: settings)
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)

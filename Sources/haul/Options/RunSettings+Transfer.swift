@@ -8,10 +8,10 @@ extension RunSettings {
         if let caCertificate = string("ca-cert"), !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw problem("ca-cert", "'\(caCertificate)' cannot be read")
         }
-        let split = required(int("split"), "split")
+        let (split, rateLimit) = try taskTransferOptions()
         let maxHostConnections = required(int("max-host-connections"), "max-host-connections")
         var options = TransferOptions(
-            rateLimit: try rate("limit-rate")?.bytesPerSecond, stallTimeout: required(int("timeout"), "timeout"),
+            rateLimit: rateLimit, stallTimeout: required(int("timeout"), "timeout"),
             caCertificate: string("ca-cert").map { absolutePath($0) }, diskReserve: required(try size("disk-reserve"), "disk-reserve"),
             split: min(split, maxHostConnections), minSplitSize: required(try size("min-split-size"), "min-split-size"),
             maxHostConnections: maxHostConnections)
@@ -19,6 +19,11 @@ extension RunSettings {
         options.segmentRetries = retryPolicy.maxRetries
         options.confinementRoots = [downloadDirectory] + strings("rpc-allowed-dir").map { absolutePath($0) } + ruleDirectories
         return options
+    }
+
+    /// The connections and the receive cap each task gets (`-s`, `--limit-rate`), checked as the run checks them.
+    func taskTransferOptions() throws -> (split: Int, rateLimit: Int64?) {
+        (required(int("split"), "split"), try rate("limit-rate")?.bytesPerSecond)
     }
 
     /// The overall cap; nil for none.

@@ -8,8 +8,8 @@ struct TransferFlags: ParsableArguments {
     @Option(name: [.customShort("j"), .customLong("max-concurrent")], parsing: .unconditional, help: "Tasks running at once (default 3).")
     var maxConcurrent: Int?
 
-    @Option(name: .customLong("limit-rate"), help: "Receive limit per task, e.g. 500K, 2M, 1.5G (bytes/s).")
-    var limitRate: String?
+    /// `--limit-rate` and `-s`, which `haul add` takes too.
+    @OptionGroup var perTask: TaskTransferFlags
 
     @Option(parsing: .unconditional, help: "Retries of a transient error before a task fails (default 5).")
     var retries: Int?
@@ -23,10 +23,6 @@ struct TransferFlags: ParsableArguments {
     @Option(name: .customLong("disk-reserve"), help: "Free space to keep on the download filesystem, e.g. 64M (a task pauses below it; default 64M).")
     var diskReserve: String?
 
-    @Option(name: [.customShort("s"), .customLong("split")], parsing: .unconditional,
-            help: "Connections per download (servers that cap each connection go faster with more; default 4).")
-    var split: Int?
-
     @Option(name: .customLong("min-split-size"), help: "Smallest range one connection is given, e.g. 4M; smaller files use one connection (default 4M).")
     var minSplitSize: String?
 
@@ -39,17 +35,45 @@ struct TransferFlags: ParsableArguments {
 
     /// The settings these options give, by key.
     var commandLine: [String: SettingValue] {
-        var values: [String: SettingValue] = [:]
+        var values = perTask.commandLine
         values.given("max-concurrent", maxConcurrent.map(SettingValue.int))
-        values.given("limit-rate", limitRate.map(SettingValue.string))
         values.given("retries", retries.map(SettingValue.int))
         values.given("timeout", timeout.map(SettingValue.int))
         values.given("ca-cert", caCertificate.map(SettingValue.string))
         values.given("disk-reserve", diskReserve.map(SettingValue.string))
-        values.given("split", split.map(SettingValue.int))
         values.given("min-split-size", minSplitSize.map(SettingValue.string))
         values.given("max-overall-download-limit", maxOverallDownloadLimit.map(SettingValue.string))
         values.given("max-host-connections", maxHostConnections.map(SettingValue.int))
         return values
+    }
+}
+
+/// The transfer options a task can carry on its own: the run applies them to all its tasks, `haul add` stores
+/// them with the tasks it queues (as a settings rule's are), so whichever haul runs them uses them.
+struct TaskTransferFlags: ParsableArguments {
+    @Option(name: .customLong("limit-rate"), help: "Receive limit per task, e.g. 500K, 2M, 1.5G (bytes/s).")
+    var limitRate: String?
+
+    @Option(name: [.customShort("s"), .customLong("split")], parsing: .unconditional,
+            help: "Connections per download (servers that cap each connection go faster with more; default 4).")
+    var split: Int?
+
+    /// The settings these options give, by key.
+    var commandLine: [String: SettingValue] {
+        var values: [String: SettingValue] = [:]
+        values.given("limit-rate", limitRate.map(SettingValue.string))
+        values.given("split", split.map(SettingValue.int))
+        return values
+    }
+
+    /// `tasks` carrying the options given here, as `settings` checked them (`settings` holds `commandLine`).
+    func stored(in tasks: [NewTask], settings: RunSettings) throws -> [NewTask] {
+        let transfer = try settings.taskTransferOptions()
+        return tasks.map { task in
+            var task = task
+            if split != nil { task.requestOptions.split = transfer.split }
+            if limitRate != nil { task.requestOptions.rateLimit = transfer.rateLimit }
+            return task
+        }
     }
 }

@@ -31,6 +31,9 @@ enum QueueListing {
         // What the settings file's [[rule]] and [[category]] decided when the task was added.
         line.add("rule", task.requestOptions.rule)
         line.add("category", task.requestOptions.category)
+        // Connections and receive cap (bytes/s) stored with the task (`haul add -s`, `--limit-rate`, or a rule).
+        line.add("split", task.requestOptions.split.map(Int64.init))
+        line.add("limit-rate", task.requestOptions.rateLimit)
         // A task with mirrors: every link, credentials removed, with the reason it was dropped if it was.
         line.add("links", task.mirrors.isEmpty ? [] : task.links.map { link in
             var entry = JSONLine()
