@@ -76,6 +76,9 @@ public struct FaultPlan: Sendable, Equatable {
     /// Lie: answer a range request with a 206 for bytes from here to the end instead.
     public var wrongRangeStart: Int64?
     public var contentType: String = "application/octet-stream"
+    /// The `Server` header of its content answers; nil sends `haul-fault-server`. Two servers' ETags are compared
+    /// only when they name the same software (or the same host).
+    public var server: String?
     /// A fault only for the extra connections of a segmented download: requests whose Range starts after byte 0 ...
     public var extraFault: ExtraFault?
     /// ... for the first `extraFaultTimes` of them since the plan was installed.

@@ -161,7 +161,8 @@ enum ResponsePlanner {
         let size = plan.body.size
         let etag = plan.etagValue(version: version)
         let lastModified = plan.lastModifiedValue(version: version)
-        var headers = PlannedResponse.serverHeader + [(name: "Content-Type", value: plan.contentType)]
+        let server = plan.server.map { [(name: "Server", value: $0)] } ?? PlannedResponse.serverHeader
+        var headers = server + [(name: "Content-Type", value: plan.contentType)]
         if let etag { headers.append(("ETag", etag)) }
         if let lastModified { headers.append(("Last-Modified", lastModified)) }
         if let disposition = plan.contentDisposition { headers.append(("Content-Disposition", disposition)) }

@@ -53,6 +53,33 @@ struct LinkAgreementTests {
         }
     }
 
+    @Test func aMirrorsFirstAnswerIsCheckedAgainstTheMainLinksValidators() {
+        func first(_ head: ResponseHead, main: RemoteValidators) -> LinkAgreement.Verdict {
+            LinkAgreement.verdict(
+                head: head, requested: 1000..<2000, total: 4000, validators: RemoteValidators(), host: "b",
+                othersLive: true, main: main)
+        }
+        let nginx = RemoteValidators(etag: "\"a1\"", lastModified: "Mon, 02 Nov 2026 10:00:00 GMT", server: "nginx/1.26", host: "a")
+        // Another Last-Modified: another file, whatever the server.
+        let older = Self.head(
+            "HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-1999/4000", "Server: Apache/2.4",
+            "ETag: \"b7-c\"", "Last-Modified: Sun, 01 Nov 2026 10:00:00 GMT")
+        #expect(first(older, main: nginx)
+            == .drop("it serves another file: Last-Modified is Sun, 01 Nov 2026 10:00:00 GMT where the main link's is Mon, 02 Nov 2026 10:00:00 GMT"))
+        // The same server software words the same file's ETag the same way.
+        let otherTag = Self.head(
+            "HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-1999/4000", "Server: nginx/1.24", "ETag: \"a2\"")
+        #expect(first(otherTag, main: nginx) == .drop("it serves another file: the ETag is \"a2\" where the main link's is \"a1\""))
+        // Another server's ETag says nothing; the same Last-Modified is the same file.
+        let apache = Self.head(
+            "HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-1999/4000", "Server: Apache/2.4",
+            "ETag: \"b7-c\"", "Last-Modified: Mon, 02 Nov 2026 10:00:00 GMT")
+        #expect(first(apache, main: nginx) == .keep(.accept(end: 2000)))
+        // A mirror without validators cannot be judged by them (its sample is compared instead).
+        let bare = Self.head("HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-1999/4000")
+        #expect(first(bare, main: nginx) == .keep(.accept(end: 2000)))
+    }
+
     @Test func theLastLinkKeepsTheRulesOfATaskWithOneLink() {
         let longer = Self.head("HTTP/1.1 206 Partial Content", "Content-Range: bytes 1000-1999/5000")
         #expect(verdict(longer, othersLive: false) == .keep(.changed("the file is now 5000 bytes, was 4000")))

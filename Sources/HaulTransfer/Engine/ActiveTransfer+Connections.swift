@@ -7,7 +7,9 @@ extension ActiveTransfer {
     /// Links are offered the work fastest first (`thief`, whose connection just finished a range, before all);
     /// a link that failed for good is dropped and the others take its ranges; the task fails with the last.
     func feed(thiefSpeed: Double? = nil, thief: TransferLink? = nil) -> TransferNext {
-        for link in feedingOrder(thief: thief) {
+        openSamples()
+        // A mirror whose sample has not agreed yet has no range to run.
+        for link in feedingOrder(thief: thief) where link.sampleAgreed {
             guard var ledger else { return .keepGoing }
             let (steps, conclusion) = link.planner.feed(
                 &ledger, running: connections.filter { $0.link === link }.map(planning),

@@ -30,6 +30,8 @@ extension ActiveTransfer {
     func drop(_ link: TransferLink, reason: String) {
         guard link.isLive else { return }
         link.drop(reason)
+        // Without the main link there is nothing to compare a mirror's sample with.
+        if link.isMain { trustUnsampled() }
         if links.count > 1 {
             emit(.linkDropped(request.id, DroppedLink(url: URLValidation.redacted(link.url), reason: reason)))
         }
@@ -59,6 +61,7 @@ extension ActiveTransfer {
         drop(connection.link, reason: error.description)
         guard let next = links.first(where: \.isLive) else { return nil }
         phase = .awaitingResponse
+        next.sampleAgreed = true
         add(Connection(role: .first, transfer: self, link: next, requested: requestedOffset..<Int64.max, lease: nil))
         return .keepGoing
     }
@@ -67,6 +70,8 @@ extension ActiveTransfer {
     /// `-s` connections on each, within each host's room. A connection of `first` (nil: none) is open already
     /// and counts; the first lease is then its link's, and opens when that connection has closed.
     ///
+    /// A mirror whose sample has not agreed yet gets none now: its share stays free, for it once its sample agreed
+    /// (`openSamples` asks it for its sample) or for any other.
     /// On a mirror that has not answered yet only its first lease opens now: its first answer fixes the
     /// validators its other answers must repeat, so two versions from one mirror are never both taken. Its
     /// other ranges stay free for its connections once it answered (`growAfterFirstAnswer`), or for any other.
@@ -81,7 +86,7 @@ extension ActiveTransfer {
         var asked: Set<Int> = []
         for (lease, owner) in zip(planned, LinkShares.owners(leases: planned.count, counts: counts, start: first?.index ?? 0)) {
             let link = links[owner]
-            if link.isMain || link.answered || asked.insert(link.index).inserted {
+            if link.mayLease, link.isMain || link.answered || asked.insert(link.index).inserted {
                 shared.append((lease, link))
             } else {
                 ledger.release(lease.id)

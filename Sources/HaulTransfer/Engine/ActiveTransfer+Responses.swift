@@ -92,7 +92,8 @@ extension ActiveTransfer {
         guard link.isLive else { return connection.state = .reachedEnd }
         let agreement = LinkAgreement.verdict(
             head: head, requested: connection.requested, total: total, validators: link.isMain ? validators : link.validators,
-            host: link.host, othersLive: othersLive(than: link), newLink: link.isMain ? newLink : nil)
+            host: link.host, othersLive: othersLive(than: link), newLink: link.isMain ? newLink : nil,
+            main: link.isMain || link.answered ? nil : validators)
         guard case let .keep(verdict) = agreement else {
             if case let .drop(reason) = agreement { drop(link, reason: reason) }
             return connection.state = .reachedEnd
@@ -116,7 +117,8 @@ extension ActiveTransfer {
                 // A mirror's first answer: its validators are the ones its later answers must repeat.
                 link.validators = head.validators(from: link.host)
                 link.answered = true
-                growAfterFirstAnswer(link)
+                // Its ranges count once its sample agreed (`judgeSample`).
+                if link.sampleAgreed { growAfterFirstAnswer(link) }
             }
         case .ignoresRanges:
             connection.state = .rangesIgnored
@@ -199,6 +201,8 @@ extension ActiveTransfer {
         for (lease, link) in planned.dropFirst() {
             openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound, on: link)
         }
+        if first.link.isMain { sampleWindow = OverlapSample.window(start: head.range.lowerBound, rangeEnd: head.range.upperBound) }
+        openSamples()
         // The layout becomes the truth about the file once the file is allocated (`layoutAllocated`).
     }
 

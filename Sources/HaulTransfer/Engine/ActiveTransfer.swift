@@ -69,6 +69,11 @@ final class ActiveTransfer {
     var leases: Set<SegmentLease.ID> = []
     /// The logins 401s refused, by the host of the link that led there (`ActiveTransfer+Logins`).
     var refusedLogins: [String: RefusedLogin] = [:]
+    /// The bytes each mirror is asked first and compared with the main link's (`OverlapSample`); nil until the
+    /// main link's first range is known.
+    var sampleWindow: Range<Int64>?
+    /// What the main link wrote of `sampleWindow`, from its start.
+    var referenceSample: [UInt8] = []
 
     init(
         request: TransferRequest, attempt: Int, partsInUse: PartRegistry, budget: BandwidthBudget,
@@ -158,7 +163,11 @@ final class ActiveTransfer {
         }
         for (lease, link) in planLinks(first: nil) {
             openRange(lease.id, from: lease.range.lowerBound, to: lease.range.upperBound, on: link)
+            if link.isMain, sampleWindow == nil {
+                sampleWindow = OverlapSample.window(start: lease.range.lowerBound, rangeEnd: lease.range.upperBound)
+            }
         }
+        openSamples()
         if connections.isEmpty { phase = .failed(.inconsistentTransfer("nothing left to fetch but the file is not complete")) }
     }
 
@@ -208,6 +217,7 @@ final class ActiveTransfer {
     func write(_ bytes: UnsafeRawBufferPointer, from connection: Connection) -> Int {
         if let taken = takePlaylist(bytes, from: connection) { return taken }
         guard case .receiving = phase, let writer else { return 0 }
+        if connection.isSample { return takeSample(bytes, from: connection) }
         var count = bytes.count
         if let end = connection.end {
             count = Int(min(Int64(count), max(0, end - connection.cursor)))
@@ -235,6 +245,7 @@ final class ActiveTransfer {
                     return 0
                 }
             }
+            if connection.link.isMain, sampleWindow != nil { keepReference(bytes, count: count, at: connection.cursor) }
             connection.cursor += Int64(count)
             connection.bytesSinceTick += Int64(count)
             if let lease = connection.lease, ledger != nil {
@@ -271,6 +282,7 @@ final class ActiveTransfer {
         // (the one it was cut from, waiting at the cut); that one then goes on, or stops at the cut.
         absorbFreeRanges()
         if let holder { releaseHold(of: holder) }
+        if connection.isSample { sampleEnded(connection, verdict) }
         switch verdict {
         case let .conclude(ending):
             return .conclude(ending)

@@ -134,6 +134,10 @@ final class Connection: CurlReceiver, PacedConnection {
         if state == .receiving { receivingSeconds += seconds }
     }
 
+    /// Whether it asks a mirror for its sample (`OverlapSample`): a range connection without a lease, whose bytes
+    /// are compared, never written.
+    var isSample: Bool { role == .range && lease == nil }
+
     /// Bytes of its range still to fetch (0 for a single stream, which has no end of its own).
     var remaining: Int64 { max(0, (end ?? cursor) - cursor) }
 

@@ -18,6 +18,13 @@ final class TransferLink {
     var validators = RemoteValidators()
     /// Whether a range answer from it was accepted, which fixed its validators.
     var answered = false
+    /// Whether its bytes were found to be the main link's (`OverlapSample`): until then none of its ranges is
+    /// leased, only its sample is asked. True for the main link, and for a link asked while no other one can be.
+    var sampleAgreed: Bool
+    /// What it sent of the sample window so far.
+    var sample: [UInt8] = []
+    /// Sample requests that failed (a few are tried before it is dropped).
+    var sampleFailures = 0
     /// Which connections to open on it, cut, replace or shed.
     var planner: ConnectionPlanner
     /// Why it is no longer used in this attempt; nil while it is.
@@ -28,10 +35,13 @@ final class TransferLink {
         self.url = url
         host = URLValidation.host(of: url)
         planner = ConnectionPlanner(split: split)
+        sampleAgreed = index == 0
     }
 
     var isMain: Bool { index == 0 }
     var isLive: Bool { dropReason == nil }
+    /// Whether its ranges may be leased: live, and its bytes are the file's.
+    var mayLease: Bool { isLive && sampleAgreed }
 
     /// Stops using it for the rest of the attempt.
     func drop(_ reason: String) {

@@ -20,9 +20,11 @@ enum LinkAgreement {
     ///   - validators: the link's own validators (none before its first answer).
     ///   - othersLive: whether another link of the task is still in use.
     ///   - newLink: set for the main link while a replaced link is unconfirmed (`LinkChange`).
+    ///   - main: for a mirror's first answer, the main link's validators: an ETag (from the same host or server
+    ///     software) or a Last-Modified that contradicts them says it serves another file (`RemoteValidators.mismatch`).
     static func verdict(
         head: ResponseHead, requested: Range<Int64>, total: Int64, validators: RemoteValidators, host: String,
-        othersLive: Bool, newLink: LinkChange? = nil
+        othersLive: Bool, newLink: LinkChange? = nil, main: RemoteValidators? = nil
     ) -> Verdict {
         let range = RangeCheck.verdict(
             head: head, requested: requested, total: total, validators: validators, host: host, newLink: newLink)
@@ -33,6 +35,10 @@ enum LinkAgreement {
         }
         switch range {
         case .accept:
+            if let main, let mismatch = main.mismatch(with: head.validators(from: host)) {
+                return .drop(
+                    "it serves another file: \(mismatch.validator.subject) is \(mismatch.offered) where the main link's is \(mismatch.recorded)")
+            }
             return .keep(range)
         case .ignoresRanges:
             return .drop("it answered a range with the whole file (HTTP \(head.status)): it does not serve ranges")
