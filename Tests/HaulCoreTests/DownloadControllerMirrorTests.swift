@@ -30,7 +30,10 @@ import HaulTestSupport
         let dropped = DroppedLink(url: "http://127.0.0.2/a.bin", reason: "it serves 5 bytes where the file has 6")
         driver.emit(.linkDropped(TaskID(1), dropped))
         try await eventually("recorded", timeout: .seconds(20)) { store.task(1)?.droppedLinks == [dropped] }
-        #expect(box.read().rows.first?.task.dropReason(of: "http://127.0.0.2/a.bin") == dropped.reason)
+        // The published snapshot follows the store's write: wait for it too.
+        try await eventually("shown", timeout: .seconds(20)) {
+            box.read().rows.first?.task.dropReason(of: "http://127.0.0.2/a.bin") == dropped.reason
+        }
         await controller.stop()
         _ = await run.value
     }
