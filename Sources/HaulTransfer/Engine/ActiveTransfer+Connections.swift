@@ -116,11 +116,17 @@ extension ActiveTransfer {
         return connection.role == .first ? request.validators : validators
     }
 
-    /// A cut is provisional until the new range's answer (`giveBack`): a connection with no answer yet is not cut,
-    /// nor one whose last cut waits for its answer, so a refused range always goes back to the one it was cut from.
+    /// A cut is provisional until the new range's answer (`absorbFreeRanges`): a connection with no answer yet is not
+    /// cut, nor one whose last cut waits for its answer, so a refused range always goes back to the one it was cut from.
     func isCuttable(_ connection: Connection) -> Bool {
-        guard connection.state == .receiving, let lease = connection.lease, let ledger else { return false }
-        return !connections.contains { other in
+        guard connection.state == .receiving, let lease = connection.lease else { return false }
+        return !hasUnansweredTaker(after: lease)
+    }
+
+    /// Whether the range right after `lease` is held by a connection with no answer yet (it was cut from `lease`).
+    func hasUnansweredTaker(after lease: SegmentLease.ID) -> Bool {
+        guard let ledger else { return false }
+        return connections.contains { other in
             other.state == .awaitingResponse && other.lease.map { ledger.lease(before: $0) == lease } == true
         }
     }

@@ -310,7 +310,7 @@ final class ActiveTransfer {
     }
 
     /// Whether `connection`, a range connection at (or `incoming` bytes from crossing) its cut, must wait there:
-    /// the range taken from it has no answer yet, and a refusal gives it back (`giveBack`). Without the wait, a
+    /// the range taken from it has no answer yet, and a refusal gives it back (`absorbFreeRanges`). Without the wait, a
     /// connection near its cut could stop before the refusal came and leave the range to a request that fails too.
     /// It waits half a second at most (`endStaleHolds`): a host that queues requests answers late, and the
     /// server's bytes pile up meanwhile.
@@ -322,11 +322,9 @@ final class ActiveTransfer {
     /// Whether the range right after `connection`'s was taken from it by a connection with no answer yet, and
     /// its request still asks for those bytes.
     func awaitsTaker(_ connection: Connection) -> Bool {
-        guard let lease = connection.lease, let ledger, let end = connection.end, connection.requested.upperBound > end
+        guard let lease = connection.lease, let end = connection.end, connection.requested.upperBound > end
         else { return false }
-        return connections.contains { other in
-            other.state == .awaitingResponse && other.lease.map { ledger.lease(before: $0) == lease } == true
-        }
+        return hasUnansweredTaker(after: lease)
     }
 
     /// The range taken from lease `holder` has its answer (or its connection ended): a connection held at its cut
