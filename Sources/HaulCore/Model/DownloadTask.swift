@@ -93,6 +93,9 @@ public struct NewTask: Sendable, Equatable, Codable {
     public var adoptedPart: AdoptedPart?
     /// Other links serving the same file (`--mirror`); checked by the intake like `url`.
     public var mirrors: [String] = []
+    /// The unfinished task this link was found to serve the file of (`RerunMatch`, checked by asking the link): the
+    /// add gives that task the link, by `set-url`'s rules, instead of starting the file over.
+    public var continues: TaskID?
 
     public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
         self.url = url

@@ -101,8 +101,9 @@ extension DownloadController {
     /// Queues new tasks; a URL already in the queue for the same directory and name is not fetched twice:
     /// an unfinished task carries on (resumed when it was paused or failed), and a completed one whose file is
     /// still there at its size is reported, not fetched again. The same link twice in one batch is one task.
-    /// Another link under the `-o` name of an unfinished task in the same directory is that task's new link
-    /// (`set-url`'s rules: its bytes stay only if the link serves the same file).
+    /// Another link under the `-o` name of an unfinished task in the same directory, or one found to serve an
+    /// unfinished task's file (`NewTask.continues`), is that task's new link (`set-url`'s rules: its bytes stay only
+    /// if the link serves the same file).
     private func add(_ newTasks: [NewTask]) -> CommandResult {
         var unfinished: [TaskIdentity: TaskID] = [:]
         var completed: [TaskIdentity: TaskID] = [:]
@@ -127,7 +128,8 @@ extension DownloadController {
                 if !reused.contains(where: { $0.id == id }) { reused.append(task) }
                 continue
             }
-            if let name = new.requestedName, let id = named[PathJoin.join(new.directory, name)],
+            let continued = new.continues.flatMap { id in tasks[id]?.directory == new.directory ? id : nil }
+            if let id = continued ?? new.requestedName.flatMap({ named[PathJoin.join(new.directory, $0)] }),
                case .done = setURL(id, new.url, change: .sameFile), let task = tasks[id] {
                 if !reused.contains(where: { $0.id == id }) { reused.append(task) }
                 continue

@@ -7,13 +7,32 @@ import HaulCore
 ///
 /// It runs outside the engine, on a thread of its own that owns its easy handle from start to end.
 public enum LinkProbe {
+    /// What the new link answered.
+    public struct Answer: Sendable, Equatable {
+        public var verdict: NewLinkProbe.Verdict
+        /// The name its `Content-Disposition` gives the file, sanitised as a download's name is.
+        public var serverName: String?
+
+        init(verdict: NewLinkProbe.Verdict, serverName: String? = nil) {
+            self.verdict = verdict
+            self.serverName = serverName
+        }
+    }
+
     /// Checks `url` as `task`'s new link under `change`; waits at most the connect and stall timeouts of
     /// `options` for each hop.
     public static func check(
         _ task: DownloadTask, newLink url: String, change: LinkChange, options: TransferOptions
     ) async -> NewLinkProbe.Verdict {
+        await answer(task, newLink: url, change: change, options: options).verdict
+    }
+
+    /// `check`, with the name the answer gives the file.
+    public static func answer(
+        _ task: DownloadTask, newLink url: String, change: LinkChange, options: TransferOptions
+    ) async -> Answer {
         guard let requested = NewLinkProbe.range(for: task, change: change), let total = task.totalBytes else {
-            return .notNeeded
+            return Answer(verdict: .notNeeded)
         }
         return await withCheckedContinuation { continuation in
             let thread = Thread {
@@ -27,7 +46,7 @@ public enum LinkProbe {
     /// The check itself, blocking the calling thread.
     private static func ask(
         _ task: DownloadTask, url: String, requested: Range<Int64>, total: Int64, change: LinkChange, options: TransferOptions
-    ) -> NewLinkProbe.Verdict {
+    ) -> Answer {
         var request = TransferRequest(task: task, options: options)
         request.url = url
         let host = URLValidation.host(of: url)
@@ -49,8 +68,12 @@ public enum LinkProbe {
             for hops in 0...RedirectHop.limit {
                 let result = fetch.easy.perform()
                 if fetch.answered {
-                    return NewLinkProbe.verdict(
-                        head: fetch.head, requested: requested, total: total, stored: task.validators, host: host, change: change)
+                    return Answer(
+                        verdict: NewLinkProbe.verdict(
+                            head: fetch.head, requested: requested, total: total, stored: task.validators, host: host,
+                            change: change),
+                        serverName: fetch.head["content-disposition"].flatMap(ContentDisposition.fileName(from:))
+                            .flatMap(SafeFileName.sanitize))
                 }
                 guard result.isOK else {
                     throw DownloadError(
@@ -70,7 +93,7 @@ public enum LinkProbe {
             }
             throw .tooManyRedirects(host: host)
         } catch {
-            return .unconfirmed(error.description)
+            return Answer(verdict: .unconfirmed(error.description))
         }
     }
 

@@ -19,11 +19,20 @@ struct AddCommand: AsyncParsableCommand {
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
-        let results = try await endpoint.perform([.add(tasks)])
+        let outcome: QueueEndpoint.Added
+        do {
+            outcome = try await endpoint.add(tasks)
+        } catch {
+            await endpoint.close()
+            throw error
+        }
         await endpoint.close()
-        let (added, reused) = try results[0].addedTasks()
+        let added = outcome.new
         for task in added { print("#\(task.id) \(task.displayName)") }
-        for task in reused { print("#\(task.id) \(task.displayName) (already queued: \(task.state.rawValue))") }
+        for task in outcome.reused {
+            let continued = outcome.continued.contains(task.id) ? "continued with the new link" : "already queued"
+            print("#\(task.id) \(task.displayName) (\(continued): \(task.state.rawValue))")
+        }
         if let pid = endpoint.ownerPID {
             note("queued \(added.count) task(s) for the running haul (pid \(pid))")
         } else {

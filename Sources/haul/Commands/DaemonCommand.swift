@@ -19,7 +19,7 @@ struct DaemonCommand: AsyncParsableCommand {
         try settings.validateRemote()
         let session = try QueueSession.open(stateDirectory: options.state.stateDirectory)
         if let owner = session.owner, let pid = try? await owner.processID() {
-            if !newTasks.isEmpty { try Attachment.reportAdded(await QueueEndpoint.owner(owner, pid: pid).perform([.add(newTasks)])) }
+            if !newTasks.isEmpty { Attachment.reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks)) }
             note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
             return
         }
@@ -27,9 +27,15 @@ struct DaemonCommand: AsyncParsableCommand {
         // user, credentials in URLs and headers included).
         if !newTasks.isEmpty {
             let endpoint = try await QueueEndpoint.open(session)
-            let results = try await endpoint.perform([.add(newTasks)])
+            let added: QueueEndpoint.Added
+            do {
+                added = try await endpoint.add(newTasks)
+            } catch {
+                await endpoint.close()
+                throw error
+            }
             await endpoint.close()
-            try Attachment.reportAdded(results)
+            Attachment.reportAdded(added)
         }
         let pid = try await BackgroundHaul.launch(
             arguments: Self.settingsArguments(Self.runArguments(), urls: options.add.urls), state: session.directory)

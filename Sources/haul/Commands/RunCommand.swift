@@ -61,8 +61,8 @@ struct RunCommand: AsyncParsableCommand {
         let composition = Composition(
             store: store, configuration: configuration, explicitConcurrency: options.transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {
-            let (_, reused) = try await composition.controller.perform(.add(newTasks)).addedTasks()
-            for task in reused { note(task.reusedNote) }
+            let added = try await QueueEndpoint.local(composition.controller, session).add(newTasks)
+            added.reusedNotes.forEach(note)
         }
         let remoteControl = try await RemoteControl.start(composition: composition, state: session.directory, settings: settings)
         if keepRunning, !wantsTerminal, !Self.hasControllingTerminal {

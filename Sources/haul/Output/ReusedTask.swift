@@ -2,8 +2,12 @@ import HaulCore
 
 extension DownloadTask {
     /// What an add that named this task again says of it: a completed file that is still there is not fetched
-    /// again; an unfinished task carries on.
-    var reusedNote: String {
+    /// again; an unfinished task carries on, with the new link when the add gave it one (`continued`).
+    func reusedNote(continued: Bool = false) -> String {
+        if continued {
+            return "#\(id) \(displayName) holds \(ByteCountFormat.size(bytesDone)) of the file the new link serves: "
+                + "continuing it with that link"
+        }
         guard state == .completed, let fileName else {
             return "#\(id) \(displayName) is already in the queue (\(state.rawValue)): continuing it"
         }

@@ -13,7 +13,7 @@ enum Attachment {
         let first: QueueSnapshot
         do {
             pid = try await owner.processID()
-            if !newTasks.isEmpty { try reportAdded(await owner.perform([.add(newTasks)])) }
+            if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks)) }
             first = try await owner.snapshot()
         } catch let failure as CommandFailure {
             throw failure
@@ -50,11 +50,8 @@ enum Attachment {
         }
     }
 
-    static func reportAdded(_ results: [CommandResult]) throws {
-        for result in results {
-            let (added, reused) = try result.addedTasks()
-            for task in added { note("#\(task.id) \(task.displayName) queued") }
-            for task in reused { note(task.reusedNote) }
-        }
+    static func reportAdded(_ added: QueueEndpoint.Added) {
+        for task in added.new { note("#\(task.id) \(task.displayName) queued") }
+        added.reusedNotes.forEach(note)
     }
 }

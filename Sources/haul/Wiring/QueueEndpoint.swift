@@ -41,6 +41,24 @@ enum QueueEndpoint {
         }
     }
 
+    /// What an add made of its links: new tasks, and queued ones they named again or continue (`RerunOffers`).
+    struct Added {
+        var new: [DownloadTask]
+        var reused: [DownloadTask]
+        /// The reused tasks a new link continues.
+        var continued: Set<TaskID>
+
+        /// What the add says of each reused task.
+        var reusedNotes: [String] { reused.map { $0.reusedNote(continued: continued.contains($0.id)) } }
+    }
+
+    /// Adds `newTasks`, each link that serves the file an unfinished task holds part of going to that task.
+    func add(_ newTasks: [NewTask]) async throws -> Added {
+        let marked = await RerunOffers.marked(newTasks, known: try await tasks())
+        let (new, reused) = try await perform([.add(marked)])[0].addedTasks()
+        return Added(new: new, reused: reused, continued: Set(marked.compactMap(\.continues)))
+    }
+
     /// Every task as it stands now (live byte counts from a running haul).
     func tasks() async throws -> [DownloadTask] {
         switch self {
