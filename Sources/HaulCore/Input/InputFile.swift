@@ -30,7 +30,7 @@ public enum InputFile {
     ///   is then the intake's own `IntakeError`, the same the command line gives).
     public static func parse(
         _ bytes: some Collection<UInt8>, intake: TaskIntake, headers: [String] = [], checksum: String? = nil,
-        access: AccessRequest = AccessRequest()
+        access: AccessRequest = AccessRequest(), transfer: TaskRequest.Transfer = TaskRequest.Transfer()
     ) throws(InputFileError) -> (tasks: [NewTask], warnings: [String]) {
         var tasks: [NewTask] = []
         var warnings: [String] = []
@@ -59,6 +59,7 @@ public enum InputFile {
                 }
                 var request = TaskRequest(url: String(uris[0]), headers: headers, checksum: checksum)
                 request.access = access
+                request.transfer = transfer
                 request.mirrors = uris.dropFirst().map(String.init)
                 entry = Entry(line: number, request: request)
             }

@@ -5,7 +5,8 @@ extension TaskIntake {
     /// An output name and mirrors need exactly one URL, and none from an input file (`hasInputFile`).
     public func commandLineTasks(
         urls: [String], output: String? = nil, headers: [String] = [], checksum: String? = nil,
-        access: AccessRequest = AccessRequest(), hasInputFile: Bool = false, mirrors: [String] = []
+        access: AccessRequest = AccessRequest(), transfer: TaskRequest.Transfer = TaskRequest.Transfer(),
+        hasInputFile: Bool = false, mirrors: [String] = []
     ) throws(IntakeError) -> [NewTask] {
         if output != nil, urls.count != 1 || hasInputFile { throw .outputNeedsOneURL }
         if !mirrors.isEmpty, urls.count != 1 || hasInputFile { throw .mirrorNeedsOneURL }
@@ -16,6 +17,7 @@ extension TaskIntake {
         return try newTasks(urls.map { url in
             var request = TaskRequest(url: url, output: output, headers: headers, checksum: checksum)
             request.access = access
+            request.transfer = transfer
             request.mirrors = mirrors
             return request
         })

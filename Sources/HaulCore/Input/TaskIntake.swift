@@ -47,8 +47,11 @@ public struct TaskIntake: Sendable {
         var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: headers)
         task.mirrors = mirrors
         task.requestOptions = try requestOptions(request.access)
-        task.requestOptions.split = ruled.split
-        task.requestOptions.rateLimit = ruled.rateLimit
+        task.requestOptions.split = request.transfer.split.map(SplitLimit.clamped) ?? ruled.split
+        task.requestOptions.rateLimit = request.transfer.rateLimit.map { max(0, $0) } ?? ruled.rateLimit
+        if request.transfer.allowOverwrite { task.requestOptions.allowOverwrite = true }
+        if request.transfer.startsPaused { task.startsPaused = true }
+        task.position = request.position.map { max(0, $0) }
         task.requestOptions.rule = ruled.rule
         task.requestOptions.category = ruled.category
         if ruleDirectory == nil, request.directory == nil, !rules.pinned.contains("dir") {

@@ -17,6 +17,10 @@ public struct TaskRequest: Sendable, Equatable {
     public var access = AccessRequest()
     /// `--mirror` / further TAB-separated links / further `uris`: other links serving the same file.
     public var mirrors: [String] = []
+    /// Connections, cap, start and overwrite, as given.
+    public var transfer = Transfer()
+    /// Where in the waiting line it goes (aria2's `addUri` position: 0 is first); nil: at the end.
+    public var position: Int?
     /// Settings this request gave for itself (an RPC call's options, an input-file entry's lines), by key: like
     /// the command line's, no rule of the settings file changes them.
     public var given: Set<String> = []
@@ -27,6 +31,29 @@ public struct TaskRequest: Sendable, Equatable {
         self.directory = directory
         self.headers = headers
         self.checksum = checksum
+    }
+}
+
+extension TaskRequest {
+    /// How a request asks to be transferred, as given.
+    public struct Transfer: Sendable, Equatable {
+        /// `-s` / `split=`: connections for this download; nil: a rule's, else the run's.
+        public var split: Int?
+        /// `--limit-rate` / `max-download-limit=`: this download's cap in bytes per second, 0 for none whatever
+        /// the run's; nil: a rule's, else the run's.
+        public var rateLimit: Int64?
+        /// Queued paused (aria2's `pause`): it never starts before a resume.
+        public var startsPaused = false
+        /// `--allow-overwrite` / `allow-overwrite=`: fetch a finished file again and replace it, or any file at
+        /// the name.
+        public var allowOverwrite = false
+
+        public init(split: Int? = nil, rateLimit: Int64? = nil, startsPaused: Bool = false, allowOverwrite: Bool = false) {
+            self.split = split
+            self.rateLimit = rateLimit
+            self.startsPaused = startsPaused
+            self.allowOverwrite = allowOverwrite
+        }
     }
 }
 

@@ -96,6 +96,8 @@ public struct NewTask: Sendable, Equatable, Codable {
     /// The unfinished task this link was found to serve the file of (`RerunMatch`, checked by asking the link): the
     /// add gives that task the link, by `set-url`'s rules, instead of starting the file over.
     public var continues: TaskID?
+    /// Where in the waiting line it goes (0: first among the waiting and paused); nil: at the end.
+    public var position: Int?
 
     public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
         self.url = url

@@ -50,12 +50,7 @@ extension DownloadController {
         case let .move(id, offset):
             guard let task = tasks[id] else { return .unknownTask(id) }
             guard task.state.isUnfinished else { return .notAllowed(id, state: task.state) }
-            guard attempt({ try store.move(id, by: offset) }) != nil else { return storeFailure }
-            // Positions of neighbours changed too: read them back.
-            if let all = attempt({ try store.loadAll() }) {
-                for stored in all where tasks[stored.id]?.position != stored.position { tasks[stored.id]?.position = stored.position }
-            }
-            return .done
+            return move(id, by: offset)
         case let .setOverallLimit(limit):
             configuration.overallLimit = limit
             driver.send(.setOverallLimit(effectiveOverallLimit))
@@ -94,6 +89,29 @@ extension DownloadController {
               let size = (try? FileManager.default.attributesOfItem(atPath: PathJoin.join(task.directory, name)))?[.size] as? Int64
         else { return nil }
         return size == (task.totalBytes ?? task.bytesDone) ? task.id : nil
+    }
+
+    /// Moves a task `offset` places in the queue; the positions of its neighbours are read back.
+    private func move(_ id: TaskID, by offset: Int) -> CommandResult {
+        guard offset != 0 else { return .done }
+        guard attempt({ try store.move(id, by: offset) }) != nil else { return storeFailure }
+        if let all = attempt({ try store.loadAll() }) {
+            for stored in all where tasks[stored.id]?.position != stored.position { tasks[stored.id]?.position = stored.position }
+        }
+        return .done
+    }
+
+    /// Puts a task just added at `place` in the waiting line (waiting and paused tasks in queue order; aria2's
+    /// `addUri` position), in the same step as the add: nothing runs before it is there.
+    private func place(_ id: TaskID, at place: Int) {
+        // The store moves among every unfinished task: step to where the task now at `place` in the line stands.
+        let unfinished = tasks.values.filter { $0.state != .completed }
+            .sorted { ($0.position, $0.id.rawValue) < ($1.position, $1.id.rawValue) }
+        let line = unfinished.filter { $0.state == .waiting || $0.state == .paused }
+        guard let from = unfinished.firstIndex(where: { $0.id == id }),
+              let to = unfinished.firstIndex(where: { $0.id == line[min(place, line.count - 1)].id })
+        else { return }
+        _ = move(id, by: to - from)
     }
 
     var storeFailure: CommandResult { .storeFailed(lastStoreError ?? "the queue database could not be written") }
@@ -149,6 +167,11 @@ extension DownloadController {
             }
             tasks[added[index].id] = added[index]
             announce(.added(added[index]))
+        }
+        for (index, new) in zip(added.indices, fresh) {
+            guard let place = new.position else { continue }
+            self.place(added[index].id, at: place)
+            if let moved = tasks[added[index].id] { added[index] = moved }
         }
         return .added(new: added, reused: reusedNow)
     }

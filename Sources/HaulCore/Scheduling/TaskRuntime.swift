@@ -45,10 +45,10 @@ struct TaskRuntime: Sendable {
     var singleConnection = false
     /// The bandwidth cap set for this task while the queue runs, over `--limit-rate`.
     var rate = RateOverride.inherit
-    /// The task's own cap: one set live, else the one a settings rule gave it when it was added.
+    /// The task's own cap: one set live, else the one it was added with (0: none, whatever the run's).
     func rate(of task: DownloadTask) -> RateOverride {
-        guard rate == .inherit, let ruled = task.requestOptions.rateLimit.flatMap(RateLimit.init(bytesPerSecond:)) else { return rate }
-        return .limited(ruled)
+        guard rate == .inherit, let stored = task.requestOptions.rateLimit else { return rate }
+        return RateLimit(bytesPerSecond: stored).map(RateOverride.limited) ?? .unlimited
     }
     /// Connections set for this task while the queue runs, over `-s`.
     var split: Int?

@@ -28,29 +28,23 @@ struct Aria2Methods: Sendable {
         request.given = options.given
         // aria2: every URI of the list points at the same file (mirrors).
         request.mirrors = uris.dropFirst().compactMap(\.stringValue)
-        var newTask: NewTask
+        // aria2's `pause` option (AriaNg's "pause after adding"): queued paused, never started first.
+        request.transfer = TaskRequest.Transfer(
+            split: options.split, rateLimit: options.rateLimit.map { $0?.bytesPerSecond ?? 0 }, startsPaused: options.pause,
+            allowOverwrite: options.allowOverwrite)
+        if params.count > 2, let position = params[2].integerValue { request.position = Int(clamping: max(0, position)) }
+        let newTask: NewTask
         do {
             newTask = try intake.newTask(request)
         } catch {
             throw .failed(error.description)
         }
-        // aria2's `pause` option (AriaNg's "pause after adding"): queued paused, never started first.
-        if options.pause { newTask.startsPaused = true }
-        if options.allowOverwrite { newTask.requestOptions.allowOverwrite = true }
+        // One step: the task is in its place with its cap and connections before anything can start it.
         let result = await access.perform([.add([newTask])])[0]
         switch result {
         case let .added(new, reused):
             guard let task = new.first ?? reused.first else { throw .failed("The download was not added.") }
-            if params.count > 2, let position = params[2].integerValue, reused.isEmpty {
-                _ = try? await changePosition(task.id, to: position, how: "POS_SET")
-            }
-            if reused.isEmpty {
-                var settings: [QueueCommand] = []
-                if let limit = options.rateLimit { settings.append(.setTaskLimit(task.id, limit)) }
-                if let split = options.split { settings.append(.setTaskConnections(task.id, split)) }
-                if !settings.isEmpty { _ = await access.perform(settings) }
-                await state.recordIgnored(options.ignored, for: task.id)
-            }
+            if reused.isEmpty { await state.recordIgnored(options.ignored, for: task.id) }
             return .string(task.id.gid)
         case let .storeFailed(message):
             throw .failed(message)

@@ -15,7 +15,7 @@ struct AddCommand: AsyncParsableCommand {
         let settings = try RunSettings.load(
             config: settingsFile.config, commandLine: add.commandLine.merging(transfer.commandLine) { given, _ in given })
         // -s and --limit-rate are stored with each task: the haul that runs it, this one's or a running one, uses them.
-        let tasks = try transfer.stored(in: add.newTasks(settings), settings: settings)
+        let tasks = try add.newTasks(settings, stored: transfer.stored(settings))
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)

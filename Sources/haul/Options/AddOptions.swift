@@ -89,15 +89,18 @@ struct AddOptions: ParsableArguments {
     /// ValidationError with its message.
     ///
     /// `-d` is checked even without URLs: a path that names a file is a usage error before anything runs.
-    func newTasks(_ settings: RunSettings) throws -> [NewTask] {
+    /// `stored` is what `haul add` keeps with each task (`-s`, `--limit-rate`).
+    func newTasks(_ settings: RunSettings, stored: TaskRequest.Transfer = TaskRequest.Transfer()) throws -> [NewTask] {
         let intake = try settings.intake()
         let headers = settings.allHeaders
         let access = settings.access
+        var transfer = stored
+        transfer.allowOverwrite = settings.bool("allow-overwrite")
         var tasks: [NewTask]
         do {
             _ = try intake.resolvedDirectory(nil)
             tasks = try intake.commandLineTasks(
-                urls: urls, output: output, headers: headers, checksum: checksum, access: access,
+                urls: urls, output: output, headers: headers, checksum: checksum, access: access, transfer: transfer,
                 hasInputFile: inputFile != nil, mirrors: mirrors)
         } catch {
             throw ValidationError(error.description)
@@ -110,7 +113,8 @@ struct AddOptions: ParsableArguments {
             }
             let parsed: (tasks: [NewTask], warnings: [String])
             do {
-                parsed = try InputFile.parse(data, intake: intake, headers: headers, checksum: checksum, access: access)
+                parsed = try InputFile.parse(
+                    data, intake: intake, headers: headers, checksum: checksum, access: access, transfer: transfer)
             } catch {
                 throw ValidationError("\(inputFile): \(error)")
             }
@@ -120,9 +124,6 @@ struct AddOptions: ParsableArguments {
         // The intake has read each cookies file; the lines it skipped are named once per file.
         for path in Set(tasks.compactMap(\.requestOptions.cookiesFile)).sorted() {
             for warning in (try? CookieFile.read(path))?.warnings ?? [] { note(warning) }
-        }
-        if settings.bool("allow-overwrite") {
-            for index in tasks.indices { tasks[index].requestOptions.allowOverwrite = true }
         }
         if settings.bool("continue") {
             tasks = try tasks.map { task in

@@ -66,14 +66,10 @@ struct TaskTransferFlags: ParsableArguments {
         return values
     }
 
-    /// `tasks` carrying the options given here, as `settings` checked them (`settings` holds `commandLine`).
-    func stored(in tasks: [NewTask], settings: RunSettings) throws -> [NewTask] {
+    /// What each task added keeps of the options given here, as `settings` checked them (`settings` holds
+    /// `commandLine`).
+    func stored(_ settings: RunSettings) throws -> TaskRequest.Transfer {
         let transfer = try settings.taskTransferOptions()
-        return tasks.map { task in
-            var task = task
-            if split != nil { task.requestOptions.split = transfer.split }
-            if limitRate != nil { task.requestOptions.rateLimit = transfer.rateLimit }
-            return task
-        }
+        return TaskRequest.Transfer(split: split.map { _ in transfer.split }, rateLimit: limitRate.map { _ in transfer.rateLimit ?? 0 })
     }
 }
