@@ -3,44 +3,45 @@ import TOMLKit
 
 extension SettingsFile.Decoding {
     /// Keys a `[[rule]]` may set besides `host`: the run keys of the same names, checked the same way.
-    static let ruleKeys = ["split", "limit-rate", "all-proxy", "header", "user-agent", "load-cookies", "dir"]
+    static let ruleKeys: [OptionKey] = [.split, .limitRate, .allProxy, .header, .userAgent, .loadCookies, .dir]
     static let categoryKeys = ["extensions", "content-types", "dir"]
 
     /// Entry `index` of `[[rule]]`.
     func rule(_ table: TOMLTable, index: Int) throws(SettingsFileError) -> HostRule {
         let header = lines.headerLine(ofArray: "rule", entry: index) ?? 0
-        var values: [String: SettingValue] = [:]
+        var values: [OptionKey: SettingValue] = [:]
+        var host: String?
         for name in table.keys {
             guard let value = table[name] else { continue }
             let line = lines.line(of: name, inArray: "rule", entry: index) ?? header
             if name == "host" {
-                guard let host = value.string else {
+                guard let text = value.string else {
                     throw .wrongType(path: path, line: line, key: name, section: "rule", expected: .string, found: Self.typeName(value))
                 }
-                guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == ":" && !host.hasPrefix("[") || $0.isWhitespace }) else {
-                    throw .badValue(path: path, line: line, key: name, section: "rule", message: "'\(host)' is not a host glob like *.example.org")
+                guard !text.isEmpty, !text.contains(where: { $0 == "/" || $0 == ":" && !text.hasPrefix("[") || $0.isWhitespace }) else {
+                    throw .badValue(path: path, line: line, key: name, section: "rule", message: "'\(text)' is not a host glob like *.example.org")
                 }
-                values[name] = .string(host)
+                host = text
                 continue
             }
-            guard Self.ruleKeys.contains(name), let key = SettingKeys.key(name) else {
+            guard let key = OptionKey(name: name), Self.ruleKeys.contains(key) else {
                 throw .unknownKey(
                     path: path, line: line, key: name, section: "rule",
-                    suggestion: KeySuggestion.nearest(to: name, among: ["host"] + Self.ruleKeys))
+                    suggestion: KeySuggestion.nearest(to: name, among: ["host"] + Self.ruleKeys.map(\.name)))
             }
-            values[name] = try checked(value, key: key, line: line, section: "rule")
+            values[key] = try checked(value, key: OptionRegistry[key], line: line, section: "rule")
         }
-        guard case let .string(host)? = values["host"] else {
+        guard let host else {
             throw .incompleteSection(path: path, line: header, section: "rule", message: "needs host = \"…\" (a glob on the host, like *.example.org)")
         }
         var rule = HostRule(host: host, origin: "\(path):\(header)")
-        rule.split = values["split"]?.intValue
-        rule.rateLimit = values["limit-rate"]?.stringValue.flatMap { try? RateLimit.parse($0) }?.bytesPerSecond
-        rule.allProxy = values["all-proxy"]?.stringValue
-        rule.headers = values["header"]?.stringsValue ?? []
-        rule.userAgent = values["user-agent"]?.stringValue
-        rule.loadCookies = values["load-cookies"]?.stringValue
-        rule.directory = values["dir"]?.stringValue
+        rule.split = values[.split]?.intValue
+        rule.rateLimit = values[.limitRate]?.stringValue.flatMap { try? RateLimit.parse($0) }?.bytesPerSecond
+        rule.allProxy = values[.allProxy]?.stringValue
+        rule.headers = values[.header]?.stringsValue ?? []
+        rule.userAgent = values[.userAgent]?.stringValue
+        rule.loadCookies = values[.loadCookies]?.stringValue
+        rule.directory = values[.dir]?.stringValue
         return rule
     }
 

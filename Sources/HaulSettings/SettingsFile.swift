@@ -2,7 +2,7 @@ import Foundation
 import HaulCore
 import TOMLKit
 
-/// The settings file (DESIGN §10), read and checked: a value for any key of `SettingKeys.run`, `[[rule]]`s per
+/// The settings file (DESIGN §10), read and checked: a value for any option of `OptionRegistry`, `[[rule]]`s per
 /// host and `[[category]]`s per file type. Every error names the file, the line and the key.
 ///
 /// ```toml
@@ -23,7 +23,7 @@ import TOMLKit
 public struct SettingsFile: Sendable {
     /// The file as named in messages and origins.
     public let path: String
-    public var values: [String: SettingsResolution.FileValue] = [:]
+    public var values: [OptionKey: SettingsResolution.FileValue] = [:]
     public var rules: [HostRule] = []
     public var categories: [DownloadCategory] = []
 
@@ -36,7 +36,7 @@ public struct SettingsFile: Sendable {
     public static let maxBytes = 4 << 20
 
     /// Reads the file at `path`; a file that is missing is nil when `optional` (the default location).
-    public static func read(path: String, optional: Bool, keys: [SettingKey] = SettingKeys.run) throws(SettingsFileError) -> SettingsFile? {
+    public static func read(path: String, optional: Bool, keys: [OptionDefinition] = OptionRegistry.all) throws(SettingsFileError) -> SettingsFile? {
         let data: Data
         do {
             data = try BoundedFileRead.contents(of: path, limit: maxBytes)
@@ -55,7 +55,7 @@ public struct SettingsFile: Sendable {
     }
 
     /// Decodes and checks `text`; `path` names it in messages. The first problem by line is thrown.
-    public static func parse(_ text: String, path: String, keys: [SettingKey] = SettingKeys.run) throws(SettingsFileError) -> SettingsFile {
+    public static func parse(_ text: String, path: String, keys: [OptionDefinition] = OptionRegistry.all) throws(SettingsFileError) -> SettingsFile {
         // Invalid TOML on which toml++ would end the process is refused here as a syntax error.
         do {
             try TOMLPrecheck.check(text)
@@ -79,7 +79,7 @@ extension SettingsFile {
     /// One pass over the table; lines come from `TOMLKeyLines`.
     struct Decoding {
         let path: String
-        let keys: [SettingKey]
+        let keys: [OptionDefinition]
         let lines: TOMLKeyLines
 
         static let sections = ["rule", "category"]
@@ -100,13 +100,13 @@ extension SettingsFile {
                         try category(entry, index: index)
                     }
                 default:
-                    if let reason = SettingKeys.refused[name] { throw .refusedKey(path: path, line: line, key: name, message: reason) }
+                    if let reason = SettingsFile.refused[name] { throw .refusedKey(path: path, line: line, key: name, message: reason) }
                     guard let key = keys.first(where: { $0.name == name }) else {
                         throw .unknownKey(
                             path: path, line: line, key: name, section: nil,
                             suggestion: KeySuggestion.nearest(to: name, among: keys.map(\.name) + Self.sections))
                     }
-                    file.values[name] = SettingsResolution.FileValue(try checked(value, key: key, line: line, section: nil), line: line)
+                    file.values[key.key] = SettingsResolution.FileValue(try checked(value, key: key, line: line, section: nil), line: line)
                 }
             }
             return file
@@ -128,7 +128,7 @@ extension SettingsFile {
         }
 
         /// `value` as a setting of `key`'s kind that passes its check.
-        func checked(_ value: TOMLValueConvertible, key: SettingKey, line: Int, section: String?) throws(SettingsFileError) -> SettingValue {
+        func checked(_ value: TOMLValueConvertible, key: OptionDefinition, line: Int, section: String?) throws(SettingsFileError) -> SettingValue {
             var setting = Self.settingValue(value)
             // A single text where a list is expected is a list of one.
             if key.kind == .strings, case let .string(text)? = setting { setting = .strings([text]) }

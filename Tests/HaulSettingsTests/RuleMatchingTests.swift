@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func whatTheCommandLineGaveWinsOverRules() throws {
-        let intake = Self.intake(IntakeRules(rules: Self.rules, pinned: ["dir", "split", "limit-rate", "user-agent", "all-proxy"]))
+        let intake = Self.intake(IntakeRules(rules: Self.rules, pinned: [.dir, .split, .limitRate, .userAgent, .allProxy]))
         var request = TaskRequest(url: "http://localhost:8080/a.bin", headers: ["User-Agent: typed"])
         request.access.allProxy = ""
         let task = try intake.newTask(request)
@@ -71,7 +71,7 @@ import Testing
         // An RPC call's or an input-file entry's own proxy and user agent.
         var request = TaskRequest(url: "http://localhost:8080/a.bin", headers: ["User-Agent: own"])
         request.access.allProxy = ""
-        request.given = ["all-proxy", "header", "user-agent"]
+        request.given = [.allProxy, .header, .userAgent]
         let task = try intake.newTask(request)
         #expect(task.requestOptions.proxies?.http == nil, "its own direct connection, not the rule's proxy")
         #expect(task.headers.first == "User-Agent: own" && !task.headers.contains("User-Agent: ruled"), "\(task.headers)")
@@ -93,7 +93,7 @@ import Testing
         #expect(other.directory == "/downloads")
         #expect(other.requestOptions.contentTypeDirectories == [
             ContentTypeDirectory(contentType: "application/zip", directory: "/archives", category: "category application/zip (c.toml:13)")])
-        let pinned = try Self.intake(IntakeRules(categories: [video], pinned: ["dir"])).newTask(TaskRequest(url: "http://127.0.0.1/clip.mp4"))
+        let pinned = try Self.intake(IntakeRules(categories: [video], pinned: [.dir])).newTask(TaskRequest(url: "http://127.0.0.1/clip.mp4"))
         #expect(pinned.directory == "/downloads" && pinned.requestOptions.category == nil)
     }
 

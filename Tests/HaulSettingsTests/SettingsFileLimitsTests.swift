@@ -70,7 +70,7 @@ import Testing
         let padding = "#" + String(repeating: "x", count: SettingsFile.maxBytes - line.utf8.count - 2) + "\n"
         #expect(FileManager.default.createFile(atPath: path, contents: Data((line + padding).utf8)))
         let file = try #require(try SettingsFile.read(path: path, optional: false))
-        #expect(file.values["max-concurrent"]?.value == .int(3))
+        #expect(file.values[.maxConcurrent]?.value == .int(3))
     }
 
     @Test(arguments: [
@@ -94,6 +94,6 @@ import Testing
 
     @Test func anEscapedBackslashBeforeU0000IsNotANUL() throws {
         let file = try SettingsFile.parse("header = \"X-A: \\\\u0000\"\n", path: Self.path)
-        #expect(file.values["header"]?.value == .strings(["X-A: \\u0000"]))
+        #expect(file.values[.header]?.value == .strings(["X-A: \\u0000"]))
     }
 }

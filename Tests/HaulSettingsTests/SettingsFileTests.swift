@@ -30,12 +30,12 @@ import Testing
             header = "X-Team: blue"
             notify = true
             """)
-        #expect(file.values["dir"] == .init(.string("~/Downloads"), line: 2))
-        #expect(file.values["max-concurrent"] == .init(.int(4), line: 4))
-        #expect(file.values["limit-rate"] == .init(.string("2M"), line: 5))
-        #expect(file.values["min-split-size"] == .init(.int(8_388_608), line: 6))
-        #expect(file.values["header"] == .init(.strings(["X-Team: blue"]), line: 7), "a single text is a list of one")
-        #expect(file.values["notify"] == .init(.bool(true), line: 8))
+        #expect(file.values[.dir] == .init(.string("~/Downloads"), line: 2))
+        #expect(file.values[.maxConcurrent] == .init(.int(4), line: 4))
+        #expect(file.values[.limitRate] == .init(.string("2M"), line: 5))
+        #expect(file.values[.minSplitSize] == .init(.int(8_388_608), line: 6))
+        #expect(file.values[.header] == .init(.strings(["X-Team: blue"]), line: 7), "a single text is a list of one")
+        #expect(file.values[.notify] == .init(.bool(true), line: 8))
     }
 
     @Test func aTypoNamesFileLineKeyAndTheNearestKey() {
@@ -109,7 +109,7 @@ import Testing
         #expect(file.rules[1].allProxy == "http://127.0.0.1:8888" && file.rules[1].origin == "\(Self.path):11")
         #expect(file.categories == [DownloadCategory(
             extensions: ["mp4", "mkv"], contentTypes: ["video/*"], directory: "~/Videos", origin: "\(Self.path):15")])
-        #expect(file.values["split"]?.line == 1)
+        #expect(file.values[.split]?.line == 1)
     }
 
     @Test func ruleErrorsNameTheLineAndTheSection() {
@@ -133,7 +133,7 @@ import Testing
             y = z\"\"\"
             retries = 2
             """)
-        #expect(file.values["retries"]?.line == 7)
-        #expect(file.values["header"]?.line == 1)
+        #expect(file.values[.retries]?.line == 7)
+        #expect(file.values[.header]?.line == 1)
     }
 }

@@ -10,11 +10,11 @@
 /// https://mirror-1/b.bin	https://mirror-2/b.bin
 /// ```
 public enum InputFile {
-    /// Option keys haul understands.
-    public static let knownOptions: Set<String> = [
-        "out", "dir", "checksum", "header", "user-agent", "referer", "all-proxy", "no-proxy", "load-cookies", "netrc-file",
-        "stream", "stream-quality", "stream-remux",
-    ]
+    /// Option keys haul understands: `out`, `checksum`, and every option a download may set for itself, by haul's
+    /// name or aria2's (`split`, `max-download-limit`, `netrc-path`).
+    public static var knownOptions: Set<String> {
+        Set(["out", "checksum"] + OptionRegistry.all.filter { $0.scope == .task }.flatMap { [$0.name] + ($0.aria2.map { [$0.name] } ?? []) })
+    }
 
     /// The tasks of an input file, in order, plus warnings about lines that were ignored.
     ///
@@ -99,43 +99,37 @@ public enum InputFile {
         if value.isEmpty, key == "out" || key == "dir" {
             throw InputFileError(line: line, reason: .syntax(key == "out" ? "out= needs a file name" : "dir= needs a directory"))
         }
-        // An entry's own line wins over the settings file's rules, as the command line does.
-        entry.request.given.insert(key == "referer" ? "header" : key)
+        if key == "out" || key == "checksum" {
+            do throws(IntakeError) {
+                if key == "out" { try TaskIntake.checkOutput(value) } else { _ = try TaskIntake.checksum(value) }
+            } catch {
+                throw InputFileError(line: line, reason: .intake(error))
+            }
+            if key == "out" { entry.request.output = value } else { entry.request.checksum = value }
+            return nil
+        }
+        guard let definition = OptionRegistry.named(key) ?? OptionRegistry.aria2Named(key), definition.scope == .task else {
+            return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
+        }
+        // An entry's own line wins over the settings file's rules, as the command line does (`TaskRequest.given`).
+        // One value a line: a `header=` line is one header, whatever it holds.
+        let setting = definition.kind == .strings ? .strings([value]) : Aria2Form.value(value, kind: definition.kind)
+        guard let setting else {
+            throw InputFileError(line: line, reason: .syntax("\(key)= must be \(definition.kind.rawValue)"))
+        }
+        do {
+            try entry.request.set(definition.key, setting)
+        } catch {
+            if case let .intake(intakeError) = error { throw InputFileError(line: line, reason: .intake(intakeError)) }
+            throw InputFileError(line: line, reason: .syntax(error.description))
+        }
+        if definition.key == .dir { entry.directoryLine = line }
+        // A file it names is read here, so that its problem names this line.
         do throws(IntakeError) {
-            switch key {
-            case "out":
-                try TaskIntake.checkOutput(value)
-                entry.request.output = value
-            case "dir":
-                entry.request.directory = value
-                entry.directoryLine = line
-            case "checksum":
-                _ = try TaskIntake.checksum(value)
-                entry.request.checksum = value
-            case "header":
-                try HeaderRule.check(value)
-                entry.request.headers.append(value)
-            case "user-agent", "referer":
-                // aria2's names for two headers.
-                let header = (key == "user-agent" ? "User-Agent: " : "Referer: ") + value
-                try HeaderRule.check(header)
-                entry.request.headers.append(header)
-            case "all-proxy":
-                _ = try ProxySettings.resolve(allProxy: value, noProxy: nil, defaults: ProxySettings())
-                entry.request.access.allProxy = value
-            case "no-proxy":
-                if !value.isEmpty { _ = try ProxyURL.checkedNoProxy(value) }
-                entry.request.access.noProxy = value
-            case "load-cookies":
-                entry.request.access.loadCookies = value
-                _ = try intake.requestOptions(AccessRequest(loadCookies: value))
-            case "netrc-file":
-                entry.request.access.netrcFile = value
-                _ = try intake.requestOptions(AccessRequest(netrcFile: value))
-            case "stream", "stream-quality", "stream-remux":
-                try entry.request.access.setStreamOption(key, value)
-            default:
-                return "line \(line): unknown option '\(key)' ignored (haul reads \(knownOptions.sorted().joined(separator: ", ")))"
+            switch definition.key {
+            case .loadCookies: _ = try intake.requestOptions(AccessRequest(loadCookies: value))
+            case .netrcFile: _ = try intake.requestOptions(AccessRequest(netrcFile: value))
+            default: break
             }
         } catch {
             throw InputFileError(line: line, reason: .intake(error))

@@ -54,7 +54,7 @@ public struct TaskIntake: Sendable {
         task.position = request.position.map { max(0, $0) }
         task.requestOptions.rule = ruled.rule
         task.requestOptions.category = ruled.category
-        if ruleDirectory == nil, request.directory == nil, !rules.pinned.contains("dir") {
+        if ruleDirectory == nil, request.directory == nil, !rules.pinned.contains(.dir) {
             let byType = rules.contentTypeDirectories(relativeTo: defaultDirectory)
             task.requestOptions.contentTypeDirectories = byType.isEmpty ? nil : byType
         }

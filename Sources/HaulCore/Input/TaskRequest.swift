@@ -23,7 +23,7 @@ public struct TaskRequest: Sendable, Equatable {
     public var position: Int?
     /// Settings this request gave for itself (an RPC call's options, an input-file entry's lines), by key: like
     /// the command line's, no rule of the settings file changes them.
-    public var given: Set<String> = []
+    public var given: Set<OptionKey> = []
 
     public init(url: String, output: String? = nil, directory: String? = nil, headers: [String] = [], checksum: String? = nil) {
         self.url = url
@@ -85,10 +85,10 @@ public struct AccessRequest: Sendable, Equatable {
 extension AccessRequest {
     /// Sets the stream option `key` (`stream`, `stream-quality`, `stream-remux`) to `value`, checked as the intake
     /// checks it.
-    public mutating func setStreamOption(_ key: String, _ value: String) throws(IntakeError) {
+    public mutating func setStreamOption(_ key: OptionKey, _ value: String) throws(IntakeError) {
         switch key {
-        case "stream": stream = value
-        case "stream-quality": streamQuality = value
+        case .stream: stream = value
+        case .streamQuality: streamQuality = value
         default: streamRemux = value
         }
         var checked = RequestOptions()

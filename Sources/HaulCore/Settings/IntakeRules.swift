@@ -8,9 +8,9 @@ public struct IntakeRules: Sendable, Equatable {
     public var categories: [DownloadCategory]
     /// Settings the adding command line gave (`dir`, `split`, `limit-rate`, `all-proxy`, `user-agent`,
     /// `load-cookies`): no rule changes them.
-    public var pinned: Set<String>
+    public var pinned: Set<OptionKey>
 
-    public init(rules: [HostRule] = [], categories: [DownloadCategory] = [], pinned: Set<String> = []) {
+    public init(rules: [HostRule] = [], categories: [DownloadCategory] = [], pinned: Set<OptionKey> = []) {
         self.rules = rules
         self.categories = categories
         self.pinned = pinned
@@ -35,17 +35,17 @@ public struct IntakeRules: Sendable, Equatable {
         var options = RuleOptions()
         var directory: String?
         let pinned = pinned.union(request.given)
-        let directoryOpen = request.directory == nil && !pinned.contains("dir")
+        let directoryOpen = request.directory == nil && !pinned.contains(.dir)
         if let rule = rule(for: url) {
             options.rule = rule.label
-            if !pinned.contains("split") { options.split = rule.split }
-            if !pinned.contains("limit-rate") { options.rateLimit = rule.rateLimit }
-            if let proxy = rule.allProxy, !pinned.contains("all-proxy") { request.access.allProxy = proxy }
-            if let cookies = rule.loadCookies, !pinned.contains("load-cookies") { request.access.loadCookies = cookies }
+            if !pinned.contains(.split) { options.split = rule.split }
+            if !pinned.contains(.limitRate) { options.rateLimit = rule.rateLimit }
+            if let proxy = rule.allProxy, !pinned.contains(.allProxy) { request.access.allProxy = proxy }
+            if let cookies = rule.loadCookies, !pinned.contains(.loadCookies) { request.access.loadCookies = cookies }
             var ruleHeaders = rule.headers
-            if let agent = rule.userAgent, !pinned.contains("user-agent") { ruleHeaders.append("User-Agent: \(agent)") }
+            if let agent = rule.userAgent, !pinned.contains(.userAgent) { ruleHeaders.append("User-Agent: \(agent)") }
             request.headers = Self.merged(
-                request.headers, under: ruleHeaders, pinnedAgent: pinned.contains("user-agent"), pinnedHeaders: pinned.contains("header"))
+                request.headers, under: ruleHeaders, pinnedAgent: pinned.contains(.userAgent), pinnedHeaders: pinned.contains(.header))
             if directoryOpen, let ruleDirectory = rule.directory { directory = ruleDirectory }
         }
         if directoryOpen, directory == nil, let name = request.output ?? SafeFileName.fromURL(url),

@@ -14,45 +14,45 @@ public struct SettingsResolution: Sendable {
 
     /// One setting as resolved: its value (nil: not set, no default) and where that came from.
     public struct Entry: Sendable {
-        public let key: SettingKey
+        public let key: OptionDefinition
         public let value: SettingValue?
         public let origin: SettingOrigin
 
-        /// The value as shown, with credentials masked (`SettingKey.shown`).
+        /// The value as shown, with credentials masked (`OptionDefinition.shown`).
         public var shownValue: SettingValue? { value.map(key.shown) }
     }
 
     /// Every key, in the table's order.
     public let entries: [Entry]
-    private let index: [String: Int]
+    private let index: [OptionKey: Int]
 
     /// - Parameters:
-    ///   - keys: the table of keys (`SettingKeys.run`); a name in `file` or `commandLine` outside it is ignored
-    ///     (the file reader refuses unknown keys first).
+    ///   - keys: the table of options (`OptionRegistry.all`); one in `file` or `commandLine` outside it is ignored.
     ///   - file: the settings file's values by key; `path` names the file in origins.
     ///   - commandLine: the values the command line gave, by key.
     public init(
-        keys: [SettingKey], file: [String: FileValue] = [:], path: String = "", commandLine: [String: SettingValue] = [:]
+        keys: [OptionDefinition] = OptionRegistry.all, file: [OptionKey: FileValue] = [:], path: String = "",
+        commandLine: [OptionKey: SettingValue] = [:]
     ) {
         entries = keys.map { key in
-            if let given = commandLine[key.name] { return Entry(key: key, value: given, origin: .commandLine) }
-            if let found = file[key.name] { return Entry(key: key, value: found.value, origin: .file(path: path, line: found.line)) }
+            if let given = commandLine[key.key] { return Entry(key: key, value: given, origin: .commandLine) }
+            if let found = file[key.key] { return Entry(key: key, value: found.value, origin: .file(path: path, line: found.line)) }
             return Entry(key: key, value: key.defaultValue, origin: .builtIn)
         }
-        index = Dictionary(entries.enumerated().map { ($1.key.name, $0) }, uniquingKeysWith: { first, _ in first })
+        index = Dictionary(entries.enumerated().map { ($1.key.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The entry of `name`; a name outside the table is a programming error.
-    public subscript(_ name: String) -> Entry {
-        guard let position = index[name] else { preconditionFailure("no setting named \(name)") }
+    /// The entry of `key`; a key outside the table is a programming error.
+    public subscript(_ key: OptionKey) -> Entry {
+        guard let position = index[key] else { preconditionFailure("no setting named \(key.rawValue)") }
         return entries[position]
     }
 
-    public func value(_ name: String) -> SettingValue? { self[name].value }
-    public func origin(_ name: String) -> SettingOrigin { self[name].origin }
+    public func value(_ key: OptionKey) -> SettingValue? { self[key].value }
+    public func origin(_ key: OptionKey) -> SettingOrigin { self[key].origin }
 
-    /// The names whose values differ between `self` and `other` (both built from the same table).
-    public func changedKeys(from other: SettingsResolution) -> [String] {
-        entries.filter { entry in other.index[entry.key.name].map { other.entries[$0].value != entry.value } ?? true }.map(\.key.name)
+    /// The options whose values differ between `self` and `other` (both built from the same table).
+    public func changedKeys(from other: SettingsResolution) -> [OptionKey] {
+        entries.filter { entry in other.index[entry.key.key].map { other.entries[$0].value != entry.value } ?? true }.map(\.key.key)
     }
 }

@@ -19,19 +19,11 @@ struct Aria2Methods: Sendable {
         guard let uris = params.first?.arrayValue, let first = uris.first?.stringValue else {
             throw .failed("No URI to download.")
         }
-        let options = try Aria2TaskOptions(params.count > 1 ? (params[1].objectValue ?? [:]) : [:])
-        var request = TaskRequest(
-            url: first, output: options.output, directory: options.directory, headers: options.headers,
-            checksum: options.checksum)
-        request.access = options.access
-        // What the call gave for this download wins over the settings file's rules.
-        request.given = options.given
+        // What the call gave for this download wins over the settings file's rules (`TaskRequest.given`).
+        let options = try Aria2TaskOptions(params.count > 1 ? (params[1].objectValue ?? [:]) : [:], url: first)
+        var request = options.request
         // aria2: every URI of the list points at the same file (mirrors).
         request.mirrors = uris.dropFirst().compactMap(\.stringValue)
-        // aria2's `pause` option (AriaNg's "pause after adding"): queued paused, never started first.
-        request.transfer = TaskRequest.Transfer(
-            split: options.split, rateLimit: options.rateLimit.map { $0?.bytesPerSecond ?? 0 }, startsPaused: options.pause,
-            allowOverwrite: options.allowOverwrite)
         if params.count > 2, let position = params[2].integerValue { request.position = Int(clamping: max(0, position)) }
         let newTask: NewTask
         do {
@@ -230,18 +222,23 @@ struct Aria2Methods: Sendable {
         return .object(options)
     }
 
-    /// `max-download-limit` changes live; other options of a queued task stay (aria2 answers OK for what it ignores).
+    /// A download's connections and cap change live (`split`, `max-download-limit`); harmless options are ignored
+    /// by name; any other gets aria2's error naming it, and nothing changes.
     func changeOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
         let id = try Aria2GID.taskID(params.first)
         _ = try row(id)
         let changes = params.count > 1 ? (params[1].objectValue ?? [:]) : [:]
-        // Only what can change on a download that exists; the rest gets aria2's error naming it.
-        if let key = changes.keys.sorted().first(where: { !["max-download-limit", "split"].contains($0) }) {
-            throw Aria2TaskOptions.refused(key)
-        }
         let options = try Aria2TaskOptions(changes)
-        if let limit = options.rateLimit { try await run(.setTaskLimit(id, limit), id) }
-        if let split = options.split { try await run(.setTaskConnections(id, split), id) }
+        let transfer = options.request.transfer
+        var commands: [QueueCommand] = []
+        for key in changes.keys.sorted() where !Aria2TaskOptions.isHarmless(key) {
+            switch OptionRegistry.aria2Named(key)?.key {
+            case .split?: commands.append(.setTaskConnections(id, transfer.split ?? 1))
+            case .limitRate?: commands.append(.setTaskLimit(id, RateLimit(bytesPerSecond: transfer.rateLimit ?? 0)))
+            default: throw Aria2TaskOptions.refused(key)
+            }
+        }
+        for command in commands { try await run(command, id) }
         return "OK"
     }
 

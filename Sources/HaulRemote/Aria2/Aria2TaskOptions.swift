@@ -1,37 +1,18 @@
 import Foundation
 import HaulCore
 
-/// The per-download options of `aria2.addUri` (and `changeOption`) as haul takes them: every option it has is
-/// applied; the ones that cannot matter here (BitTorrent and Metalink keys, allocation and resume switches whose
-/// behaviour haul always has) are ignored by name; any other option is refused with aria2's error naming it,
-/// so no download runs unlike what its client asked (a proxy ignored would send traffic direct).
-struct Aria2TaskOptions: Equatable {
-    var output: String?
-    var directory: String?
-    var headers: [String] = []
-    var checksum: String?
-    var pause = false
-    var rateLimit: RateLimit??
-    var split: Int?
-    /// Proxy, cookies file and netrc file (files need `--rpc-allowed-dir`, which the intake checks).
-    var access = AccessRequest()
-    /// Fetch a finished file again and replace it, or any file at the name.
-    var allowOverwrite = false
-    /// The settings keys these options give for the download (no rule of the settings file changes them).
-    var given: Set<String> {
-        var keys: Set<String> = []
-        if directory != nil { keys.insert("dir") }
-        if !headers.isEmpty { keys.insert("header") }
-        if headers.contains(where: { $0.lowercased().hasPrefix("user-agent:") }) { keys.insert("user-agent") }
-        if split != nil { keys.insert("split") }
-        if rateLimit != nil { keys.insert("limit-rate") }
-        if access.allProxy != nil { keys.insert("all-proxy") }
-        if access.loadCookies != nil { keys.insert("load-cookies") }
-        return keys
-    }
-
+/// The per-download options of `aria2.addUri` (and `changeOption`) as haul takes them: every option a download may
+/// set for itself (`OptionRegistry`, by its aria2 name) goes into the request; the ones that cannot matter here
+/// (BitTorrent and Metalink keys, allocation and resume switches whose behaviour haul always has) are ignored by
+/// name; any other option is refused with aria2's error naming it, so no download runs unlike what its client
+/// asked (a proxy ignored would send traffic direct).
+struct Aria2TaskOptions {
+    /// The request the options describe, for the links given.
+    private(set) var request: TaskRequest
     /// Options accepted without effect, by name.
-    var ignored: [String] = []
+    private(set) var ignored: [String] = []
+    /// The options given that haul keeps per download, by key.
+    private(set) var given: [OptionKey] = []
 
     /// Options whose behaviour haul always has, or that only concern protocols haul does not speak.
     static let harmless: Set<String> = [
@@ -51,53 +32,63 @@ struct Aria2TaskOptions: Equatable {
         .failed("We encountered a problem while processing the option '--\(key)'.")
     }
 
-    /// Reads `options`; throws aria2's error naming the first option haul does not have or cannot read.
-    init(_ options: [String: JSONValue]) throws(RPCError) {
+    /// aria2's text for a value: a string, a number or a flag.
+    static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case let .bool(flag): flag ? "true" : "false"
+        default: value.stringValue ?? value.integerValue.map(String.init)
+        }
+    }
+
+    /// Reads `options` into a request for `url`; throws aria2's error naming the first option haul does not have
+    /// or cannot read.
+    init(_ options: [String: JSONValue], url: String = "") throws(RPCError) {
+        request = TaskRequest(url: url)
         var proxyUser: String?
         var proxyPassword: String?
         var httpUser: String?
         var httpPassword: String?
         for key in options.keys.sorted() {
             let value = options[key]!
+            // A list only where the option is one (`header`).
+            guard let text = Self.text(value) ?? (value.arrayValue != nil && OptionRegistry.aria2Named(key)?.kind == .strings ? "" : nil)
+            else { throw Self.refused(key) }
             switch key {
-            case "out": output = try Self.text(value, key)
-            case "dir": directory = try Self.text(value, key)
-            case "header": headers += try Self.lines(value, key)
-            case "referer": headers.append("Referer: " + (try Self.text(value, key)))
-            case "user-agent": headers.append("User-Agent: " + (try Self.text(value, key)))
-            case "checksum": checksum = try Self.text(value, key)
-            case "pause": pause = value == "true" || value == .bool(true)
-            case "max-download-limit": rateLimit = .some(try Aria2Methods.rate(value, option: key))
-            case "split":
-                guard let count = value.integerValue ?? value.stringValue.flatMap({ Int64($0) }), count >= 1 else {
-                    throw Self.refused(key)
-                }
-                split = SplitLimit.clamped(Int(clamping: count))
-            case "all-proxy": access.allProxy = try Self.text(value, key)
-            case "all-proxy-user": proxyUser = try Self.text(value, key)
-            case "all-proxy-passwd": proxyPassword = try Self.text(value, key)
-            case "no-proxy": access.noProxy = try Self.text(value, key)
-            case "load-cookies": access.loadCookies = try Self.text(value, key)
-            case "netrc-path": access.netrcFile = try Self.text(value, key)
-            case "http-user": httpUser = try Self.text(value, key)
-            case "http-passwd": httpPassword = try Self.text(value, key)
-            case "allow-overwrite": allowOverwrite = value == "true" || value == .bool(true)
-            case "stream": access.stream = try Self.text(value, key)
-            case "stream-quality": access.streamQuality = try Self.text(value, key)
-            case "stream-remux": access.streamRemux = try Self.text(value, key)
+            case "out": request.output = text
+            case "checksum": request.checksum = text
+            case "pause": request.transfer.startsPaused = text == "true"
+            case "all-proxy-user": proxyUser = text
+            case "all-proxy-passwd": proxyPassword = text
+            case "http-user": httpUser = text
+            case "http-passwd": httpPassword = text
             default:
-                guard Self.isHarmless(key) else { throw Self.refused(key) }
-                ignored.append(key)
+                guard let definition = OptionRegistry.aria2Named(key), definition.scope == .task else {
+                    guard Self.isHarmless(key) else { throw Self.refused(key) }
+                    ignored.append(key)
+                    continue
+                }
+                // `header` is a string or a list of strings.
+                let setting = definition.kind == .strings ? Self.lines(value) : Aria2Form.value(text, kind: definition.kind)
+                guard let setting else { throw Self.refused(key) }
+                do {
+                    try request.set(definition.key, setting)
+                } catch {
+                    throw .failed(error.description)
+                }
+                given.append(definition.key)
             }
         }
         if proxyUser != nil || proxyPassword != nil {
-            guard let proxy = access.allProxy, !proxy.isEmpty else { throw Self.refused(proxyUser != nil ? "all-proxy-user" : "all-proxy-passwd") }
-            access.allProxy = Self.withCredentials(proxy, user: proxyUser ?? "", password: proxyPassword ?? "")
+            guard let proxy = request.access.allProxy, !proxy.isEmpty else {
+                throw Self.refused(proxyUser != nil ? "all-proxy-user" : "all-proxy-passwd")
+            }
+            request.access.allProxy = Self.withCredentials(proxy, user: proxyUser ?? "", password: proxyPassword ?? "")
         }
         if httpUser != nil || httpPassword != nil {
             // aria2's login for the server: Basic, which stays with the link's origin like any Authorization header.
             let pair = Data("\(httpUser ?? ""):\(httpPassword ?? "")".utf8).base64EncodedString()
-            headers.append("Authorization: Basic \(pair)")
+            request.headers.append("Authorization: Basic \(pair)")
+            request.given.insert(.header)
         }
     }
 
@@ -111,20 +102,14 @@ struct Aria2TaskOptions: Equatable {
         return proxy[..<separator.upperBound] + login + proxy[separator.upperBound...]
     }
 
-    private static func text(_ value: JSONValue, _ key: String) throws(RPCError) -> String {
-        guard let text = value.stringValue else { throw refused(key) }
-        return text
-    }
-
-    /// `header` is a string or a list of strings.
-    private static func lines(_ value: JSONValue, _ key: String) throws(RPCError) -> [String] {
+    /// A list option's value: a string (lines) or a list of strings.
+    private static func lines(_ value: JSONValue) -> SettingValue? {
         switch value {
-        case let .string(line): return [line]
-        case let .array(lines):
-            let texts = lines.compactMap(\.stringValue)
-            guard texts.count == lines.count else { throw refused(key) }
-            return texts
-        default: throw refused(key)
+        case let .string(text): return Aria2Form.value(text, kind: .strings)
+        case let .array(items):
+            let texts = items.compactMap(\.stringValue)
+            return texts.count == items.count ? .strings(texts) : nil
+        default: return nil
         }
     }
 }

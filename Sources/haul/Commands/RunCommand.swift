@@ -29,7 +29,7 @@ struct RunCommand: AsyncParsableCommand {
         let newTasks = try add.newTasks(settings)
         let transferOptions = try settings.transferOptions()
         try settings.validateRemote()
-        let wantsTerminal = !settings.bool("headless") && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
+        let wantsTerminal = !settings.bool(.headless) && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
         // Theme errors are usage errors, reported before the screen is taken.
         let theme = wantsTerminal ? try loadTheme(settings) : nil
         let session = try QueueSession.open(stateDirectory: options.state.stateDirectory)
@@ -84,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode.success
             }
         } else {
-            status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !settings.bool("headless") && !json)
+            status = await composition.runHeadless(format: json ? .json : .human, announceFallback: !settings.bool(.headless) && !json)
         }
         // The socket goes before the lock: a new owner never finds a live socket it must not replace.
         await remoteControl?.stop()
@@ -110,8 +110,8 @@ struct RunCommand: AsyncParsableCommand {
     /// The theme named by `theme` (or NO_COLOR / `no-color`); warnings go to stderr.
     private func loadTheme(_ settings: RunSettings) throws -> Theme {
         let environment = ProcessInfo.processInfo.environment
-        let theme = settings.string("theme")
-        let monochrome = settings.bool("no-color") || (theme == nil && !(environment["NO_COLOR"] ?? "").isEmpty)
+        let theme = settings.string(.theme)
+        let monochrome = settings.bool(.noColor) || (theme == nil && !(environment["NO_COLOR"] ?? "").isEmpty)
         do {
             let (loaded, warnings) = try ThemeLoader.load(
                 nameOrPath: theme, noColor: monochrome, userDirectory: ThemeLoader.userDirectory(environment: environment),

@@ -78,7 +78,7 @@ struct SetURLCommand: AsyncParsableCommand {
     /// such a link is taken with the warning).
     static func probeOptions() -> TransferOptions {
         var options = TransferOptions(stallTimeout: 15, connectTimeout: 10)
-        options.caCertificate = (try? RunSettings.load(config: nil, commandLine: [:]))?.string("ca-cert").map { absolutePath($0) }
+        options.caCertificate = (try? RunSettings.load(config: nil, commandLine: [:]))?.string(.caCert).map { absolutePath($0) }
         return options
     }
 }

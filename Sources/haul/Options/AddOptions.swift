@@ -7,7 +7,7 @@ struct AddOptions: ParsableArguments {
     @Argument(help: "http(s) URLs to download.")
     var urls: [String] = []
 
-    @Option(name: [.short, .customLong("dir")], help: "Download directory (default: the current directory).")
+    @Option(name: [.short, .customLong(OptionKey.dir.name)], help: "Download directory (default: the current directory).")
     var directory: String?
 
     @Option(name: [.short, .customLong("output")], help: "File name for the single URL given.")
@@ -16,69 +16,69 @@ struct AddOptions: ParsableArguments {
     @Option(name: [.short, .customLong("input-file")], help: "File of URLs in aria2's format (out=, dir=, checksum= options).")
     var inputFile: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "Extra request header \"K: V\" (repeatable).")
+    @Option(name: [.customShort("H"), .customLong(OptionKey.header.name)], help: "Extra request header \"K: V\" (repeatable).")
     var headers: [String] = []
 
     @Option(help: "Expected digest of the finished file: sha-256=HEX.")
     var checksum: String?
 
-    @Option(name: .customLong("user-agent"), help: "The User-Agent header to send (aria2's name).")
+    @Option(name: .customLong(OptionKey.userAgent.name), help: "The User-Agent header to send (aria2's name).")
     var userAgent: String?
 
-    @Option(name: .customLong("referer"), help: "The Referer header to send (aria2's name); '*' sends each task's own link.")
+    @Option(name: .customLong(OptionKey.referer.name), help: "The Referer header to send (aria2's name); '*' sends each task's own link.")
     var referer: String?
 
-    @Option(name: .customLong("all-proxy"), help: ArgumentHelp(
+    @Option(name: .customLong(OptionKey.allProxy.name), help: ArgumentHelp(
         "Proxy for every link: http://, https://, socks5:// or socks5h:// (names resolved at the proxy), user:password@ allowed; \"\" for none.",
         discussion: "Without it the http_proxy, https_proxy, all_proxy and no_proxy environment is used, as curl does.",
         valueName: "url"))
     var allProxy: String?
 
-    @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hosts that go direct: comma-separated names, domains or addresses.", valueName: "list"))
+    @Option(name: .customLong(OptionKey.noProxy.name), help: ArgumentHelp("Hosts that go direct: comma-separated names, domains or addresses.", valueName: "list"))
     var noProxy: String?
 
-    @Option(name: .customLong("load-cookies"), help: ArgumentHelp("Cookies to send, from a Netscape cookies.txt file.", valueName: "file"))
+    @Option(name: .customLong(OptionKey.loadCookies.name), help: ArgumentHelp("Cookies to send, from a Netscape cookies.txt file.", valueName: "file"))
     var loadCookies: String?
 
-    @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Logins from a .netrc file (curl's rules).", valueName: "file"))
+    @Option(name: .customLong(OptionKey.netrcFile.name), help: ArgumentHelp("Logins from a .netrc file (curl's rules).", valueName: "file"))
     var netrcFile: String?
 
-    @Flag(name: [.short, .customLong("continue")], help: ArgumentHelp(
+    @Flag(name: [.short, .customLong(OptionKey.continuePartial.name)], help: ArgumentHelp(
         "Continue a partial file another program left at the final name (the server must agree, else it stays as it is)."))
     var continuePartial = false
 
-    @Flag(name: .customLong("allow-overwrite"), help: "Fetch a finished file again and replace it, or any file at the name.")
+    @Flag(name: .customLong(OptionKey.allowOverwrite.name), help: "Fetch a finished file again and replace it, or any file at the name.")
     var allowOverwrite = false
 
-    @Option(name: .customLong("stream"), help: ArgumentHelp(
+    @Option(name: .customLong(OptionKey.stream.name), help: ArgumentHelp(
         "What an HLS playlist link becomes: auto (a stream task: its segments in one video file) or off (the playlist saved as a file).",
         valueName: "auto|off"))
     var stream: String?
 
-    @Option(name: .customLong("stream-quality"), help: ArgumentHelp(
+    @Option(name: .customLong(OptionKey.streamQuality.name), help: ArgumentHelp(
         "The variant of a master playlist: best (default), worst, a height like 720, or a bandwidth in bit/s.", valueName: "choice"))
     var streamQuality: String?
 
-    @Option(name: .customLong("stream-remux"), help: ArgumentHelp(
+    @Option(name: .customLong(OptionKey.streamRemux.name), help: ArgumentHelp(
         "Remux a finished MPEG-TS stream into this container with ffmpeg -c copy, when ffmpeg is installed.", valueName: "mp4"))
     var streamRemux: String?
 
     /// The settings these options give, by key (the URLs, `-o`, `-i`, `--checksum` and `--mirror` name tasks, not settings).
-    var commandLine: [String: SettingValue] {
-        var values: [String: SettingValue] = [:]
-        values.given("dir", directory.map(SettingValue.string))
-        values.given("header", headers.isEmpty ? nil : .strings(headers))
-        values.given("user-agent", userAgent.map(SettingValue.string))
-        values.given("referer", referer.map(SettingValue.string))
-        values.given("all-proxy", allProxy.map(SettingValue.string))
-        values.given("no-proxy", noProxy.map(SettingValue.string))
-        values.given("load-cookies", loadCookies.map(SettingValue.string))
-        values.given("netrc-file", netrcFile.map(SettingValue.string))
-        values.given("continue", continuePartial ? .bool(true) : nil)
-        values.given("allow-overwrite", allowOverwrite ? .bool(true) : nil)
-        values.given("stream", stream.map(SettingValue.string))
-        values.given("stream-quality", streamQuality.map(SettingValue.string))
-        values.given("stream-remux", streamRemux.map(SettingValue.string))
+    var commandLine: [OptionKey: SettingValue] {
+        var values: [OptionKey: SettingValue] = [:]
+        values.given(.dir, directory.map(SettingValue.string))
+        values.given(.header, headers.isEmpty ? nil : .strings(headers))
+        values.given(.userAgent, userAgent.map(SettingValue.string))
+        values.given(.referer, referer.map(SettingValue.string))
+        values.given(.allProxy, allProxy.map(SettingValue.string))
+        values.given(.noProxy, noProxy.map(SettingValue.string))
+        values.given(.loadCookies, loadCookies.map(SettingValue.string))
+        values.given(.netrcFile, netrcFile.map(SettingValue.string))
+        values.given(.continuePartial, continuePartial ? .bool(true) : nil)
+        values.given(.allowOverwrite, allowOverwrite ? .bool(true) : nil)
+        values.given(.stream, stream.map(SettingValue.string))
+        values.given(.streamQuality, streamQuality.map(SettingValue.string))
+        values.given(.streamRemux, streamRemux.map(SettingValue.string))
         return values
     }
 
@@ -95,7 +95,7 @@ struct AddOptions: ParsableArguments {
         let headers = settings.allHeaders
         let access = settings.access
         var transfer = stored
-        transfer.allowOverwrite = settings.bool("allow-overwrite")
+        transfer.allowOverwrite = settings.bool(.allowOverwrite)
         var tasks: [NewTask]
         do {
             _ = try intake.resolvedDirectory(nil)
@@ -125,7 +125,7 @@ struct AddOptions: ParsableArguments {
         for path in Set(tasks.compactMap(\.requestOptions.cookiesFile)).sorted() {
             for warning in (try? CookieFile.read(path))?.warnings ?? [] { note(warning) }
         }
-        if settings.bool("continue") {
+        if settings.bool(.continuePartial) {
             tasks = try tasks.map { task in
                 do { return try PartialAdoption.adopt(task) } catch { throw ValidationError("\(error)") }
             }

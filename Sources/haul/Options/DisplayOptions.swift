@@ -9,15 +9,15 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Colour theme: a name from themes/ or a path to a .toml file.")
     var theme: String?
 
-    @Flag(name: .customLong("no-color"), help: "Monochrome (also when NO_COLOR is set).")
+    @Flag(name: .customLong(OptionKey.noColor.name), help: "Monochrome (also when NO_COLOR is set).")
     var noColor = false
 
     /// The settings these options give, by key.
-    var commandLine: [String: SettingValue] {
-        var values: [String: SettingValue] = [:]
-        values.given("headless", headless ? .bool(true) : nil)
-        values.given("theme", theme.map(SettingValue.string))
-        values.given("no-color", noColor ? .bool(true) : nil)
+    var commandLine: [OptionKey: SettingValue] {
+        var values: [OptionKey: SettingValue] = [:]
+        values.given(.headless, headless ? .bool(true) : nil)
+        values.given(.theme, theme.map(SettingValue.string))
+        values.given(.noColor, noColor ? .bool(true) : nil)
         return values
     }
 }

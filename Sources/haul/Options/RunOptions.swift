@@ -11,12 +11,12 @@ struct RunOptions: ParsableArguments {
     @OptionGroup var settingsFile: SettingsOptions
 
     /// The settings every option given here names, by key.
-    var commandLine: [String: SettingValue] {
+    var commandLine: [OptionKey: SettingValue] {
         add.commandLine.merging(transfer.commandLine) { given, _ in given }.merging(remote.commandLine) { given, _ in given }
     }
 
     /// The command line over the settings file over the defaults; `extra` adds options of the command itself.
-    func settings(extra: [String: SettingValue] = [:]) throws -> RunSettings {
+    func settings(extra: [OptionKey: SettingValue] = [:]) throws -> RunSettings {
         try RunSettings.load(config: settingsFile.config, commandLine: commandLine.merging(extra) { given, _ in given })
     }
 }

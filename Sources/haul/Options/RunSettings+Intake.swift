@@ -6,17 +6,17 @@ import HaulCore
 extension RunSettings {
     /// `header` lines, then the ones `user-agent` and `referer` stand for.
     var allHeaders: [String] {
-        strings("header") + (string("user-agent").map { ["User-Agent: \($0)"] } ?? [])
-            + (string("referer").map { ["Referer: \($0)"] } ?? [])
+        strings(.header) + (string(.userAgent).map { ["User-Agent: \($0)"] } ?? [])
+            + (string(.referer).map { ["Referer: \($0)"] } ?? [])
     }
 
     /// Proxy, cookies, netrc and stream settings as given.
     var access: AccessRequest {
         var access = AccessRequest(
-            allProxy: string("all-proxy"), noProxy: string("no-proxy"), loadCookies: string("load-cookies"), netrcFile: string("netrc-file"))
-        access.stream = string("stream")
-        access.streamQuality = string("stream-quality")
-        access.streamRemux = string("stream-remux")
+            allProxy: string(.allProxy), noProxy: string(.noProxy), loadCookies: string(.loadCookies), netrcFile: string(.netrcFile))
+        access.stream = string(.stream)
+        access.streamQuality = string(.streamQuality)
+        access.streamRemux = string(.streamRemux)
         return access
     }
 
@@ -25,9 +25,9 @@ extension RunSettings {
     func proxyDefaults() throws -> ProxySettings {
         do {
             // A bad variable matters only when no setting replaces it.
-            let allProxy = string("all-proxy")
+            let allProxy = string(.allProxy)
             let environment = allProxy != nil ? ProxySettings() : try ProxySettings.fromEnvironment(ProcessInfo.processInfo.environment)
-            return try ProxySettings.resolve(allProxy: allProxy, noProxy: string("no-proxy"), defaults: environment)
+            return try ProxySettings.resolve(allProxy: allProxy, noProxy: string(.noProxy), defaults: environment)
         } catch {
             throw ValidationError(error.description)
         }

@@ -8,34 +8,34 @@ extension RunSettings {
     /// The hooks asked for; `notify` without a session bus or notify-send is said once, through `report`.
     func hooks(report: (String) -> Void) -> DownloadHooks {
         var notifications: DesktopNotification?
-        if bool("notify") {
+        if bool(.notify) {
             switch DesktopNotification.available(environment: ProcessInfo.processInfo.environment) {
             case let .success(available): notifications = available
             case let .failure(reason): report(reason.description)
             }
         }
-        return DownloadHooks(onComplete: string("on-download-complete"), onError: string("on-download-error"), notifications: notifications)
+        return DownloadHooks(onComplete: string(.onDownloadComplete), onError: string(.onDownloadError), notifications: notifications)
     }
 
-    var linkRenewal: LinkRenewal? { string("on-link-expired").map { LinkRenewal(command: $0) } }
+    var linkRenewal: LinkRenewal? { string(.onLinkExpired).map { LinkRenewal(command: $0) } }
 
     /// The TCP listener asked for, checked.
     func listener() throws -> RPCServerConfiguration.TCPListener? {
-        guard let text = string("rpc-listen") else { return nil }
+        guard let text = string(.rpcListen) else { return nil }
         do {
             return try RPCServerConfiguration.TCPListener(parsing: text)
         } catch {
-            throw problem("rpc-listen", error.description)
+            throw problem(.rpcListen, error.description)
         }
     }
 
-    var rpcAllowedDirectories: [String] { strings("rpc-allowed-dir").map { absolutePath($0) } }
+    var rpcAllowedDirectories: [String] { strings(.rpcAllowedDir).map { absolutePath($0) } }
 
     /// The remote settings, checked before anything runs.
     func validateRemote() throws {
         _ = try listener()
-        if let file = string("rpc-secret-file"), !FileManager.default.isReadableFile(atPath: file) {
-            throw problem("rpc-secret-file", "'\(file)' cannot be read")
+        if let file = string(.rpcSecretFile), !FileManager.default.isReadableFile(atPath: file) {
+            throw problem(.rpcSecretFile, "'\(file)' cannot be read")
         }
     }
 }

@@ -5,48 +5,48 @@ import HaulCore
 /// How transfers behave, from the resolved settings (values already passed their keys' checks).
 extension RunSettings {
     func transferOptions() throws -> TransferOptions {
-        if let caCertificate = string("ca-cert"), !FileManager.default.isReadableFile(atPath: caCertificate) {
-            throw problem("ca-cert", "'\(caCertificate)' cannot be read")
+        if let caCertificate = string(.caCert), !FileManager.default.isReadableFile(atPath: caCertificate) {
+            throw problem(.caCert, "'\(caCertificate)' cannot be read")
         }
         let (split, rateLimit) = try taskTransferOptions()
-        let maxHostConnections = required(int("max-host-connections"), "max-host-connections")
+        let maxHostConnections = required(int(.maxHostConnections), .maxHostConnections)
         var options = TransferOptions(
-            rateLimit: rateLimit, stallTimeout: required(int("timeout"), "timeout"),
-            caCertificate: string("ca-cert").map { absolutePath($0) }, diskReserve: required(try size("disk-reserve"), "disk-reserve"),
-            split: min(split, maxHostConnections), minSplitSize: required(try size("min-split-size"), "min-split-size"),
+            rateLimit: rateLimit, stallTimeout: required(int(.timeout), .timeout),
+            caCertificate: string(.caCert).map { absolutePath($0) }, diskReserve: required(try size(.diskReserve), .diskReserve),
+            split: min(split, maxHostConnections), minSplitSize: required(try size(.minSplitSize), .minSplitSize),
             maxHostConnections: maxHostConnections)
         // A stream's segment retries alone as many times as a task would.
         options.segmentRetries = retryPolicy.maxRetries
-        options.confinementRoots = [downloadDirectory] + strings("rpc-allowed-dir").map { absolutePath($0) } + ruleDirectories
+        options.confinementRoots = [downloadDirectory] + strings(.rpcAllowedDir).map { absolutePath($0) } + ruleDirectories
         return options
     }
 
     /// The connections and the receive cap each task gets (`-s`, `--limit-rate`), checked as the run checks them.
     func taskTransferOptions() throws -> (split: Int, rateLimit: Int64?) {
-        (required(int("split"), "split"), try rate("limit-rate")?.bytesPerSecond)
+        (required(int(.split), .split), try rate(.limitRate)?.bytesPerSecond)
     }
 
     /// The overall cap; nil for none.
     func overallLimit() throws -> RateLimit? {
-        try rate("max-overall-download-limit")
+        try rate(.maxOverallDownloadLimit)
     }
 
-    var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: required(int("retries"), "retries")) }
+    var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: required(int(.retries), .retries)) }
 
     /// The concurrency limit: the command line's or the file's; without either, the one last set (by -j or the
     /// list's < and >), else the default.
     func maxConcurrent(stored: Int?) -> Int {
-        if resolution.origin("max-concurrent") == .builtIn, let stored { return stored }
-        return int("max-concurrent") ?? ConcurrencyLimit.defaultValue
+        if resolution.origin(.maxConcurrent) == .builtIn, let stored { return stored }
+        return int(.maxConcurrent) ?? ConcurrencyLimit.defaultValue
     }
 
-    /// A setting with a built-in default (`SettingKeys`), which the resolution always gives.
-    private func required<T>(_ value: T?, _ name: String) -> T {
+    /// A setting with a built-in default (`OptionRegistry`), which the resolution always gives.
+    private func required<T>(_ value: T?, _ name: OptionKey) -> T {
         guard let value else { preconditionFailure("\(name) has a built-in default") }
         return value
     }
 
-    private func rate(_ name: String) throws -> RateLimit? {
+    private func rate(_ name: OptionKey) throws -> RateLimit? {
         guard let text = string(name) else { return nil }
         do {
             return try RateLimit.parse(text)
@@ -55,7 +55,7 @@ extension RunSettings {
         }
     }
 
-    private func size(_ name: String) throws -> Int64? {
+    private func size(_ name: OptionKey) throws -> Int64? {
         guard let text = string(name) else { return nil }
         guard let bytes = ByteSize.parse(text) else { throw problem(name, "'\(text)' is not a size like 64M, 1G or 0") }
         return bytes

@@ -12,18 +12,19 @@ struct RunSettings {
     /// The file looked for (absolute), when a location is known.
     let path: String?
     /// What the command line gave, by key (kept for a reload, where it still wins).
-    let commandLine: [String: SettingValue]
+    let commandLine: [OptionKey: SettingValue]
     /// `--config` as given, absolute.
     let explicitPath: String?
 
     /// Checks the command line's values, reads the file and resolves.
     static func load(
-        config: String?, commandLine: [String: SettingValue],
+        config: String?, commandLine: [OptionKey: SettingValue],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> RunSettings {
-        for (name, value) in commandLine.sorted(by: { $0.key < $1.key }) {
-            guard let key = SettingKeys.key(name), let message = key.check(value) else { continue }
-            throw ValidationError("\(key.flag) \(message)")
+        for (key, value) in commandLine.sorted(by: { $0.key < $1.key }) {
+            let definition = OptionRegistry[key]
+            guard let message = definition.check(value) else { continue }
+            throw ValidationError("\(definition.flag) \(message)")
         }
         let explicit = config.map { absolutePath($0) }
         return try read(explicitPath: explicit, commandLine: commandLine, environment: environment)
@@ -34,7 +35,7 @@ struct RunSettings {
         try Self.read(explicitPath: explicitPath, commandLine: commandLine, environment: environment)
     }
 
-    private static func read(explicitPath: String?, commandLine: [String: SettingValue], environment: [String: String]) throws -> RunSettings {
+    private static func read(explicitPath: String?, commandLine: [OptionKey: SettingValue], environment: [String: String]) throws -> RunSettings {
         let location = SettingsLocation.path(explicit: explicitPath, environment: environment)
         var file: SettingsFile?
         if let location {
@@ -45,21 +46,21 @@ struct RunSettings {
             }
         }
         let resolution = SettingsResolution(
-            keys: SettingKeys.run, file: file?.values ?? [:], path: location?.path ?? "", commandLine: commandLine)
+            keys: OptionRegistry.all, file: file?.values ?? [:], path: location?.path ?? "", commandLine: commandLine)
         return RunSettings(resolution: resolution, file: file, path: location?.path, commandLine: commandLine, explicitPath: explicitPath)
     }
 
-    func int(_ name: String) -> Int? { resolution.value(name)?.intValue }
-    func string(_ name: String) -> String? { resolution.value(name)?.stringValue }
-    func bool(_ name: String) -> Bool { resolution.value(name)?.boolValue ?? false }
-    func strings(_ name: String) -> [String] { resolution.value(name)?.stringsValue ?? [] }
+    func int(_ name: OptionKey) -> Int? { resolution.value(name)?.intValue }
+    func string(_ name: OptionKey) -> String? { resolution.value(name)?.stringValue }
+    func bool(_ name: OptionKey) -> Bool { resolution.value(name)?.boolValue ?? false }
+    func strings(_ name: OptionKey) -> [String] { resolution.value(name)?.stringsValue ?? [] }
 
     /// A usage error about `name`'s value, naming where the value was set.
-    func problem(_ name: String, _ message: String) -> ValidationError {
+    func problem(_ name: OptionKey, _ message: String) -> ValidationError {
         switch resolution.origin(name) {
         case let .file(path, line):
-            ValidationError(SettingsFileError.badValue(path: path, line: line, key: name, section: nil, message: message).description)
-        case .commandLine, .builtIn: ValidationError("\(SettingKeys.key(name)?.flag ?? "--" + name) \(message)")
+            ValidationError(SettingsFileError.badValue(path: path, line: line, key: name.name, section: nil, message: message).description)
+        case .commandLine, .builtIn: ValidationError("\(OptionRegistry[name].flag) \(message)")
         }
     }
 
@@ -75,13 +76,13 @@ struct RunSettings {
 
     /// Tasks go into `dir` (default: the current directory).
     var downloadDirectory: String {
-        string("dir").map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
+        string(.dir).map { absolutePath($0) } ?? FileManager.default.currentDirectoryPath
     }
 }
 
-extension Dictionary where Key == String, Value == SettingValue {
+extension Dictionary where Key == OptionKey, Value == SettingValue {
     /// Adds `value` under `name` when the command line gave it.
-    mutating func given(_ name: String, _ value: SettingValue?) {
+    mutating func given(_ name: OptionKey, _ value: SettingValue?) {
         if let value { self[name] = value }
     }
 }

@@ -28,7 +28,7 @@ final class RemoteControl {
             Task { await hooks.run(events: events) { note($0) } }
         }
         let listener = try settings.listener()
-        let secret: String? = listener == nil ? nil : try tcpSecret(file: settings.string("rpc-secret-file"), state: state)
+        let secret: String? = listener == nil ? nil : try tcpSecret(file: settings.string(.rpcSecretFile), state: state)
         let stop: @Sendable () async -> Void = { await controller.stop() }
         let access = ControllerAccess(controller: controller, snapshots: composition.snapshots, stop: stop)
         let intake = try settings.intake(allowedDirectories: settings.rpcAllowedDirectories)
@@ -41,7 +41,7 @@ final class RemoteControl {
             reload: { await reloader.reloadAndReport("haul config --reload") })
         await reloader.attach(dispatcher)
         let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(
-            socketPath: state.socketPath, tcp: listener, allowedOrigin: settings.string("rpc-allow-origin")))
+            socketPath: state.socketPath, tcp: listener, allowedOrigin: settings.string(.rpcAllowOrigin)))
         do {
             try await server.start()
         } catch {

@@ -55,7 +55,7 @@ actor SettingsReloader {
             answer.applied.append("categories: \(new.file?.categories.count ?? 0) for tasks added from now on")
         }
         await controller.applySettings(
-            maxConcurrent: changed.contains("max-concurrent") ? new.maxConcurrent(stored: nil) : nil,
+            maxConcurrent: changed.contains(.maxConcurrent) ? new.maxConcurrent(stored: nil) : nil,
             retryPolicy: new.retryPolicy, transferOptions: options, overallLimit: overall)
         let proxies = intake.proxyDefaults
         dispatcher?.replaceSettings(
