@@ -36,7 +36,8 @@ extension Aria2Conformance {
             #expect(global["split"] as? String == "4")
             #expect(global["max-connection-per-server"] as? String == "8")
             #expect(global["min-split-size"] as? String == String(4 << 20))
-            #expect(global["continue"] as? String == "true")
+            #expect(global["continue"] as? String == "false", "-c: a partial file another program left")
+            #expect(global["always-resume"] as? String == "true")
 
             // addUri with AriaNg's options object.
             let done = try #require(try await haul.result(

@@ -13,6 +13,9 @@ public enum HeaderRule {
     public static let maxTotalBytes = 64 << 10
 
     /// Throws the first rule a task's `headers` break: each header's own, then their total size.
+    /// The name of header line `line`, lower-cased.
+    public static func name(_ line: String) -> String { String(line.prefix { $0 != ":" }.trimmingHTTPWhitespace()).lowercased() }
+
     public static func check(all headers: [String]) throws(IntakeError) {
         for header in headers { try check(header) }
         let total = headers.reduce(0) { $0 + $1.utf8.count }

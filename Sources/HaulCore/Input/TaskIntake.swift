@@ -17,6 +17,8 @@ public struct TaskIntake: Sendable {
     public let proxyDefaults: ProxySettings
     /// The settings file's rules and categories (DESIGN §10), applied to every new task.
     public var rules = IntakeRules()
+    /// The run's `header`, `user-agent` and `referer` lines: a task gets those whose names its own lines lack.
+    public var defaultHeaders: [String] = []
 
     /// An intake for `defaultDirectory` (absolute, `~/…`, or relative to the current directory).
     ///
@@ -41,7 +43,8 @@ public struct TaskIntake: Sendable {
         } else {
             directory = try resolvedDirectory(request.directory)
         }
-        let headers = HeaderRule.resolvingReferer(request.headers, url: url)
+        let own = Set(request.headers.map(HeaderRule.name))
+        let headers = HeaderRule.resolvingReferer(defaultHeaders.filter { !own.contains(HeaderRule.name($0)) } + request.headers, url: url)
         try HeaderRule.check(all: headers)
         let checksum = try request.checksum.map { text throws(IntakeError) in try Self.checksum(text) }
         var task = NewTask(url: url, directory: directory, requestedName: request.output, checksum: checksum, headers: headers)

@@ -8,6 +8,9 @@ public struct Aria2Form: Sendable, Equatable {
         self.name = name
     }
 
+    /// The option goes by the same name in aria2 as in haul (`split`, `all-proxy`).
+    public static let same = Aria2Form("")
+
     /// `value`, of an option of `kind`, as aria2 writes it.
     public static func text(_ value: SettingValue, kind: SettingKind) -> String {
         switch (kind, value) {

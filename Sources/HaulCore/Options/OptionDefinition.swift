@@ -49,7 +49,7 @@ public struct OptionDefinition: Sendable {
         self.defaultValue = defaultValue
         self.change = change
         self.scope = scope
-        self.aria2 = aria2
+        self.aria2 = aria2.map { $0 == .same ? Aria2Form(key.rawValue) : $0 }
         self.check = check
         self.shown = shown
     }

@@ -4,47 +4,47 @@ public enum OptionRegistry {
     public static let all: [OptionDefinition] = [
         // Where and how tasks are added (live: the next task added gets them).
         OptionDefinition(
-            .dir, flag: "-d/--dir", kind: .string, change: .live, scope: .task, aria2: Aria2Form("dir"), check: notEmpty),
+            .dir, flag: "-d/--dir", kind: .string, change: .live, scope: .task, aria2: .same, check: notEmpty),
         OptionDefinition(
-            .header, flag: "-H/--header", kind: .strings, change: .live, scope: .task, aria2: Aria2Form("header"),
+            .header, flag: "-H/--header", kind: .strings, change: .live, scope: .task, aria2: .same,
             check: headers, shown: maskedHeaders),
         OptionDefinition(
-            .userAgent, kind: .string, change: .live, scope: .task, aria2: Aria2Form("user-agent"), check: header("User-Agent")),
+            .userAgent, kind: .string, change: .live, scope: .task, aria2: .same, check: header("User-Agent")),
         OptionDefinition(
-            .referer, kind: .string, change: .live, scope: .task, aria2: Aria2Form("referer"), check: header("Referer"),
+            .referer, kind: .string, change: .live, scope: .task, aria2: .same, check: header("Referer"),
             shown: redactedURL),
         OptionDefinition(
-            .allProxy, kind: .string, change: .live, scope: .task, aria2: Aria2Form("all-proxy"), check: proxy,
+            .allProxy, kind: .string, change: .live, scope: .task, aria2: .same, check: proxy,
             shown: redactedProxy),
-        OptionDefinition(.noProxy, kind: .string, change: .live, scope: .task, aria2: Aria2Form("no-proxy"), check: noProxy),
+        OptionDefinition(.noProxy, kind: .string, change: .live, scope: .task, aria2: .same, check: noProxy),
         OptionDefinition(
-            .loadCookies, kind: .string, change: .live, scope: .task, aria2: Aria2Form("load-cookies"), check: notEmpty),
+            .loadCookies, kind: .string, change: .live, scope: .task, aria2: .same, check: notEmpty),
         OptionDefinition(
             .netrcFile, kind: .string, change: .live, scope: .task, aria2: Aria2Form("netrc-path"), check: notEmpty),
         OptionDefinition(
             .continuePartial, flag: "-c/--continue", kind: .bool, default: .bool(false), change: .live,
-            aria2: Aria2Form("continue")),
+            aria2: .same),
         OptionDefinition(
             .allowOverwrite, kind: .bool, default: .bool(false), change: .live, scope: .task,
-            aria2: Aria2Form("allow-overwrite")),
+            aria2: .same),
         OptionDefinition(
-            .stream, kind: .string, default: .string("auto"), change: .live, scope: .task, aria2: Aria2Form("stream"),
+            .stream, kind: .string, default: .string("auto"), change: .live, scope: .task, aria2: .same,
             check: streamOption(.stream)),
         OptionDefinition(
             .streamQuality, kind: .string, default: .string("best"), change: .live, scope: .task,
-            aria2: Aria2Form("stream-quality"), check: streamOption(.streamQuality)),
+            aria2: .same, check: streamOption(.streamQuality)),
         OptionDefinition(
-            .streamRemux, kind: .string, change: .live, scope: .task, aria2: Aria2Form("stream-remux"),
+            .streamRemux, kind: .string, change: .live, scope: .task, aria2: .same,
             check: streamOption(.streamRemux)),
         // Transfers.
         OptionDefinition(
             .maxConcurrent, flag: "-j/--max-concurrent", kind: .int, default: .int(ConcurrencyLimit.defaultValue),
             change: .live, aria2: Aria2Form("max-concurrent-downloads"), check: within(ConcurrencyLimit.range)),
         OptionDefinition(
-            .split, flag: "-s/--split", kind: .int, default: .int(4), change: .live, scope: .task, aria2: Aria2Form("split"),
+            .split, flag: "-s/--split", kind: .int, default: .int(4), change: .live, scope: .task, aria2: .same,
             check: within(SplitLimit.range)),
         OptionDefinition(
-            .minSplitSize, kind: .size, default: .string("4M"), change: .live, aria2: Aria2Form("min-split-size"),
+            .minSplitSize, kind: .size, default: .string("4M"), change: .live, aria2: .same,
             check: minSplitSize),
         OptionDefinition(
             .maxHostConnections, kind: .int, default: .int(8), change: .live, aria2: Aria2Form("max-connection-per-server"),
@@ -52,12 +52,12 @@ public enum OptionRegistry {
         OptionDefinition(
             .limitRate, kind: .size, change: .live, scope: .task, aria2: Aria2Form("max-download-limit"), check: rate),
         OptionDefinition(
-            .maxOverallDownloadLimit, kind: .size, change: .live, aria2: Aria2Form("max-overall-download-limit"), check: rate),
+            .maxOverallDownloadLimit, kind: .size, change: .live, aria2: .same, check: rate),
         OptionDefinition(
             .retries, kind: .int, default: .int(5), change: .live, aria2: Aria2Form("max-tries"),
             check: atLeast(0, "must be 0 or more")),
         OptionDefinition(
-            .timeout, kind: .int, default: .int(30), change: .live, aria2: Aria2Form("timeout"),
+            .timeout, kind: .int, default: .int(30), change: .live, aria2: .same,
             check: atLeast(1, "must be at least 1 second")),
         OptionDefinition(.diskReserve, kind: .size, default: .string("64M"), change: .live, check: size),
         OptionDefinition(.caCert, kind: .string, change: .live, aria2: Aria2Form("ca-certificate"), check: notEmpty),
@@ -66,8 +66,8 @@ public enum OptionRegistry {
         OptionDefinition(.rpcSecretFile, kind: .string, check: notEmpty),
         OptionDefinition(.rpcAllowOrigin, kind: .string, check: notEmpty),
         OptionDefinition(.rpcAllowedDir, kind: .strings),
-        OptionDefinition(.onDownloadComplete, kind: .string, aria2: Aria2Form("on-download-complete"), check: hook),
-        OptionDefinition(.onDownloadError, kind: .string, aria2: Aria2Form("on-download-error"), check: hook),
+        OptionDefinition(.onDownloadComplete, kind: .string, aria2: .same, check: hook),
+        OptionDefinition(.onDownloadError, kind: .string, aria2: .same, check: hook),
         OptionDefinition(.onLinkExpired, kind: .string, check: hook),
         OptionDefinition(.notify, kind: .bool, default: .bool(false)),
         // The screen.

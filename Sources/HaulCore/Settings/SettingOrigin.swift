@@ -5,6 +5,8 @@ public enum SettingOrigin: Sendable, Equatable, CustomStringConvertible {
     /// The settings file, at this line.
     case file(path: String, line: Int)
     case commandLine
+    /// An RPC client's `changeGlobalOption` (until haul starts again).
+    case remote
 
     /// `default`, `FILE:LINE` or `command line`.
     public var description: String {
@@ -12,6 +14,7 @@ public enum SettingOrigin: Sendable, Equatable, CustomStringConvertible {
         case .builtIn: "default"
         case let .file(path, line): "\(path):\(line)"
         case .commandLine: "command line"
+        case .remote: "changeGlobalOption"
         }
     }
 }

@@ -1,5 +1,6 @@
-/// THE precedence rule of settings (DESIGN §10), as a pure value: the command line wins over the settings file,
-/// and the file over the built-in defaults. Every setting of a run is read from here, and from nowhere else.
+/// THE precedence rule of settings (DESIGN §10), as a pure value: an RPC client's `changeGlobalOption` wins over
+/// the command line (until haul starts again, as in aria2), the command line over the settings file, and the file
+/// over the built-in defaults. Every setting of a run is read from here, and from nowhere else.
 public struct SettingsResolution: Sendable {
     /// A value from the settings file and the line it is on.
     public struct FileValue: Sendable, Equatable {
@@ -30,11 +31,13 @@ public struct SettingsResolution: Sendable {
     ///   - keys: the table of options (`OptionRegistry.all`); one in `file` or `commandLine` outside it is ignored.
     ///   - file: the settings file's values by key; `path` names the file in origins.
     ///   - commandLine: the values the command line gave, by key.
+    ///   - remote: the values RPC clients set while haul runs, by key.
     public init(
         keys: [OptionDefinition] = OptionRegistry.all, file: [OptionKey: FileValue] = [:], path: String = "",
-        commandLine: [OptionKey: SettingValue] = [:]
+        commandLine: [OptionKey: SettingValue] = [:], remote: [OptionKey: SettingValue] = [:]
     ) {
         entries = keys.map { key in
+            if let set = remote[key.key] { return Entry(key: key, value: set, origin: .remote) }
             if let given = commandLine[key.key] { return Entry(key: key, value: given, origin: .commandLine) }
             if let found = file[key.key] { return Entry(key: key, value: found.value, origin: .file(path: path, line: found.line)) }
             return Entry(key: key, value: key.defaultValue, origin: .builtIn)

@@ -12,6 +12,8 @@ struct Aria2Methods: Sendable {
     var intake: TaskIntake { live.read().intake }
     /// The run's settings, for `getGlobalOption` and `getOption`.
     var runOptions: Aria2RunOptions { live.read().runOptions }
+    /// Sets options of the run that change live (`changeGlobalOption`), all or none; says why when it cannot.
+    let changeRunOptions: @Sendable ([OptionKey: SettingValue]) async -> String?
 
     // MARK: - Adding and removing
 
@@ -278,50 +280,43 @@ struct Aria2Methods: Sendable {
         return .array([.int(Int64(deleted)), .int(Int64(added.count))])
     }
 
-    /// A rate as aria2 takes it (a string or a number): bytes per second with an optional K, M or G suffix; 0 for none.
-    static func rate(_ value: JSONValue, option: String) throws(RPCError) -> RateLimit? {
-        do {
-            // Neither a string nor a number: parsed as nothing, which no rate is.
-            return try RateLimit.parse(value.stringValue ?? value.integerValue.map(String.init) ?? "", option: option)
-        } catch {
-            throw .failed(error.description)
-        }
-    }
-
-    /// A rate as aria2 reports it: the bytes per second as a string, "0" for none.
-    static func rateValue(_ limit: RateLimit?) -> JSONValue {
-        .string(String(limit?.bytesPerSecond ?? 0))
-    }
-
+    /// Every option of the run under aria2's names, defaults included; the concurrency and the overall cap as the
+    /// queue has them now (the list's keys change them too).
     func getGlobalOption() async -> JSONValue {
         let snapshot = access.snapshot()
-        // One read: the options and the directory of the same settings, even while a reload replaces them.
-        let live = self.live.read()
-        var options = live.runOptions.inherited
-        options["dir"] = .string(live.intake.defaultDirectory)
-        options["max-concurrent-downloads"] = .string(String(snapshot.maxConcurrent))
-        options["max-overall-download-limit"] = Self.rateValue(snapshot.overallLimit)
+        var options = runOptions.global
+        for (key, value) in [(OptionKey.maxConcurrent, SettingValue.int(snapshot.maxConcurrent)),
+                             (.maxOverallDownloadLimit, .string(String(snapshot.overallLimit?.bytesPerSecond ?? 0)))] {
+            if let name = OptionRegistry[key].aria2?.name { options[name] = Aria2RunOptions.shown(value, of: OptionRegistry[key]) }
+        }
         return .object(options)
     }
 
-    /// The options that change live: `max-concurrent-downloads` and `max-overall-download-limit`. Harmless ones
-    /// (`Aria2TaskOptions.harmless`) are ignored by name; any other gets aria2's error naming it and nothing
-    /// changes. Hooks, the secret and directories can never be set over RPC.
+    /// Sets every option of the run that changes live (`OptionRegistry`: `split`, `max-connection-per-server`,
+    /// `max-tries`, `timeout`, `user-agent`, `all-proxy`, …), for downloads started or added from then on, until
+    /// haul starts again. All are checked first: one refused changes nothing. Harmless options and facts given their
+    /// value are accepted without effect; an option haul cannot change live (the hooks, the directory RPC may not
+    /// leave) gets aria2's error naming it.
     func changeGlobalOption(_ params: [JSONValue]) async throws(RPCError) -> JSONValue {
         guard let options = params.first?.objectValue else { throw .failed("Illegal argument.") }
-        let live: Set<String> = ["max-concurrent-downloads", "max-overall-download-limit"]
-        if let key = options.keys.sorted().first(where: { !live.contains($0) && !Aria2TaskOptions.isHarmless($0) }) {
-            throw Aria2TaskOptions.refused(key)
+        var changes: [OptionKey: SettingValue] = [:]
+        for name in options.keys.sorted() {
+            let value = options[name]!
+            let text = Aria2TaskOptions.text(value)
+            if Aria2TaskOptions.isHarmless(name) || text.map({ Aria2Facts.holds(name, $0) }) == true { continue }
+            guard let definition = OptionRegistry.aria2Named(name), definition.change == .live, definition.key != .dir,
+                  let setting = definition.kind == .strings ? Aria2TaskOptions.lines(value) : text.flatMap({ Aria2Form.value($0, kind: definition.kind) }),
+                  definition.check(setting) == nil
+            else { throw Aria2TaskOptions.refused(name) }
+            changes[definition.key] = setting
         }
-        if let value = options["max-concurrent-downloads"] {
-            guard let number = value.integerValue, ConcurrencyLimit.range.contains(Int(clamping: number)) else {
-                throw .failed("max-concurrent-downloads must be between \(ConcurrencyLimit.range.lowerBound) and \(ConcurrencyLimit.range.upperBound).")
-            }
-            _ = await access.perform([.setMaxConcurrent(Int(number))])
+        var commands: [QueueCommand] = []
+        if let count = changes.removeValue(forKey: .maxConcurrent)?.intValue { commands.append(.setMaxConcurrent(count)) }
+        if let cap = changes.removeValue(forKey: .maxOverallDownloadLimit)?.stringValue {
+            commands.append(.setOverallLimit(try? RateLimit.parse(cap)))
         }
-        if let value = options["max-overall-download-limit"] {
-            _ = await access.perform([.setOverallLimit(try Self.rate(value, option: "max-overall-download-limit"))])
-        }
+        if !changes.isEmpty, let problem = await changeRunOptions(changes) { throw .failed(problem) }
+        if !commands.isEmpty { _ = await access.perform(commands) }
         return "OK"
     }
 

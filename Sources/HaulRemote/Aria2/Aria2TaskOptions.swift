@@ -103,7 +103,7 @@ struct Aria2TaskOptions {
     }
 
     /// A list option's value: a string (lines) or a list of strings.
-    private static func lines(_ value: JSONValue) -> SettingValue? {
+    static func lines(_ value: JSONValue) -> SettingValue? {
         switch value {
         case let .string(text): return Aria2Form.value(text, kind: .strings)
         case let .array(items):

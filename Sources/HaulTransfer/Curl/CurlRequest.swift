@@ -22,7 +22,7 @@ struct CurlRequest {
     var receiveBuffer: Int?
     /// A CA bundle to trust instead of the system's.
     var caCertificate: String?
-    var userAgent = "haul/0.1"
+    var userAgent = Product.userAgent
     /// The proxy: nil leaves libcurl's default (the environment's), "" goes direct.
     var proxy: String?
     /// Hosts that go direct: nil leaves the environment's `no_proxy`, "" none.

@@ -30,7 +30,7 @@ struct Haul: AsyncParsableCommand {
             3 the command could not be carried out (e.g. the running haul did
             not answer), 130 interrupted (state saved).
             """,
-        version: "0.1.0",
+        version: Product.version,
         subcommands: [RunCommand.self, AddCommand.self, ListCommand.self, PauseCommand.self, ResumeCommand.self,
                       RemoveCommand.self, SetURLCommand.self, DaemonCommand.self, StopCommand.self, LimitCommand.self,
                       ScheduleCommand.self, ConfigCommand.self],

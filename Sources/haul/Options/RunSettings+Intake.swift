@@ -37,6 +37,7 @@ extension RunSettings {
     func intake(allowedDirectories: [String]? = nil) throws -> TaskIntake {
         var intake = TaskIntake(defaultDirectory: downloadDirectory, allowedDirectories: allowedDirectories, proxyDefaults: try proxyDefaults())
         intake.rules = intakeRules
+        intake.defaultHeaders = allHeaders
         return intake
     }
 }

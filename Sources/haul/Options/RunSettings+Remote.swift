@@ -5,6 +5,13 @@ import HaulRemote
 
 /// Remote control and hooks, from the resolved settings.
 extension RunSettings {
+    /// What RPC clients read of these settings (`getGlobalOption`, `getOption`); `proxies` as tasks get them.
+    func aria2Options(proxies: ProxySettings) -> Aria2RunOptions {
+        var values: [OptionKey: SettingValue] = [:]
+        for entry in resolution.entries { values[entry.key.key] = entry.value }
+        return Aria2RunOptions(values: values, proxies: proxies, directory: downloadDirectory)
+    }
+
     /// The hooks asked for; `notify` without a session bus or notify-send is said once, through `report`.
     func hooks(report: (String) -> Void) -> DownloadHooks {
         var notifications: DesktopNotification?

@@ -15,6 +15,8 @@ struct RunSettings {
     let commandLine: [OptionKey: SettingValue]
     /// `--config` as given, absolute.
     let explicitPath: String?
+    /// What RPC clients set while this haul runs (`changeGlobalOption`), by key: it wins until haul starts again.
+    var remote: [OptionKey: SettingValue] = [:]
 
     /// Checks the command line's values, reads the file and resolves.
     static func load(
@@ -30,12 +32,24 @@ struct RunSettings {
         return try read(explicitPath: explicit, commandLine: commandLine, environment: environment)
     }
 
-    /// Reads the file again (a reload): the same file, the same command line.
+    /// Reads the file again (a reload): the same file, the same command line, what RPC clients set.
     func reloaded(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RunSettings {
-        try Self.read(explicitPath: explicitPath, commandLine: commandLine, environment: environment)
+        try Self.read(explicitPath: explicitPath, commandLine: commandLine, remote: remote, environment: environment)
     }
 
-    private static func read(explicitPath: String?, commandLine: [OptionKey: SettingValue], environment: [String: String]) throws -> RunSettings {
+    /// These settings with `changes` an RPC client set over them (checked by the caller).
+    func changed(by changes: [OptionKey: SettingValue]) -> RunSettings {
+        let remote = self.remote.merging(changes) { _, new in new }
+        let resolution = SettingsResolution(
+            keys: OptionRegistry.all, file: file?.values ?? [:], path: path ?? "", commandLine: commandLine, remote: remote)
+        return RunSettings(
+            resolution: resolution, file: file, path: path, commandLine: commandLine, explicitPath: explicitPath, remote: remote)
+    }
+
+    private static func read(
+        explicitPath: String?, commandLine: [OptionKey: SettingValue], remote: [OptionKey: SettingValue] = [:],
+        environment: [String: String]
+    ) throws -> RunSettings {
         let location = SettingsLocation.path(explicit: explicitPath, environment: environment)
         var file: SettingsFile?
         if let location {
@@ -46,8 +60,11 @@ struct RunSettings {
             }
         }
         let resolution = SettingsResolution(
-            keys: OptionRegistry.all, file: file?.values ?? [:], path: location?.path ?? "", commandLine: commandLine)
-        return RunSettings(resolution: resolution, file: file, path: location?.path, commandLine: commandLine, explicitPath: explicitPath)
+            keys: OptionRegistry.all, file: file?.values ?? [:], path: location?.path ?? "", commandLine: commandLine,
+            remote: remote)
+        return RunSettings(
+            resolution: resolution, file: file, path: location?.path, commandLine: commandLine, explicitPath: explicitPath,
+            remote: remote)
     }
 
     func int(_ name: OptionKey) -> Int? { resolution.value(name)?.intValue }
@@ -60,7 +77,7 @@ struct RunSettings {
         switch resolution.origin(name) {
         case let .file(path, line):
             ValidationError(SettingsFileError.badValue(path: path, line: line, key: name.name, section: nil, message: message).description)
-        case .commandLine, .builtIn: ValidationError("\(OptionRegistry[name].flag) \(message)")
+        case .commandLine, .remote, .builtIn: ValidationError("\(OptionRegistry[name].flag) \(message)")
         }
     }
 

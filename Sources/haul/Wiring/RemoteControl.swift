@@ -32,13 +32,12 @@ final class RemoteControl {
         let stop: @Sendable () async -> Void = { await controller.stop() }
         let access = ControllerAccess(controller: controller, snapshots: composition.snapshots, stop: stop)
         let intake = try settings.intake(allowedDirectories: settings.rpcAllowedDirectories)
-        let runOptions = Aria2RunOptions(
-            transfer: composition.configuration.transferOptions, maxTries: composition.configuration.retryPolicy.maxRetries,
-            proxies: intake.proxyDefaults)
         let reloader = SettingsReloader(settings: settings, controller: controller)
         let dispatcher = RPCDispatcher(
-            access: access, intake: intake, secret: secret, processID: getpid(), runOptions: runOptions,
-            reload: { await reloader.reloadAndReport("haul config --reload") })
+            access: access, intake: intake, secret: secret, processID: getpid(),
+            runOptions: settings.aria2Options(proxies: intake.proxyDefaults),
+            reload: { await reloader.reloadAndReport("haul config --reload") },
+            changeRunOptions: { await reloader.changeAndReport($0) })
         await reloader.attach(dispatcher)
         let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(
             socketPath: state.socketPath, tcp: listener, allowedOrigin: settings.string(.rpcAllowOrigin)))

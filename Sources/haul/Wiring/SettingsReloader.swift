@@ -24,30 +24,40 @@ actor SettingsReloader {
 
     /// Reads the file again and applies it; a file with an error changes nothing.
     func reload() async -> SettingsReloadAnswer {
-        var answer = SettingsReloadAnswer(file: settings.path)
-        let new: RunSettings
+        do {
+            return try await apply(settings.reloaded())
+        } catch {
+            var answer = SettingsReloadAnswer(file: settings.path)
+            answer.error = Self.message(error)
+            return answer
+        }
+    }
+
+    /// Sets options of the run an RPC client changed (`changeGlobalOption`, checked there) over the file and the
+    /// command line, until haul starts again; says why when they cannot be applied (nothing changes then).
+    func change(_ changes: [OptionKey: SettingValue]) async -> String? {
+        await apply(settings.changed(by: changes)).error
+    }
+
+    /// Applies `new`: what can change live goes to the controller and to RPC's intake and options; what cannot is
+    /// named. Settings with an error change nothing.
+    private func apply(_ new: RunSettings) async -> SettingsReloadAnswer {
+        var answer = SettingsReloadAnswer(file: new.path)
         let options: TransferOptions
         let overall: RateLimit?
         let intake: TaskIntake
         do {
-            new = try settings.reloaded()
             options = try new.transferOptions()
             overall = try new.overallLimit()
             intake = try new.intake(allowedDirectories: new.rpcAllowedDirectories)
-        } catch let error as CommandFailure {
-            answer.error = error.message
-            return answer
-        } catch let error as ValidationError {
-            answer.error = error.message
-            return answer
         } catch {
-            answer.error = "\(error)"
+            answer.error = Self.message(error)
             return answer
         }
         let changed = new.resolution.changedKeys(from: settings.resolution)
-        for name in changed {
-            let entry = new.resolution[name]
-            let text = "\(name): \(Self.text(settings.resolution[name].shownValue)) → \(Self.text(entry.shownValue)) (\(entry.origin))"
+        for key in changed {
+            let entry = new.resolution[key]
+            let text = "\(key): \(Self.text(settings.resolution[key].shownValue)) → \(Self.text(entry.shownValue)) (\(entry.origin))"
             if entry.key.change == .live { answer.applied.append(text) } else { answer.needsRestart.append(text) }
         }
         if new.file?.rules != settings.file?.rules { answer.applied.append("rules: \(new.file?.rules.count ?? 0) for tasks added from now on") }
@@ -57,11 +67,24 @@ actor SettingsReloader {
         await controller.applySettings(
             maxConcurrent: changed.contains(.maxConcurrent) ? new.maxConcurrent(stored: nil) : nil,
             retryPolicy: new.retryPolicy, transferOptions: options, overallLimit: overall)
-        let proxies = intake.proxyDefaults
-        dispatcher?.replaceSettings(
-            intake: intake, runOptions: Aria2RunOptions(transfer: options, maxTries: new.retryPolicy.maxRetries, proxies: proxies))
+        dispatcher?.replaceSettings(intake: intake, runOptions: new.aria2Options(proxies: intake.proxyDefaults))
         settings = new
         return answer
+    }
+
+    /// A settings error as the user reads it.
+    private static func message(_ error: any Error) -> String {
+        if let error = error as? CommandFailure { return error.message }
+        if let error = error as? ValidationError { return error.message }
+        return "\(error)"
+    }
+
+    /// Applies an RPC client's changes and says so in the log.
+    func changeAndReport(_ changes: [OptionKey: SettingValue]) async -> String? {
+        let problem = await change(changes)
+        let names = changes.keys.sorted().map(\.name).joined(separator: ", ")
+        note(problem.map { "changeGlobalOption: \(names) not changed: \($0)" } ?? "changeGlobalOption: \(names) set until haul starts again")
+        return problem
     }
 
     /// Reloads and says how it went in the log (for SIGHUP the log is the only one listening).
