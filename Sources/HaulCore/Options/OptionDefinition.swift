@@ -33,6 +33,8 @@ public struct OptionDefinition: Sendable {
     public let check: @Sendable (SettingValue) -> String?
     /// The value as shown (`haul config`, the reload's report, RPC): credentials in it masked.
     public let shown: @Sendable (SettingValue) -> SettingValue
+    /// What `--help` says of it.
+    public let help: OptionHelp
 
     /// The key, which is the option's long name without `--` (`max-concurrent`).
     public var name: String { key.rawValue }
@@ -41,7 +43,7 @@ public struct OptionDefinition: Sendable {
         _ key: OptionKey, flag: String? = nil, kind: SettingKind, default defaultValue: SettingValue? = nil,
         change: Change = .restart, scope: Scope = .run, aria2: Aria2Form? = nil,
         check: @escaping @Sendable (SettingValue) -> String? = { _ in nil },
-        shown: @escaping @Sendable (SettingValue) -> SettingValue = { $0 }
+        shown: @escaping @Sendable (SettingValue) -> SettingValue = { $0 }, help: OptionHelp
     ) {
         self.key = key
         self.flag = flag ?? "--" + key.rawValue
@@ -52,5 +54,6 @@ public struct OptionDefinition: Sendable {
         self.aria2 = aria2.map { $0 == .same ? Aria2Form(key.rawValue) : $0 }
         self.check = check
         self.shown = shown
+        self.help = help
     }
 }

@@ -7,7 +7,7 @@ struct AddOptions: ParsableArguments {
     @Argument(help: "http(s) URLs to download.")
     var urls: [String] = []
 
-    @Option(name: [.short, .customLong(OptionKey.dir.name)], help: "Download directory (default: the current directory).")
+    @Option(name: [.short, .customLong(OptionKey.dir.name)], help: OptionKey.dir.argumentHelp)
     var directory: String?
 
     @Option(name: [.short, .customLong("output")], help: "File name for the single URL given.")
@@ -16,51 +16,43 @@ struct AddOptions: ParsableArguments {
     @Option(name: [.short, .customLong("input-file")], help: "File of URLs in aria2's format (out=, dir=, checksum= options).")
     var inputFile: String?
 
-    @Option(name: [.customShort("H"), .customLong(OptionKey.header.name)], help: "Extra request header \"K: V\" (repeatable).")
+    @Option(name: [.customShort("H"), .customLong(OptionKey.header.name)], help: OptionKey.header.argumentHelp)
     var headers: [String] = []
 
     @Option(help: "Expected digest of the finished file: sha-256=HEX.")
     var checksum: String?
 
-    @Option(name: .customLong(OptionKey.userAgent.name), help: "The User-Agent header to send (aria2's name).")
+    @Option(name: .customLong(OptionKey.userAgent.name), help: OptionKey.userAgent.argumentHelp)
     var userAgent: String?
 
-    @Option(name: .customLong(OptionKey.referer.name), help: "The Referer header to send (aria2's name); '*' sends each task's own link.")
+    @Option(name: .customLong(OptionKey.referer.name), help: OptionKey.referer.argumentHelp)
     var referer: String?
 
-    @Option(name: .customLong(OptionKey.allProxy.name), help: ArgumentHelp(
-        "Proxy for every link: http://, https://, socks5:// or socks5h:// (names resolved at the proxy), user:password@ allowed; \"\" for none.",
-        discussion: "Without it the http_proxy, https_proxy, all_proxy and no_proxy environment is used, as curl does.",
-        valueName: "url"))
+    @Option(name: .customLong(OptionKey.allProxy.name), help: OptionKey.allProxy.argumentHelp)
     var allProxy: String?
 
-    @Option(name: .customLong(OptionKey.noProxy.name), help: ArgumentHelp("Hosts that go direct: comma-separated names, domains or addresses.", valueName: "list"))
+    @Option(name: .customLong(OptionKey.noProxy.name), help: OptionKey.noProxy.argumentHelp)
     var noProxy: String?
 
-    @Option(name: .customLong(OptionKey.loadCookies.name), help: ArgumentHelp("Cookies to send, from a Netscape cookies.txt file.", valueName: "file"))
+    @Option(name: .customLong(OptionKey.loadCookies.name), help: OptionKey.loadCookies.argumentHelp)
     var loadCookies: String?
 
-    @Option(name: .customLong(OptionKey.netrcFile.name), help: ArgumentHelp("Logins from a .netrc file (curl's rules).", valueName: "file"))
+    @Option(name: .customLong(OptionKey.netrcFile.name), help: OptionKey.netrcFile.argumentHelp)
     var netrcFile: String?
 
-    @Flag(name: [.short, .customLong(OptionKey.continuePartial.name)], help: ArgumentHelp(
-        "Continue a partial file another program left at the final name (the server must agree, else it stays as it is)."))
+    @Flag(name: [.short, .customLong(OptionKey.continuePartial.name)], help: OptionKey.continuePartial.argumentHelp)
     var continuePartial = false
 
-    @Flag(name: .customLong(OptionKey.allowOverwrite.name), help: "Fetch a finished file again and replace it, or any file at the name.")
+    @Flag(name: .customLong(OptionKey.allowOverwrite.name), help: OptionKey.allowOverwrite.argumentHelp)
     var allowOverwrite = false
 
-    @Option(name: .customLong(OptionKey.stream.name), help: ArgumentHelp(
-        "What an HLS playlist link becomes: auto (a stream task: its segments in one video file) or off (the playlist saved as a file).",
-        valueName: "auto|off"))
+    @Option(name: .customLong(OptionKey.stream.name), help: OptionKey.stream.argumentHelp)
     var stream: String?
 
-    @Option(name: .customLong(OptionKey.streamQuality.name), help: ArgumentHelp(
-        "The variant of a master playlist: best (default), worst, a height like 720, or a bandwidth in bit/s.", valueName: "choice"))
+    @Option(name: .customLong(OptionKey.streamQuality.name), help: OptionKey.streamQuality.argumentHelp)
     var streamQuality: String?
 
-    @Option(name: .customLong(OptionKey.streamRemux.name), help: ArgumentHelp(
-        "Remux a finished MPEG-TS stream into this container with ffmpeg -c copy, when ffmpeg is installed.", valueName: "mp4"))
+    @Option(name: .customLong(OptionKey.streamRemux.name), help: OptionKey.streamRemux.argumentHelp)
     var streamRemux: String?
 
     /// The settings these options give, by key (the URLs, `-o`, `-i`, `--checksum` and `--mirror` name tasks, not settings).

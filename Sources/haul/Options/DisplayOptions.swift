@@ -3,13 +3,13 @@ import HaulCore
 
 /// How a run shows itself, as the command line gives it (read through `RunSettings`).
 struct DisplayOptions: ParsableArguments {
-    @Flag(help: "Run without the live list until nothing is waiting or running.")
+    @Flag(name: .customLong(OptionKey.headless.name), help: OptionKey.headless.argumentHelp)
     var headless = false
 
-    @Option(help: "Colour theme: a name from themes/ or a path to a .toml file.")
+    @Option(name: .customLong(OptionKey.theme.name), help: OptionKey.theme.argumentHelp)
     var theme: String?
 
-    @Flag(name: .customLong(OptionKey.noColor.name), help: "Monochrome (also when NO_COLOR is set).")
+    @Flag(name: .customLong(OptionKey.noColor.name), help: OptionKey.noColor.argumentHelp)
     var noColor = false
 
     /// The settings these options give, by key.

@@ -5,32 +5,32 @@ import HaulCore
 /// settings file and the defaults fill what is not given here.
 struct TransferFlags: ParsableArguments {
     // `.unconditional` takes `-3` as the value, so a negative number gets the range message, not "Missing value".
-    @Option(name: [.customShort("j"), .customLong(OptionKey.maxConcurrent.name)], parsing: .unconditional, help: "Tasks running at once (default 3).")
+    @Option(name: [.customShort("j"), .customLong(OptionKey.maxConcurrent.name)], parsing: .unconditional, help: OptionKey.maxConcurrent.argumentHelp)
     var maxConcurrent: Int?
 
     /// `--limit-rate` and `-s`, which `haul add` takes too.
     @OptionGroup var perTask: TaskTransferFlags
 
-    @Option(parsing: .unconditional, help: "Retries of a transient error before a task fails (default 5).")
+    @Option(name: .customLong(OptionKey.retries.name), parsing: .unconditional, help: OptionKey.retries.argumentHelp)
     var retries: Int?
 
-    @Option(parsing: .unconditional, help: "Seconds without data before a transfer counts as stalled and is retried (default 30).")
+    @Option(name: .customLong(OptionKey.timeout.name), parsing: .unconditional, help: OptionKey.timeout.argumentHelp)
     var timeout: Int?
 
-    @Option(name: .customLong(OptionKey.caCert.name), help: "CA bundle to verify servers with instead of the system one (verification stays on).")
+    @Option(name: .customLong(OptionKey.caCert.name), help: OptionKey.caCert.argumentHelp)
     var caCertificate: String?
 
-    @Option(name: .customLong(OptionKey.diskReserve.name), help: "Free space to keep on the download filesystem, e.g. 64M (a task pauses below it; default 64M).")
+    @Option(name: .customLong(OptionKey.diskReserve.name), help: OptionKey.diskReserve.argumentHelp)
     var diskReserve: String?
 
-    @Option(name: .customLong(OptionKey.minSplitSize.name), help: "Smallest range one connection is given, e.g. 4M; smaller files use one connection (default 4M).")
+    @Option(name: .customLong(OptionKey.minSplitSize.name), help: OptionKey.minSplitSize.argumentHelp)
     var minSplitSize: String?
 
-    @Option(name: .customLong(OptionKey.maxOverallDownloadLimit.name), help: "Cap on all downloads together, e.g. 10M (bytes/s; 0 for none).")
+    @Option(name: .customLong(OptionKey.maxOverallDownloadLimit.name), help: OptionKey.maxOverallDownloadLimit.argumentHelp)
     var maxOverallDownloadLimit: String?
 
     @Option(name: .customLong(OptionKey.maxHostConnections.name), parsing: .unconditional,
-            help: "Connections open to one host across all downloads (default 8).")
+            help: OptionKey.maxHostConnections.argumentHelp)
     var maxHostConnections: Int?
 
     /// The settings these options give, by key.
@@ -51,11 +51,11 @@ struct TransferFlags: ParsableArguments {
 /// The transfer options a task can carry on its own: the run applies them to all its tasks, `haul add` stores
 /// them with the tasks it queues (as a settings rule's are), so whichever haul runs them uses them.
 struct TaskTransferFlags: ParsableArguments {
-    @Option(name: .customLong(OptionKey.limitRate.name), help: "Receive limit per task, e.g. 500K, 2M, 1.5G (bytes/s).")
+    @Option(name: .customLong(OptionKey.limitRate.name), help: OptionKey.limitRate.argumentHelp)
     var limitRate: String?
 
     @Option(name: [.customShort("s"), .customLong(OptionKey.split.name)], parsing: .unconditional,
-            help: "Connections per download (servers that cap each connection go faster with more; default 4).")
+            help: OptionKey.split.argumentHelp)
     var split: Int?
 
     /// The settings these options give, by key.
