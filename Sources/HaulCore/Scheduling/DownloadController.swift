@@ -86,17 +86,10 @@ public actor DownloadController {
     /// Task changes and layouts taken but not yet written (`flushSaves`).
     var unsaved: [TaskID: DownloadTask] = [:]
     var unsavedSegments: [TaskID: [SegmentRecord]] = [:]
-    /// The run and cap windows (`DownloadController+Schedule`), and what they decided last.
-    var schedule = Schedule()
-    var scheduleHolds = false
-    var scheduleCap: Int64?
-    var scheduleNote: String?
-    /// The schedule's next change as last looked for, and what it held and capped then: while they stand and it
-    /// has not come (and the clock has not gone back past when it was looked for), it is the answer: the 1 Hz tick
-    /// does not search the windows again.
-    var scheduleNext: (runs: Bool, cap: Int64?, at: Date?, found: Date)?
-    /// The schedule is set aside until this moment (its next change when the user suspended it).
-    var scheduleSuspendedUntil: Date?
+    /// The run and cap windows, and what they decided last (`DownloadController+Schedule`).
+    var scheduleGate = ScheduleGate()
+    /// Outside the schedule's run windows.
+    var scheduleHolds: Bool { scheduleGate.holds }
 
     let hub = Broadcast<ControllerEvent>(bufferLimit: 10_000)
     /// Events told since the last snapshot: they go out right after the next one (`publish()`), so a
@@ -184,10 +177,10 @@ public actor DownloadController {
     func loadIfNeeded() {
         guard !isLoaded else { return }
         do {
-            schedule = try store.loadSchedule() ?? Schedule()
+            scheduleGate.replace(try store.loadSchedule() ?? Schedule())
         } catch {
             // A stored schedule it cannot read or may not apply is set aside, saying why: the queue runs unscheduled.
-            schedule = Schedule()
+            scheduleGate.replace(Schedule())
             announce(.warning("\(error)"))
         }
         // The change token before the rows: a task another process adds in between counts as a change, so
@@ -330,8 +323,8 @@ public actor DownloadController {
         var snapshot = patched ?? SnapshotBuilder.build(
             tasks: tasks, runtime: runtime, maxConcurrent: configuration.maxConcurrent, overallLimit: configuration.overallLimit,
             defaultSplit: split, sequence: sequence, warning: lastStoreError, now: .now, wallNow: Date())
-        snapshot.schedule = scheduleNote
-        snapshot.scheduleSuspended = scheduleSuspendedUntil != nil
+        snapshot.schedule = scheduleGate.note
+        snapshot.scheduleSuspended = scheduleGate.suspendedUntil != nil
         if patched == nil {
             rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
         }
