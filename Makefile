@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 export SWIFT_BACKTRACE = interactive=no
 
-.PHONY: demo test test-tsan build release bench deps clean install uninstall
+.PHONY: demo test test-unit test-engine test-e2e test-build test-tsan build release bench deps clean install uninstall
 
 deps:
 	@scripts/install-deps.sh
@@ -15,13 +15,38 @@ build: deps
 demo: build
 	@BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/demo.sh $(if $(HEADLESS),--headless)
 
-test: deps
+# Tests in tiers, by test target, one build for all: `make test-unit` (pure values and the store: no server, no haul
+# process; about 15 s of tests), `make test-engine` (libcurl, the fault server and the RPC server on loopback),
+# `make test-e2e` (the built haul against real servers, tmux and nginx). `make test` runs every tier.
+UNIT_TARGETS = HaulCoreTests|HaulStoreTests|HaulSettingsTests|HaulReportTests|HaulTUITests
+ENGINE_TARGETS = HaulTransferTests|FaultServerTests|HaulRemoteTests
+E2E_TARGETS = HaulEndToEndTests
+# The end-to-end tests run the programs this build made and nothing else (HaulProcess.binary(named:)).
+RUN_TESTS = HAUL_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(SWIFT) test --skip-build
+# One test at a time outside the unit tier: those suites run real servers, tmux and many haul processes, and
+# their bounds should measure haul, not a 2-core machine running them all at once.
+SERIAL = --no-parallel
+
+test-build: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	# The argument parser's man page generator, for the install test (it is a dependency's product).
 	$(SWIFT) build --product generate-manual
-	# One test at a time: the end-to-end suites run real servers, tmux and many haul processes, and their
-	# timing bounds should measure haul, not a 2-core machine running them all at once (about 5 min).
-	$(SWIFT) test --skip-build --no-parallel
+	@# Every test target is in a tier, so the three tiers together are `make test`.
+	@untiered=$$($(SWIFT) test list --skip-build | cut -d. -f1 | sort -u \
+		| grep -Ev '^($(UNIT_TARGETS)|$(ENGINE_TARGETS)|$(E2E_TARGETS))$$'); \
+	if [ -n "$$untiered" ]; then echo "test targets in no tier (add them to the Makefile's lists):" $$untiered; exit 1; fi
+
+test: test-build
+	$(RUN_TESTS) $(SERIAL)
+
+test-unit: test-build
+	$(RUN_TESTS) --filter '^($(UNIT_TARGETS))\.'
+
+test-engine: test-build
+	$(RUN_TESTS) $(SERIAL) --filter '^($(ENGINE_TARGETS))\.'
+
+test-e2e: test-build
+	$(RUN_TESTS) $(SERIAL) --filter '^($(E2E_TARGETS))\.'
 
 # The engine and controller suites under the thread sanitizer (any report fails the run), in their own build
 # directory. Bounded: on 2 cores a clean build takes about 3 min and the run 1 min; they give up after

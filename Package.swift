@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "HaulTestSupport", dependencies: ["FaultServer", "HaulCore"], path: "Tests/HaulTestSupport", swiftSettings: strict),
 
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulCore"], swiftSettings: strict),
+        .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "HaulTransferTests",
             dependencies: ["HaulTransfer", "HaulCore", "FaultServer", "HaulTestSupport"],

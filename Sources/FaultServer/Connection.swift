@@ -89,6 +89,8 @@ struct Connection {
         var pace = rate.map { max(1, min(Int64(Self.chunkSize), $0 / 20)) } ?? Int64(Self.chunkSize)
         let capped = plan.connectionRates != nil && bucket != nil
         if capped, let bucket { pace = min(pace, Int64(bucket.sliceSize)) }
+        var capRecord = capped ? bucket.map { CappedResponse(rate: $0.rate) } : nil
+        defer { if let capRecord { core.recordCapped(capRecord, path: path) } }
         let started = ContinuousClock.now
         var sent: Int64 = 0
 
@@ -117,7 +119,10 @@ struct Connection {
             }
             if capped {
                 // The connection's bucket: the bytes go once it has earned them (it never refills past its burst).
-                guard let due = bucket?.take(count, now: .now), core.pause(until: due) else { return false }
+                let now = ContinuousClock.now
+                guard let due = bucket?.take(count, now: now) else { return false }
+                capRecord?.note(slice: count, waited: due > now)
+                guard core.pause(until: due) else { return false }
             }
             let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
             body.fill(slice, from: range.lowerBound + sent, version: version)

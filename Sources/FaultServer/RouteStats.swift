@@ -14,10 +14,12 @@ public struct RouteStats: Sendable, Equatable {
     public var statuses: [Int]
     /// For each connection, in order, the monotonic seconds at which its first response head for the path was sent.
     public var firstHeadTimes: [Double]
+    /// For each response sent under a connection cap, in the order the responses ended, how the cap treated it.
+    public var cappedResponses: [CappedResponse]
 
     public init(
         requests: Int = 0, connections: Int = 0, bodyBytesSent: Int64 = 0, rangeHeaders: [String?] = [], ifRangeHeaders: [String?] = [],
-        statuses: [Int] = [], firstHeadTimes: [Double] = []
+        statuses: [Int] = [], firstHeadTimes: [Double] = [], cappedResponses: [CappedResponse] = []
     ) {
         self.requests = requests
         self.connections = connections
@@ -26,5 +28,6 @@ public struct RouteStats: Sendable, Equatable {
         self.ifRangeHeaders = ifRangeHeaders
         self.statuses = statuses
         self.firstHeadTimes = firstHeadTimes
+        self.cappedResponses = cappedResponses
     }
 }

@@ -305,6 +305,11 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Keeps how a response on a capped connection met its bucket, once the response has ended.
+    func recordCapped(_ response: CappedResponse, path: String) {
+        state.withLock { $0.stats[path, default: RouteStats()].cappedResponses.append(response) }
+    }
+
     /// Notes that connection `serial` was just sent a response head for `path`: the first one per connection is timed.
     func recordHeadSent(path: String, connection serial: Int) {
         let now = MonotonicSeconds.now()

@@ -8,9 +8,9 @@ import GRDB
 /// live in SQL (`CHECK`, `NOT NULL`, foreign keys), so the file itself refuses bad rows whoever
 /// writes them.
 ///
-/// No schema has been released yet, so there are no old-database fixtures. Every released schema
-/// gets one: a database file written by that release under `Tests/HaulStoreTests/Fixtures/`,
-/// with a test that opens it through `AppDatabase` and checks its rows survive.
+/// Every past schema has a fixture under `Tests/HaulStoreTests/Fixtures/schemas/`: the rows haul wrote while
+/// that migration was its newest, which a test writes into a file migrated up to it and opens through
+/// `AppDatabase`, checking every task survives. Adding a migration means adding the fixture of the one before.
 enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -90,10 +90,28 @@ import Testing
         #expect(try await process.waitForExit(timeout: .seconds(5)) == 128 + SIGTERM)
     }
 
-    @Test func binariesAreFoundNextToTheTests() throws {
+    @Test func binariesAreFoundInTheBuildsBinDirectory() throws {
         let url = try HaulProcess.binary(named: "haul-fault-server")
         #expect(FileManager.default.isExecutableFile(atPath: url.path))
-        #expect(throws: HaulProcess.Failure.self) { try HaulProcess.binary(named: "no-such-binary") }
+        #expect(url.deletingLastPathComponent().path == HaulProcess.binDirectory().path)
+        do {
+            _ = try HaulProcess.binary(named: "no-such-binary")
+            Issue.record("a binary that was never built was found")
+        } catch {
+            #expect("\(error)".contains("no executable 'no-such-binary' in '\(HaulProcess.binDirectory().path)'"), "\(error)")
+        }
+    }
+
+    @Test func theBinDirectoryIsTheOneMakeNamedOrTheTestExecutables() {
+        let exe = "/build/x86_64-unknown-linux-gnu/debug/haulPackageTests.xctest"
+        let named = HaulProcess.binDirectory(environment: ["HAUL_BIN_DIR": "/made/debug"], testExecutable: exe)
+        #expect(named == BinDirectory(path: "/made/debug", origin: .variable))
+        let beside = HaulProcess.binDirectory(environment: ["HAUL_BIN_DIR": ""], testExecutable: exe)
+        #expect(beside == BinDirectory(path: "/build/x86_64-unknown-linux-gnu/debug", origin: .testExecutable))
+        #expect(HaulProcess.binDirectory(environment: [:], testExecutable: nil).origin == .unknown)
+        // A directory make named that lacks the binary fails with a message naming it, and looks nowhere else.
+        let failure = HaulProcess.Failure.binaryNotFound(name: "haul", directory: named)
+        #expect(failure.description.hasPrefix("no executable 'haul' in '/made/debug': HAUL_BIN_DIR names the build"))
     }
 
     @Test(.enabled(if: NginxFixture.isAvailable)) func nginxServesRangesAndStops() async throws {

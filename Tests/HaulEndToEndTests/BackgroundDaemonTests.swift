@@ -216,8 +216,12 @@ import Glibc
 @Suite(.timeLimit(.minutes(2))) struct BackgroundSocketSecurityTests {
     static let setpriv = "/usr/bin/setpriv"
     static let curl = "/usr/bin/curl"
-    static var canSwitchUser: Bool {
-        getuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv) && FileManager.default.isExecutableFile(atPath: curl)
+    /// Fails the test in CI, or skips it elsewhere, unless it can act as uid 65534.
+    static func requireUserSwitch() throws {
+        try RootOnly.requireRoot(for: "acting as uid 65534")
+        for tool in [setpriv, curl] where !FileManager.default.isExecutableFile(atPath: tool) {
+            try RootOnly.unavailable("\(tool) is not installed (scripts/install-deps.sh installs it)")
+        }
     }
 
     @Test func socketIsPrivate() async throws {
@@ -236,8 +240,9 @@ import Glibc
 
     /// uid 65534 cannot talk to the socket, even when the directories around it are opened up; the same
     /// request as the owner's user works (so the refusal is the permission, not the request).
-    @Test(.enabled(if: canSwitchUser, "needs root, /usr/bin/setpriv and /usr/bin/curl to act as uid 65534"))
+    @Test(RootOnly.enabled("acting as uid 65534"))
     func anotherUserCannotConnect() async throws {
+        try Self.requireUserSwitch()
         let run = try HaulRun()
         let daemon = try await BackgroundDaemon(run)
         defer { daemon.kill() }

@@ -5,12 +5,18 @@ import Testing
 /// `make install` into a prefix and `make uninstall` out of it, checked as a user would (DESIGN §10): the binary
 /// runs without the toolchain on PATH, `man -l` renders the page, bash completes `haul pa` to `pause`, the unit
 /// passes `systemd-analyze verify`, and uninstalling leaves the prefix as it was.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: BuiltTools.generateManual != nil, "generate-manual is not built (make test builds it)"))
+@Suite(
+    .timeLimit(.minutes(2)),
+    .enabled(if: BuiltTools.generateManual != nil || BuiltTools.madeByMake, "generate-manual is not built (make test builds it)"))
 struct InstallTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let binDirectory = BuiltTools.binDirectory
     static var generateManual: String? { BuiltTools.generateManual }
+
+    static func requireGenerateManual() throws -> String {
+        try #require(generateManual, "no generate-manual in \(binDirectory): `make test-e2e` builds it")
+    }
 
     /// Every path under `root`, relative, sorted.
     static func tree(_ root: String) -> [String] {
@@ -32,7 +38,7 @@ struct InstallTests {
         let before = Self.tree(prefix.path)
 
         let (installed, out, err) = try await Self.run(
-            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try #require(Self.generateManual)])
+            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try Self.requireGenerateManual()])
         #expect(installed == 0, "\(out)\n\(err)")
 
         // The binary runs with no toolchain on PATH.
@@ -61,7 +67,7 @@ struct InstallTests {
         let prefix = try TemporaryDirectory()
         defer { prefix.remove() }
         let (installed, out, err) = try await Self.run(
-            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try #require(Self.generateManual)])
+            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try Self.requireGenerateManual()])
         #expect(installed == 0, "\(out)\n\(err)")
         let tmux = try TmuxDriver(command: "env -i TERM=xterm PATH=\(prefix.path)/bin:/usr/bin:/bin HOME=\(prefix.path) bash --norc --noprofile -i")
         defer { tmux.kill() }
@@ -78,8 +84,10 @@ struct InstallTests {
 
 /// Where the built programs are.
 enum BuiltTools {
-    static let binDirectory = (try? HaulProcess.binary(named: "haul")).map { $0.deletingLastPathComponent().path } ?? "/nonexistent"
-    /// The argument parser's man page generator, built beside haul by `make test`.
+    static let binDirectory = HaulProcess.binDirectory().path
+    /// Whether `make` named the build (it builds generate-manual too, so a missing one fails the suite then).
+    static let madeByMake = HaulProcess.binDirectory().origin == .variable
+    /// The argument parser's man page generator, built beside haul by `make test` and `make test-e2e`.
     static var generateManual: String? {
         let path = binDirectory + "/generate-manual"
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil

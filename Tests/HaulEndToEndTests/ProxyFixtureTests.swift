@@ -47,8 +47,9 @@ struct ProxyFixtureTests {
         }
     }
 
-    @Test(.enabled(if: MicrosocksFixture.namespacesAvailable, "no private mount namespace here"))
+    @Test(RootOnly.enabled("a private mount namespace"))
     func microsocksResolvesANameOnlyItKnows() async throws {
+        try MicrosocksFixture.requireNamespaces()
         let nginx = try await NginxFixture.start()
         defer { nginx.stop() }
         try nginx.write(file: "f.bin", bytes: [1, 2, 3])

@@ -208,8 +208,9 @@ struct ProxyTests {
 
     /// A name only the proxy's /etc/hosts knows (microsocks in a private mount namespace): socks5h reaches it,
     /// socks5 cannot.
-    @Test(.enabled(if: MicrosocksFixture.namespacesAvailable, "no private mount namespace here (needs root and unshare)"))
+    @Test(RootOnly.enabled("a private mount namespace"))
     func socks5hReachesANameOnlyTheProxyCanResolve() async throws {
+        try MicrosocksFixture.requireNamespaces()
         let (nginx, bytes) = try await Self.origin(seed: 1414)
         defer { nginx.stop() }
         let socks = try await MicrosocksFixture.start(hosts: ["only-at-proxy.haul.test"])

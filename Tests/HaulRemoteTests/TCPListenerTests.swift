@@ -151,20 +151,24 @@ struct TCPListenerTests {
         let fixture = try ServerFixture(tcp: true, idleTimeout: .milliseconds(300))
         try await fixture.serving {
             let port = try await fixture.port()
-            // Connects, sends nothing, and reports how long the server took to close the connection.
+            // Connects, sends nothing, and reports how the connection ended (the server closing it, data, or the
+            // client's own bounded wait running out) and after how long.
             let script = """
                 import socket, time
-                s = socket.create_connection(("127.0.0.1", \(port)), timeout=5)
+                s = socket.create_connection(("127.0.0.1", \(port)), timeout=8)
                 t = time.monotonic()
-                data = s.recv(1)
-                print("closed" if data == b"" else "data", round(time.monotonic() - t, 3))
+                try:
+                    how = "closed" if s.recv(1) == b"" else "data"
+                except socket.timeout:
+                    how = "still-open"
+                print(how, round(time.monotonic() - t, 3))
                 """
             let process = try HaulProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", script])
-            #expect(try await process.waitForExit(timeout: .seconds(10)) == 0)
+            #expect(try await process.waitForExit(timeout: .seconds(20)) == 0)
             let words = process.stdoutText().split(separator: " ")
-            #expect(words.first == "closed")
+            #expect(words.first == "closed", "the server did not close the idle connection: \(process.stdoutText())")
             let seconds = try #require(words.last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-            #expect(seconds >= 0.2 && seconds < 3)
+            #expect(seconds >= 0.2, "closed before the idle timeout")
         }
     }
 }

@@ -91,8 +91,9 @@ struct UnixSocketTests {
     }
 
     @Test("another user cannot connect, even with the directory opened up; with the socket opened up they can",
-          .enabled(if: getuid() == 0, "setpriv needs root"))
+          RootOnly.enabled("setpriv"))
     func otherUserRefused() async throws {
+        try RootOnly.requireRoot(for: "setpriv")
         let fixture = try ServerFixture()
         try await fixture.serving {
             let asNobody = { () async throws -> (code: Int32, status: String) in

@@ -15,8 +15,9 @@ struct WebSocketTests {
             #expect(WebSocketClient.field("reply", in: client) == [#"{"jsonrpc":"2.0","id":"1","method":"aria2.getVersion"}"#])
             #expect(WebSocketClient.field("binary-reply", in: client) == ["1", #"{"binary":1}"#])
             #expect(WebSocketClient.field("pong", in: client) == ["10", "p1"])
+            // The bad secret's answer is held back (at least the second it is delayed), then sent whole.
             let unauthorized = try #require(WebSocketClient.field("unauthorized", in: client))
-            #expect(Double(unauthorized[0]).map { $0 >= 0.9 && $0 < 5 } == true, "\(unauthorized)")
+            #expect(Double(unauthorized[0]).map { $0 >= 0.9 } == true, "\(unauthorized)")
             #expect(unauthorized.dropFirst().joined(separator: " ") == String(decoding: EchoService.unauthorizedBody, as: UTF8.self))
             #expect(WebSocketClient.field("close", in: client) == ["8", "1000"])
             #expect(fixture.service.callers.allSatisfy { $0 == RPCCaller(transport: .tcp) })

@@ -4,29 +4,32 @@ import Glibc
 #endif
 
 extension HaulProcess {
-    /// The built executable `name`; see the type's documentation for where it looks.
+    /// The variable `make` sets to the bin directory of the build it just made (`swift build --show-bin-path`).
+    public static let binDirectoryVariable = "HAUL_BIN_DIR"
+
+    /// The built executable `name` in `binDirectory()`; throws `Failure.binaryNotFound` when it is not there.
+    ///
+    /// There is one place to look, never a second: a test that ran another build's `haul` (a stale
+    /// `.build/debug`) would test code other than the code it was built with.
     public static func binary(named name: String) throws -> URL {
-        let candidates = searchDirectories().map { $0 + "/" + name }
-        for candidate in candidates where access(candidate, X_OK) == 0 {
-            return URL(fileURLWithPath: candidate)
-        }
-        throw Failure.binaryNotFound(name: name, searched: candidates)
+        let directory = binDirectory()
+        let path = directory.path + "/" + name
+        guard access(path, X_OK) == 0 else { throw Failure.binaryNotFound(name: name, directory: directory) }
+        return URL(fileURLWithPath: path)
     }
 
-    /// Directories searched by `binary(named:)`, in order.
-    public static func searchDirectories() -> [String] {
-        var directories: [String] = []
-        if let dir = ProcessInfo.processInfo.environment["HAUL_BIN_DIR"], !dir.isEmpty {
-            directories.append(dir)
-        }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append((exe as NSString).deletingLastPathComponent)
-        }
-        // This file is <package>/Tests/HaulTestSupport/HaulProcess+Binary.swift.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-        directories.append(root + "/.build/debug")
-        directories.append(root + "/.build/release")
-        return directories
+    /// The directory the built executables are taken from, in this process's environment.
+    public static func binDirectory() -> BinDirectory {
+        binDirectory(
+            environment: ProcessInfo.processInfo.environment,
+            testExecutable: try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    }
+
+    /// `$HAUL_BIN_DIR` when set, else the directory of the running test executable (`swift test` puts every
+    /// product there), else nothing: pure, for tests of this rule.
+    public static func binDirectory(environment: [String: String], testExecutable: String?) -> BinDirectory {
+        if let given = environment[binDirectoryVariable], !given.isEmpty { return BinDirectory(path: given, origin: .variable) }
+        guard let testExecutable else { return BinDirectory(path: "", origin: .unknown) }
+        return BinDirectory(path: (testExecutable as NSString).deletingLastPathComponent, origin: .testExecutable)
     }
 }

@@ -9,13 +9,11 @@ import Glibc
 /// Output is read by two background threads as it arrives. The process is SIGKILLed when this
 /// object is released while it still runs, so a failing test never leaves it behind.
 ///
-/// Finding binaries: `HaulProcess.binary(named:)` looks in, in order,
-/// 1. `$HAUL_BIN_DIR`, when set;
-/// 2. the directory of the running test executable (`/proc/self/exe`, i.e. SwiftPM's bin directory
-///    such as `.build/x86_64-unknown-linux-gnu/debug`, which is where `swift build` puts `haul`);
-/// 3. `.build/debug` and `.build/release` of the package this file belongs to (from `#filePath`).
-/// `swift build --build-tests` and `swift test` build every executable product, so `haul` and
-/// `haul-fault-server` sit next to the test bundle.
+/// Finding binaries: `HaulProcess.binary(named:)` looks in one directory only: `$HAUL_BIN_DIR` when set
+/// (`make` sets it to the bin path of the build it just made), else the directory of the running test
+/// executable (`/proc/self/exe`, SwiftPM's bin directory such as `.build/x86_64-unknown-linux-gnu/debug`,
+/// where `swift build --build-tests` puts every product). A missing binary fails the test; no other
+/// build's binary is taken instead.
 ///
 /// Children start with an empty signal mask (see `withDefaultSignalMask`), so SIGTERM and SIGINT
 /// reach them even when the test runs on one of Swift's pool threads, which block nearly all signals.
@@ -35,13 +33,13 @@ public final class HaulProcess: Sendable {
 
     /// Failures of the helper itself (not of the child).
     public enum Failure: Error, CustomStringConvertible {
-        case binaryNotFound(name: String, searched: [String])
+        case binaryNotFound(name: String, directory: BinDirectory)
         case exitedBeforeOutput(text: String, status: Int32, stdout: String, stderr: String)
 
         public var description: String {
             switch self {
-            case .binaryNotFound(let name, let searched):
-                "no executable '\(name)' in \(searched.joined(separator: ", ")); run `swift build` first or set HAUL_BIN_DIR"
+            case .binaryNotFound(let name, let directory):
+                "no executable '\(name)' in '\(directory.path)': \(directory.remedy)"
             case .exitedBeforeOutput(let text, let status, let stdout, let stderr):
                 "process exited with status \(status) before printing \"\(text)\"\nstdout:\n\(stdout)\nstderr:\n\(stderr)"
             }

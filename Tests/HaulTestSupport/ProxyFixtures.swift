@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +31,16 @@ public final class MicrosocksFixture: Sendable {
         probe.waitUntilExit()
         return probe.terminationStatus == 0
     }()
+
+    /// Fails the test in CI, or skips it elsewhere (`RootOnly`), unless `hosts` can be given here.
+    public static func requireNamespaces(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try RootOnly.requireRoot(for: "a private mount namespace", sourceLocation: sourceLocation)
+        guard namespacesAvailable else {
+            try RootOnly.unavailable(
+                "\(unsharePath) -m cannot make a private mount namespace here (mount --bind /etc/hosts failed)",
+                sourceLocation: sourceLocation)
+        }
+    }
 
     public let port: UInt16
     public let user: String?

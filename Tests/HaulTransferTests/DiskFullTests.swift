@@ -6,17 +6,23 @@ import HaulTestSupport
 @testable import HaulTransfer
 import Testing
 
-/// A small tmpfs stands in for a full disk (mounting needs root, as in CI; the suite is skipped otherwise).
-@Suite(.timeLimit(.minutes(1)), .enabled(if: getuid() == 0)) struct DiskFullTests {
-    /// Mounts a tmpfs of `size` (2 MiB unless told); nil when this machine does not allow it.
-    static func smallDisk(size: String = "2m") throws -> TemporaryDirectory? {
+/// A small tmpfs stands in for a full disk. Mounting needs root: in CI (`CI` set) a machine that cannot mount
+/// fails these tests; elsewhere they are skipped with a note (`RootOnly`).
+@Suite(.timeLimit(.minutes(1)), RootOnly.enabled("mounting a tmpfs")) struct DiskFullTests {
+    /// Mounts a tmpfs of `size` (2 MiB unless told); fails the test in CI, or skips it elsewhere, when it cannot.
+    static func smallDisk(size: String = "2m", sourceLocation: SourceLocation = #_sourceLocation) throws -> TemporaryDirectory {
+        try RootOnly.requireRoot(for: "mounting a tmpfs", sourceLocation: sourceLocation)
         let dir = try TemporaryDirectory()
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
         mount.arguments = ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", dir.path]
         try mount.run()
         mount.waitUntilExit()
-        return mount.terminationStatus == 0 ? dir : nil
+        guard mount.terminationStatus == 0 else {
+            try RootOnly.unavailable(
+                "mount -t tmpfs -o size=\(size) exited with status \(mount.terminationStatus)", sourceLocation: sourceLocation)
+        }
+        return dir
     }
 
     static func unmount(_ dir: TemporaryDirectory) {
@@ -28,7 +34,7 @@ import Testing
     }
 
     @Test func enospcEndsTheTaskWithDiskFullAndKeepsTheSyncedBytes() async throws {
-        guard let disk = try Self.smallDisk() else { return }
+        let disk = try Self.smallDisk()
         defer { Self.unmount(disk) }
         let server = try FaultServer()
         defer { server.stop() }
@@ -49,7 +55,7 @@ import Testing
     /// A fast download of unknown length stops within a few MiB of the reserve: free space is checked as bytes are
     /// written, not only once a second (a second of a fast download would pass the reserve by far).
     @Test func theReserveHoldsAgainstAFastDownloadOfUnknownLength() async throws {
-        let disk = try #require(try Self.smallDisk(size: "100m"), "mount -t tmpfs failed")
+        let disk = try Self.smallDisk(size: "100m")
         defer { Self.unmount(disk) }
         let server = try FaultServer()
         defer { server.stop() }
@@ -67,7 +73,7 @@ import Testing
     }
 
     @Test func aStreamThatFillsTheDiskPausesKeepingItsWholeSegments() async throws {
-        let disk = try #require(try Self.smallDisk(), "mount -t tmpfs failed")
+        let disk = try Self.smallDisk()
         defer { Self.unmount(disk) }
         let server = try FaultServer()
         defer { server.stop() }
@@ -85,7 +91,7 @@ import Testing
     }
 
     @Test func aKnownSizeThatDoesNotFitIsRefusedBeforeWriting() async throws {
-        guard let disk = try Self.smallDisk() else { return }
+        let disk = try Self.smallDisk()
         defer { Self.unmount(disk) }
         let server = try FaultServer()
         defer { server.stop() }

@@ -422,8 +422,8 @@ import Testing
 
     // MARK: - Disk space
 
-    @Test(.enabled(if: getuid() == 0)) func aFileLargerThanTheDiskIsRefusedBeforeAllocatingAndOthersGoOn() async throws {
-        guard let disk = try DiskFullTests.smallDisk(size: "8m") else { return }
+    @Test(RootOnly.enabled("mounting a tmpfs")) func aFileLargerThanTheDiskIsRefusedBeforeAllocatingAndOthersGoOn() async throws {
+        let disk = try DiskFullTests.smallDisk(size: "8m")
         defer { DiskFullTests.unmount(disk) }
         let server = try FaultServer()
         defer { server.stop() }
@@ -451,8 +451,8 @@ import Testing
         expectSameBytes(contents(other.path + "/small.bin"), small.body.bytes())
     }
 
-    @Test(.enabled(if: getuid() == 0)) func aDiskThatFillsUpAfterTheSplitCannotTakeTheAllocatedBlocks() async throws {
-        guard let disk = try DiskFullTests.smallDisk(size: "8m") else { return }
+    @Test(RootOnly.enabled("mounting a tmpfs")) func aDiskThatFillsUpAfterTheSplitCannotTakeTheAllocatedBlocks() async throws {
+        let disk = try DiskFullTests.smallDisk(size: "8m")
         defer { DiskFullTests.unmount(disk) }
         let server = try FaultServer()
         defer { server.stop() }
