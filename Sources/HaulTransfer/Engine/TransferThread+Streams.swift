@@ -97,7 +97,7 @@ extension TransferThread {
         janitor.closingBegan(id, part: stream.tracks.first?.writer?.path)
         closingStreams[id] = stream.appendedInfo
         if let position = progressIfChanged(of: stream) { continuation.yield(.progress([id: position])) }
-        disk.close(StreamClosingWork(ending: ending, stream: stream), for: id)
+        disk.close(ClosingWork(ending: ending, stream: stream), for: id)
     }
 
     /// Every 250 ms: back-offs that ended, disk checks and checkpoints of the streams.
