@@ -33,6 +33,15 @@ struct ClosingOrderTests {
         return (status, text.split(separator: "\n").map(String.init), haul)
     }
 
+    /// Creates the run's download directory and returns its path as strace names it (links resolved).
+    static func realDirectory(_ run: HaulRun) throws -> String {
+        try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
+        return try #require(realpath(run.downloads, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        })
+    }
+
     /// The index of the first call that moves or links a file to `name` in the download directory.
     static func publish(of name: String, in calls: [String]) -> Int? {
         calls.firstIndex { ($0.contains("rename") || $0.contains("link")) && $0.contains("\"\(name)\"") }
@@ -49,11 +58,7 @@ struct ClosingOrderTests {
         defer { server.stop() }
         server.route("/file.bin", .file(size: 200_000, seed: 71))
         let run = try HaulRun()
-        try FileManager.default.createDirectory(atPath: run.downloads, withIntermediateDirectories: true)
-        let directory = try #require(realpath(run.downloads, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        })
+        let directory = try Self.realDirectory(run)
         let (status, calls, haul) = try await Self.traced([try Self.url(kind, on: server)], in: run)
         #expect(status == 0, "\(StreamRun.transcript(haul))")
         #expect(StreamRun.names(run) == [kind.name])
@@ -63,6 +68,36 @@ struct ClosingOrderTests {
         }
         let synced = calls[(publish + 1)...].contains { $0.contains("fsync(") && $0.contains("<\(directory)>") }
         #expect(synced, "the directory is synced after \(calls[publish]): \(calls)")
+    }
+
+    /// Killed at the directory's sync after the rename, its name and length on record: the next run finds the file
+    /// published, publishes nothing again, and syncs the directory before it records the task completed. (A stream
+    /// is settled so only once its last checkpoint is on record, a window strace cannot aim at; the policy test
+    /// covers both kinds.)
+    @Test func aFileARunThatDiedPublishedIsSyncedBeforeItIsRecorded() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        // Two seconds long, so that its name and length are on record well before it is published.
+        var plan = FaultPlan.file(size: 200_000, seed: 72)
+        plan.throttle = 100_000
+        server.route("/file.bin", plan)
+        let run = try HaulRun()
+        let directory = try Self.realDirectory(run)
+        let killed = try HaulProcess(
+            URL(fileURLWithPath: "/usr/bin/strace"),
+            arguments: ["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:signal=SIGKILL:when=1",
+                        try HaulProcess.binary(named: "haul").path, "--headless", "--state-dir", run.state, "-d", run.downloads,
+                        server.url("/file.bin")])
+        #expect(try await killed.waitForExit(timeout: .seconds(60)) != 0, "haul was killed at its first fsync")
+        try #require(StreamRun.names(run) == ["file.bin"], "the first fsync came after the publish: \(StreamRun.names(run))")
+
+        let (status, calls, haul) = try await Self.traced([], in: run)
+        #expect(status == 0, "\(StreamRun.transcript(haul))")
+        #expect(Self.publish(of: "file.bin", in: calls) == nil, "nothing is fetched or published again: \(calls)")
+        #expect(calls.contains { $0.contains("fsync(") && $0.contains("<\(directory)>") }, "\(calls)")
+        #expect(server.stats("/file.bin").requests == 1)
+        let row = try #require(try await run.list().first)
+        #expect(row["state"] as? String == "completed" && row["name"] as? String == "file.bin", "\(row)")
     }
 
     @Test func aStreamWithAWrongChecksumIsNeverRenamedToItsName() async throws {

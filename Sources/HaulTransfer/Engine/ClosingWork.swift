@@ -36,9 +36,11 @@ struct ClosingWork: Sendable {
     private func result(of verdict: ClosingVerdict, _ files: ClosingFiles) -> ClosingResult {
         switch verdict {
         case .completed:
-            let bytes = files.published.reduce(Int64(0)) { $0 + (directory.regularFileSize($1) ?? 0) }
+            // Nothing published now: a run that died published the file under the task's name.
+            let names = files.published.isEmpty ? [fileName ?? ""] : files.published
+            let bytes = names.reduce(Int64(0)) { $0 + (directory.regularFileSize($1) ?? 0) }
             return ClosingResult(
-                outcome: .completed(fileName: files.published.first ?? fileName ?? "", bytes: bytes),
+                outcome: .completed(fileName: names[0], bytes: bytes),
                 segments: account.completedSegments, note: files.note)
         case .paused:
             let (durable, segments) = account.recorded(.synced, error: nil)

@@ -3,7 +3,8 @@ import HaulCore
 /// The order in which a transfer's end is carried out, one for every kind of task (DESIGN §5, §11): sync the part
 /// files, then for a complete task verify (sizes, then the checksum of what would be published) → publish under a
 /// free final name → sync the directory → record. A part file that fails verification is discarded and never
-/// appears under the final name; a change of the remote file empties the part files. Pure: the closing work
+/// appears under the final name; a change of the remote file empties the part files; a file a run that died had
+/// published has the directory synced before it is recorded. Pure: the closing work
 /// carries out each step it gives and tells it what the step found.
 ///
 /// A value owned by one closing work, on the disk worker's queue.
@@ -62,10 +63,14 @@ struct ClosingPolicy: Sendable, Equatable {
         }
     }
 
-    /// A change of the remote file empties the part files without syncing them; every other end syncs first.
+    /// A change of the remote file empties the part files without syncing them; a file a run that died published
+    /// has its rename made durable before it is recorded; every other end syncs first.
     private var first: ClosingStep {
-        if case let .fileChanged(reason) = ending { return .emptyParts(.remoteFileChanged(reason)) }
-        return .syncParts
+        switch ending {
+        case let .fileChanged(reason): .emptyParts(.remoteFileChanged(reason))
+        case .publishedEarlier: .syncDirectory
+        case .paused, .failed, .complete: .syncParts
+        }
     }
 
     private func afterSync(_ finding: ClosingFinding) -> ClosingStep {
@@ -78,6 +83,8 @@ struct ClosingPolicy: Sendable, Equatable {
             return .record(.failed(error, keeps: syncError == nil ? .synced : .durableBefore))
         case let .fileChanged(reason):
             return .emptyParts(.remoteFileChanged(reason))
+        case .publishedEarlier:
+            return .syncDirectory
         case .complete:
             if let syncError { return .record(.failed(syncError, keeps: .durableBefore)) }
             if partSizes.isEmpty { return .record(.failed(inconsistent, keeps: .nothing)) }

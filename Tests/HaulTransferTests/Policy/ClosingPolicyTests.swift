@@ -95,6 +95,12 @@ struct ClosingPolicyTests {
         }
     }
 
+    @Test func aFileARunThatDiedPublishedHasTheDirectorySyncedBeforeItIsRecorded() {
+        for policy in [ClosingPolicy(ending: .publishedEarlier, partSizes: [], checksum: Self.sum), Self.stream(.publishedEarlier)] {
+            #expect(Self.steps(policy) == [.syncDirectory, .record(.completed)])
+        }
+    }
+
     @Test func aPauseOrAFailureOnlySyncsAndKeepsWhatWasSynced() {
         for policy in [Self.file(.paused), Self.stream(.paused)] {
             #expect(Self.steps(policy) == [.syncParts, .record(.paused)])
