@@ -3,9 +3,9 @@ import HaulCore
 /// The order in which a transfer's end is carried out, one for every kind of task (DESIGN §5, §11): sync the part
 /// files, then for a complete task verify (sizes, then the checksum of what would be published) → publish under a
 /// free final name → sync the directory → record. A part file that fails verification is discarded and never
-/// appears under the final name; a change of the remote file empties the part files; a file a run that died had
-/// published has the directory synced before it is recorded. Pure: the closing work
-/// carries out each step it gives and tells it what the step found.
+/// appears under the final name; a change of the remote file empties the part files; a file that a run which died
+/// had published has the directory synced before it is recorded. Pure: the closing work carries out each step it
+/// gives and tells it what the step found.
 ///
 /// A value owned by one closing work, on the disk worker's queue.
 struct ClosingPolicy: Sendable, Equatable {
