@@ -87,7 +87,7 @@ import Glibc
         #expect(FileManager.default.createFile(atPath: dir.path + "/a.bin.part", contents: Data("a".utf8)))
         #expect(FileManager.default.createFile(atPath: dir.path + "/a.bin", contents: Data("taken".utf8)))
         let directory = try DownloadDirectory(path: dir.path)
-        #expect(try directory.publish(partOf: "a.bin") == "a (1).bin")
+        #expect(try directory.publish("a.bin.part", as: "a.bin") == "a (1).bin")
         #expect(listing(dir.path) == ["a (1).bin", "a.bin"])
         #expect(contents(dir.path + "/a.bin") == Array("taken".utf8))
     }

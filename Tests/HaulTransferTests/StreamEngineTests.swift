@@ -42,6 +42,20 @@ import Testing
         return bodies
     }
 
+    /// `/master.m3u8`: the video at `/vid/index.m3u8` with a separate audio rendition of these segments
+    /// (`/aud/aI.aac`, each 2 s unless `durations` says otherwise).
+    static func serveMaster(_ server: FaultServer, audio: [[UInt8]], durations: [Double]? = nil) {
+        for (index, body) in audio.enumerated() { server.route("/aud/a\(index).aac", FaultPlan(body: .bytes(body))) }
+        serve(server, "/aud/index.m3u8", text: playlist(audio.indices.map { "a\($0).aac" }, durations: durations))
+        serve(server, "/master.m3u8", text: """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",DEFAULT=YES,URI="aud/index.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
+            vid/index.m3u8
+
+            """)
+    }
+
     static func options(split: Int = 4) -> TransferOptions {
         var options = TransferOptions(stallTimeout: 5, diskReserve: 0, checkpointInterval: 0.2, split: split)
         options.segmentRetries = 3
@@ -165,15 +179,7 @@ import Testing
         defer { server.stop() }
         let video = Self.stream(server, "vid", count: 4)
         let audio = (0..<5).map { Self.segment(100 + $0, size: 5000) }
-        for (index, body) in audio.enumerated() { server.route("/aud/a\(index).aac", FaultPlan(body: .bytes(body))) }
-        Self.serve(server, "/aud/index.m3u8", text: Self.playlist((0..<5).map { "a\($0).aac" }, durations: [2, 2, 2, 1, 1]))
-        Self.serve(server, "/master.m3u8", text: """
-            #EXTM3U
-            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",DEFAULT=YES,URI="aud/index.m3u8"
-            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
-            vid/index.m3u8
-
-            """)
+        Self.serveMaster(server, audio: audio, durations: [2, 2, 2, 1, 1])
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/master.m3u8"), directory: dir.path, options: Self.options()))
@@ -191,18 +197,11 @@ import Testing
     @Test func removingAStreamWithItsFilesDeletesBothPartFiles() async throws {
         let server = try FaultServer()
         defer { server.stop() }
+        // Slow enough (3 s a segment) that the removal arrives while the stream runs, even on a loaded machine.
         var slow = FaultPlan(body: .bytes([]))
-        slow.throttle = 50_000
+        slow.throttle = 10_000
         Self.stream(server, "vid", count: 4, plans: Dictionary(uniqueKeysWithValues: (0..<4).map { ($0, slow) }))
-        for index in 0..<4 { server.route("/aud/a\(index).aac", FaultPlan(body: .bytes(Self.segment(200 + index, size: 2000)))) }
-        Self.serve(server, "/aud/index.m3u8", text: Self.playlist((0..<4).map { "a\($0).aac" }))
-        Self.serve(server, "/master.m3u8", text: """
-            #EXTM3U
-            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",DEFAULT=YES,URI="aud/index.m3u8"
-            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="a"
-            vid/index.m3u8
-
-            """)
+        Self.serveMaster(server, audio: (0..<4).map { Self.segment(200 + $0, size: 2000) })
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/master.m3u8"), directory: dir.path, options: Self.options()))

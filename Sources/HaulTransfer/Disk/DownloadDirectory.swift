@@ -142,15 +142,10 @@ final class DownloadDirectory: Sendable {
         return unlinkat(fd, partName, 0) == 0
     }
 
-    /// Moves `NAME.part` to a free final name (never overwriting) and returns that name; with `replacing`, to
-    /// `NAME` itself, over the regular file there (a link or a directory there is never replaced). A file there
-    /// that carries the task's `tag` is replaced too: the task's own, published before a crash kept it from being
-    /// recorded.
-    func publish(partOf fileName: String, replacing: Bool = false, tag: PartOwnerTag? = nil) throws(DownloadError) -> String {
-        try publish(PartialFilePath.partName(for: fileName), as: fileName, replacing: replacing, tag: tag)
-    }
-
-    /// Moves the file `partName` to `fileName` or a free numbered name, as `publish(partOf:)` does.
+    /// Moves the file `partName` (`NAME.part`, or a file made of it) to `fileName` or a free numbered name (never
+    /// overwriting) and returns that name; with `replacing`, to `fileName` itself, over the regular file there (a link
+    /// or a directory there is never replaced). A file there that carries the task's `tag` is replaced too: the
+    /// task's own, published before a crash kept it from being recorded.
     func publish(_ partName: String, as fileName: String, replacing: Bool = false, tag: PartOwnerTag? = nil) throws(DownloadError) -> String {
         if replacing || tag.map({ carries($0, fileName) }) == true, regularFileSize(fileName) != nil {
             guard renameat(fd, partName, fd, fileName) == 0 else {

@@ -1,105 +1,100 @@
-import Foundation
 import HaulCore
 
-/// What the worker queue does when a transfer ends: make its bytes durable, then for a complete file
-/// check and publish it. Runs off the transfer thread on its own descriptor; a value, so it carries its
-/// ledger copy across.
+/// What the disk worker does when a transfer of any kind ends: the steps `ClosingPolicy` gives, carried out on the
+/// task's part files (DESIGN §5, §11). Built on the transfer thread by the kind's factory (`ClosingWork+Kinds`),
+/// run off it on descriptors of its own; a value, so it carries its copies across.
 struct ClosingWork: Sendable {
-    let ending: TransferEnding
-    let writer: FileWriter?
-    let position: Int64
-    let durable: Int64
+    let policy: ClosingPolicy
+    /// The part files, the main output's first.
+    let parts: [ClosingPart]
+    /// The task's name: where the main part file is published.
     let fileName: String?
-    let checksum: Checksum?
+    /// How the part files become one output before they are checked; nil: the main part file is the output.
+    let assembly: StreamAssembly?
+    let account: ClosingAccount
     let directory: DownloadDirectory
-    /// A complete file replaces a file at its name.
+    /// A complete file replaces a file at its name (`--allow-overwrite`).
     let replacing: Bool
     /// The task's mark: a file carrying it at the final name is the task's own and is replaced.
     let tag: PartOwnerTag
-    /// The ranges of a segmented download, and what each had received when the transfer stopped.
-    let ledger: SegmentLedger?
-    let marks: [SegmentLease.ID: Int64]
 
-    /// The outcome, and the layout to record (nil: not segmented; empty: no layout any more).
-    func run() -> (TransferOutcome, [SegmentRecord]?) {
-        defer { writer?.close() }
-        var synced = durable
-        var syncError: DownloadError?
-        if let writer {
-            do {
-                try writer.sync()
-                synced = position
-            } catch {
-                syncError = error
-            }
+    /// Whether the closing may take long (a mux by ffmpeg), so that it runs apart from other tasks' syncs.
+    var mayTakeLong: Bool { assembly != nil }
+
+    /// Carries out the policy's steps, in its order, to the end it records.
+    func run() -> ClosingResult {
+        defer { for part in parts { part.writer.close() } }
+        var files = ClosingFiles(main: parts.first.map(\.name))
+        var policy = policy
+        var step = policy.next(after: .done)
+        while true {
+            if case let .record(verdict) = step { return result(of: verdict, files) }
+            step = policy.next(after: carryOut(step, on: &files))
         }
-        var segments: [SegmentRecord]?
-        if var ledger {
-            // What was received before the sync is durable now.
-            if syncError == nil { for (lease, offset) in marks { ledger.commit(lease, durableUpTo: offset) } }
-            synced = ledger.committedBytes
-            segments = ledger.records
-        }
-        switch ending {
+    }
+
+    private func result(of verdict: ClosingVerdict, _ files: ClosingFiles) -> ClosingResult {
+        switch verdict {
+        case .completed:
+            // Nothing published now: a run that died published the file under the task's name.
+            let names = files.published.isEmpty ? [fileName ?? ""] : files.published
+            let bytes = names.reduce(Int64(0)) { $0 + (directory.regularFileSize($1) ?? 0) }
+            return ClosingResult(
+                outcome: .completed(fileName: names[0], bytes: bytes),
+                segments: account.completedSegments, note: files.note)
         case .paused:
-            if let syncError { return (.failed(syncError, durableBytes: synced), segments) }
-            return (.paused(durableBytes: synced), segments)
-        case let .failed(error):
-            if case .rangesIgnored = error, let records = segments {
-                // One stream goes on from the durable start of the file.
-                return (.failed(error, durableBytes: ResumePoint.contiguousPrefix(of: records)), [])
-            }
-            return (.failed(error, durableBytes: synced), segments)
-        case let .fileChanged(reason):
-            // Two versions are never spliced: the part file is emptied and the download starts over.
-            try? writer?.truncate(to: 0)
-            return (.failed(.remoteFileChanged(reason), durableBytes: 0),
-                    segments == nil ? nil : [])
-        case .complete:
-            if let syncError { return (.failed(syncError, durableBytes: synced), segments) }
-            guard let fileName, let writer else {
-                return (.failed(.inconsistentTransfer("completed without a file"), durableBytes: 0), segments)
-            }
-            if let checksum {
-                do {
-                    let actual = try FileDigest.sha256Hex(path: writer.path)
-                    if actual != checksum.hex {
-                        // A corrupt file is of no use under any name: drop it so a retry starts clean.
-                        unlinkat(directory.fd, PartialFilePath.partName(for: fileName), 0)
-                        return (.failed(.checksumMismatch(expected: checksum.hex, actual: actual), durableBytes: 0),
-                                segments == nil ? nil : [])
-                    }
-                } catch {
-                    return (.failed(error, durableBytes: synced), segments)
-                }
-            }
-            do {
-                let finalName = try directory.publish(partOf: fileName, replacing: replacing, tag: tag)
-                // Make the rename itself durable.
-                _ = fsync(directory.fd)
-                return (.completed(fileName: finalName, bytes: position), segments == nil ? nil : [])
-            } catch {
-                return (.failed(error, durableBytes: synced), segments)
-            }
+            let (durable, segments) = account.recorded(.synced, error: nil)
+            return ClosingResult(outcome: .paused(durableBytes: durable), segments: segments, note: files.note)
+        case let .failed(error, kept):
+            let (durable, segments) = account.recorded(kept, error: error)
+            return ClosingResult(outcome: .failed(error, durableBytes: durable), segments: segments, note: files.note)
         }
     }
 }
 
-extension ClosingWork {
-    /// The work for `transfer` as it stands now (on the transfer thread). The worker gets its own descriptor:
-    /// the transfer, and its own, are released on the transfer thread.
-    init(ending: TransferEnding, transfer: ActiveTransfer) {
-        self.ending = ending
-        writer = transfer.writer?.duplicate()
-        position = transfer.position
-        durable = transfer.durable
-        fileName = transfer.fileName
-        checksum = transfer.request.checksum
-        directory = transfer.directory
-        // With --allow-overwrite. A partial file -c continued was moved, not copied: nothing of it is left at the name.
-        replacing = transfer.request.requestOptions.allowOverwrite == true
-        ledger = transfer.ledger
-        marks = transfer.receivedMarks()
-        tag = PartOwnerTag(transfer.request)
+/// A part file the closing works on.
+struct ClosingPart: Sendable {
+    /// Its own descriptor, closed when the closing ends.
+    let writer: FileWriter
+    /// Its name in the download directory (`NAME.part`).
+    let name: String
+    /// What the transfer wrote into it.
+    let bytes: Int64
+    /// The container of an audio rendition saved beside the video when it is not muxed; nil for the main output.
+    let audioContainer: String?
+
+    init(writer: FileWriter, name: String, bytes: Int64, audioContainer: String? = nil) {
+        self.writer = writer
+        self.name = name
+        self.bytes = bytes
+        self.audioContainer = audioContainer
+    }
+}
+
+/// How a closing ended: what the controller records.
+struct ClosingResult: Sendable, Equatable {
+    let outcome: TransferOutcome
+    /// The layout to record (nil: not segmented; empty: no layout any more).
+    let segments: [SegmentRecord]?
+    /// Said to the task when the files were saved otherwise than the stream asked (no ffmpeg, a mux that failed).
+    let note: String?
+}
+
+/// The files a closing has made so far, as it goes.
+struct ClosingFiles {
+    /// The file that is checked and published: the main part file, or the output of the assembly.
+    var output: String?
+    /// Whether `output` was made by the assembly (the part files go once it is published).
+    var assembled = false
+    /// The final names published, the main output's first.
+    var published: [String] = []
+    var note: String?
+
+    init(main: String?) {
+        output = main
+    }
+
+    mutating func add(note text: String) {
+        note = (note.map { $0 + "; " } ?? "") + text
     }
 }

@@ -49,21 +49,14 @@ final class DiskWorker: Sendable {
         }
     }
 
-    /// Runs a stream's closing work on a queue of its own (a mux by ffmpeg may take a while; other tasks' syncs
-    /// do not wait for it); its outcome comes back as `.concluded`, after `.streamNote` when it has one.
-    func close(_ work: StreamClosingWork, for id: TaskID) {
-        finishing.async { [inbox] in
-            let (outcome, note) = work.run()
-            if let note { inbox.post(.streamNote(id, note)) }
-            inbox.post(.concluded(id, outcome, segments: nil))
-        }
-    }
-
-    /// Runs a transfer's closing work (sync, verify, rename); its outcome comes back as `.concluded`.
+    /// Runs a transfer's closing work (sync, verify, publish, directory sync); its outcome comes back as `.concluded`,
+    /// after `.streamNote` when it has one. A closing that may take long (a mux by ffmpeg) runs on a queue of its
+    /// own, so that other tasks' syncs do not wait for it.
     func close(_ work: ClosingWork, for id: TaskID) {
-        queue.async { [inbox] in
-            let (outcome, segments) = work.run()
-            inbox.post(.concluded(id, outcome, segments: segments))
+        (work.mayTakeLong ? finishing : queue).async { [inbox] in
+            let result = work.run()
+            if let note = result.note { inbox.post(.streamNote(id, note)) }
+            inbox.post(.concluded(id, result.outcome, segments: result.segments))
         }
     }
 }

@@ -15,10 +15,9 @@ extension TransferThread {
             continuation.yield(.finished(request.id, .failed(error, durableBytes: request.stream?.appendedBytes ?? 0)))
             return
         }
-        if stream.phase == .publishedEarlier, let name = stream.fileName {
+        if stream.phase == .publishedEarlier {
             janitor.closingBegan(request.id, part: nil)
-            let bytes = stream.directory.regularFileSize(name) ?? 0
-            inbox.post(.concluded(request.id, .completed(fileName: name, bytes: bytes), segments: nil))
+            disk.close(ClosingWork(ending: .publishedEarlier, stream: stream), for: request.id)
             return
         }
         streams[request.id] = stream
@@ -97,7 +96,7 @@ extension TransferThread {
         janitor.closingBegan(id, part: stream.tracks.first?.writer?.path)
         closingStreams[id] = stream.appendedInfo
         if let position = progressIfChanged(of: stream) { continuation.yield(.progress([id: position])) }
-        disk.close(StreamClosingWork(ending: ending, stream: stream), for: id)
+        disk.close(ClosingWork(ending: ending, stream: stream), for: id)
     }
 
     /// Every 250 ms: back-offs that ended, disk checks and checkpoints of the streams.

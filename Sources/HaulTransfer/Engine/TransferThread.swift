@@ -160,7 +160,7 @@ final class TransferThread {
         }
         if transfer.phase == .publishedEarlier {
             janitor.closingBegan(request.id, part: nil)
-            inbox.post(.concluded(request.id, .completed(fileName: transfer.fileName ?? "", bytes: transfer.position), segments: nil))
+            disk.close(ClosingWork(ending: .publishedEarlier, transfer: transfer), for: request.id)
             return
         }
         active[request.id] = transfer

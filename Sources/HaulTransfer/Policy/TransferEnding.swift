@@ -21,6 +21,8 @@ enum TransferEnding: Sendable, Equatable {
     case complete
     /// A range answer says the file changed: empty the part file and start over.
     case fileChanged(String)
+    /// The final file is in place from a run that died before recording it: nothing was fetched.
+    case publishedEarlier
 }
 
 /// What the engine does after a connection of a transfer ended or changed.
