@@ -160,7 +160,7 @@ import HaulTestSupport
         // A snapshot costs O(queue): a burst builds about one per 20 ms (and one per 200 ms tick), not one
         // per event, however long the burst takes on a loaded (or sanitized) machine.
         let built = box.read().sequence - before
-        let spacings = (ContinuousClock.now - started) / DownloadController.publishSpacing
+        let spacings = (ContinuousClock.now - started) / SnapshotPacer.spacing
         #expect(Double(built) <= spacings * 1.5 + 10, "\(built) snapshots in \(spacings) spacings")
         #expect(built < UInt64(count), "\(built) snapshots for \(count) events")
         await controller.stop()

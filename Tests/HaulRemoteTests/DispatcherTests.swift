@@ -293,7 +293,8 @@ import Testing
         let shown = try #require(result(options) as? [String: Any])
         #expect(shown["all-proxy"] as? String == "socks5h://127.0.0.1:1080")
         #expect(shown["no-proxy"] as? String == "localhost")
-        let headers = shown["header"] as? [String]
+        // aria2's form: one line each.
+        let headers = (shown["header"] as? String)?.split(separator: "\n").map(String.init)
         #expect(headers?.contains("Cookie: ********") == true && headers?.contains("Authorization: ********") == true)
         let text = String(decoding: try JSONSerialization.data(withJSONObject: shown), as: UTF8.self)
         #expect(!text.contains("pw") && !text.contains("al ice") && !text.contains("al%20ice"))

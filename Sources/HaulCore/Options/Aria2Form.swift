@@ -11,6 +11,11 @@ public struct Aria2Form: Sendable, Equatable {
     /// The option goes by the same name in aria2 as in haul (`split`, `all-proxy`).
     public static let same = Aria2Form("")
 
+    /// Why `text` is not a value of `kind`, for the error that names the option.
+    public static func refusal(_ text: String, kind: SettingKind) -> String {
+        kind == .size ? "'\(text)' is not a rate or size like 512K, 2M or 0" : "'\(text)' is not \(kind.rawValue)"
+    }
+
     /// `value`, of an option of `kind`, as aria2 writes it.
     public static func text(_ value: SettingValue, kind: SettingKind) -> String {
         switch (kind, value) {
@@ -39,7 +44,8 @@ public struct Aria2Form: Sendable, Equatable {
         case .string:
             return .string(text)
         case .strings:
-            return .strings(text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty })
+            // Split at LF only: a CR left in a line is the header rule's to refuse (no header injection).
+            return .strings(text.split(separator: "\n").map(String.init).filter { !$0.isEmpty })
         }
     }
 }

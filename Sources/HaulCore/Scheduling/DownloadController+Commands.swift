@@ -17,7 +17,7 @@ extension DownloadController {
             reconcileExternalChanges()
         }
         let results = commands.map(carryOut)
-        snapshotDirty = true
+        pacer.rowsDidChange()
         fillSlots()
         publish()
         stopIfIdle()

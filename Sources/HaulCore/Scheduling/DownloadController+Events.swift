@@ -112,8 +112,8 @@ extension DownloadController {
         // next tick; anything else rebuilds every row.
         switch event {
         case .progress: break
-        case .checkpoint, .segmentCheckpoint, .streamCheckpoint, .connections, .segmentMaps, .cookies: figuresDirty = true
-        default: snapshotDirty = true
+        case .checkpoint, .segmentCheckpoint, .streamCheckpoint, .connections, .segmentMaps, .cookies: pacer.figuresDidChange()
+        default: pacer.rowsDidChange()
         }
     }
 

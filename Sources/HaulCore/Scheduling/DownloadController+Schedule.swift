@@ -51,11 +51,11 @@ extension DownloadController {
                 for id in tasks.waiting.keys { runtime[id].startedByHand = false }
                 fillSlots()
             }
-            snapshotDirty = true
+            pacer.rowsDidChange()
         }
         if change.cap { driver.send(.setOverallLimit(effectiveOverallLimit)) }
         if change.note {
-            snapshotDirty = true
+            pacer.rowsDidChange()
             announce(.schedule(scheduleGate.note))
         }
     }

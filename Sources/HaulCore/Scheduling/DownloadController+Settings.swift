@@ -19,7 +19,7 @@ extension DownloadController {
                 driver.send(.setTaskLimit(id, transferOptions.rateLimit))
             }
         }
-        snapshotDirty = true
+        pacer.rowsDidChange()
         fillSlots()
         publish()
     }

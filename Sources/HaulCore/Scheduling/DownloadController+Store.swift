@@ -13,14 +13,14 @@ extension DownloadController {
     private func attemptAlone<T>(_ body: () throws -> T) -> T? {
         do {
             let value = try body()
-            if lastStoreError != nil { snapshotDirty = true }
+            if lastStoreError != nil { pacer.rowsDidChange() }
             lastStoreError = nil
             return value
         } catch {
             let message = "could not update the queue database: \(error) — progress is kept in memory until it can be saved"
             if message != lastStoreError {
                 announce(.warning(message))
-                snapshotDirty = true
+                pacer.rowsDidChange()
             }
             lastStoreError = message
             return nil
@@ -31,7 +31,7 @@ extension DownloadController {
     /// (`flushSaves`), before any front end is told of it.
     func save(_ task: DownloadTask) {
         saveFigures(of: task)
-        snapshotDirty = true
+        pacer.rowsDidChange()
     }
 
     /// `save` for a change only the figures of a running task's row show (a stream's segments): the next tick

@@ -70,15 +70,12 @@ public actor DownloadController {
     /// Set by `run()`: before it, commands only edit the queue.
     var isRunning = false
     var isLoaded = false
-    var snapshotDirty = true
-    /// Only the live figures of the tasks in `runtime` changed since the last snapshot (the once-a-second refresh):
-    /// the tick patches their rows instead of building every row again.
-    var figuresDirty = false
+    /// When snapshots go out (`SnapshotPacer`).
+    var pacer = SnapshotPacer(now: .now)
     /// The last snapshot published, and where each task's row is in it, for those patches.
     var lastSnapshot: QueueSnapshot?
     var rowIndex: [TaskID: Int] = [:]
     var sequence: UInt64 = 0
-    var lastSlowTick: ContinuousClock.Instant = .now
     var externalToken: Int64?
     var summary = RunSummary()
     /// The last store failure, so a failure that repeats every tick is reported once; shown in snapshots.
@@ -95,10 +92,6 @@ public actor DownloadController {
     /// Events told since the last snapshot: they go out right after the next one (`publish()`), so a
     /// client told of a change and asking at once reads it.
     var untold: [ControllerEvent] = []
-    var lastPublish: ContinuousClock.Instant = .now
-    var publishScheduled = false
-    /// The shortest time between two snapshots when events come fast: a snapshot costs O(queue).
-    static let publishSpacing: Duration = .milliseconds(20)
     /// When durable bytes were last written to the store (`flushProgressSoon`).
     var lastFlush: ContinuousClock.Instant = .now
     static let flushSpacing: Duration = .milliseconds(50)
@@ -237,7 +230,7 @@ public actor DownloadController {
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
             driver.send(.start(request))
             announce(.started(running))
-            snapshotDirty = true
+            pacer.rowsDidChange()
         }
     }
 
@@ -259,17 +252,16 @@ public actor DownloadController {
         if runtime.hasBackoff { fillSlots() }
         // Durable byte counts: one transaction per tick, so the database trails the disk by a fraction of a second.
         flushProgress()
-        if now - lastSlowTick >= .seconds(1) {
-            lastSlowTick = now
+        if pacer.secondElapsed(at: now) {
             reconcileExternalChanges()
             applySchedule()
             // Speeds, ETAs and back-off countdowns change every second; an idle queue is not redrawn.
-            if runtime.hasAttempts || runtime.hasBackoff { figuresDirty = true }
+            if runtime.hasAttempts || runtime.hasBackoff { pacer.figuresDidChange() }
         }
-        if snapshotDirty || !untold.isEmpty {
-            publish()
-        } else if figuresDirty {
-            publish(patching: true)
+        switch pacer.onTick(untold: !untold.isEmpty) {
+        case .full: publish()
+        case .patch: publish(patching: true)
+        case .nothing: break
         }
     }
 
@@ -298,7 +290,7 @@ public actor DownloadController {
             for task in all where tasks[task.id] == nil && runtime[task.id].removal == nil {
                 tasks[task.id] = task
                 announce(.added(task))
-                snapshotDirty = true
+                pacer.rowsDidChange()
             }
         }
         fillSlots()
@@ -313,9 +305,8 @@ public actor DownloadController {
         // What the snapshot and the events after it tell is on disk first.
         flushSaves()
         sequence += 1
-        lastPublish = .now
         let split = configuration.transferOptions.split
-        let patched = !patching || snapshotDirty ? nil : lastSnapshot.flatMap { last in
+        let patched = !patching || pacer.rowsChanged ? nil : lastSnapshot.flatMap { last in
             SnapshotBuilder.patched(
                 last, index: rowIndex, tasks: tasks, runtime: runtime, defaultSplit: split, sequence: sequence, now: .now,
                 wallNow: Date())
@@ -328,8 +319,7 @@ public actor DownloadController {
         if patched == nil {
             rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
         }
-        snapshotDirty = false
-        figuresDirty = false
+        pacer.published(at: .now)
         lastSnapshot = snapshot
         snapshots.publish(snapshot)
         tellUntold()
@@ -346,22 +336,23 @@ public actor DownloadController {
         untold.append(event)
     }
 
-    /// A snapshot soon: at once when the last one is older than `publishSpacing`, else once it is, so a
+    /// A snapshot soon: at once when the last one is older than `SnapshotPacer.spacing`, else once it is, so a
     /// burst of events (a thousand small files ending) builds a few snapshots, not one per event.
     func publishSoon() {
-        let due = lastPublish + Self.publishSpacing
-        guard ContinuousClock.now < due else { return publish() }
-        snapshotDirty = true
-        guard !publishScheduled else { return }
-        publishScheduled = true
-        Task { [weak self] in
-            try? await Task.sleep(until: due, clock: .continuous)
-            await self?.publishScheduledSnapshot()
+        switch pacer.soon(at: .now) {
+        case .now:
+            publish()
+        case let .wake(due):
+            Task { [weak self] in
+                try? await Task.sleep(until: due, clock: .continuous)
+                await self?.publishAfterWake()
+            }
+        case .waiting:
+            break
         }
     }
 
-    private func publishScheduledSnapshot() {
-        publishScheduled = false
-        if snapshotDirty || !untold.isEmpty { publish() }
+    private func publishAfterWake() {
+        if pacer.wakeFired(untold: !untold.isEmpty) { publish() }
     }
 }

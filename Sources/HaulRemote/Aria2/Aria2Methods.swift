@@ -304,10 +304,13 @@ struct Aria2Methods: Sendable {
             let value = options[name]!
             let text = Aria2TaskOptions.text(value)
             if Aria2TaskOptions.isHarmless(name) || text.map({ Aria2Facts.holds(name, $0) }) == true { continue }
-            guard let definition = OptionRegistry.aria2Named(name), definition.change == .live, definition.key != .dir,
-                  let setting = definition.kind == .strings ? Aria2TaskOptions.lines(value) : text.flatMap({ Aria2Form.value($0, kind: definition.kind) }),
-                  definition.check(setting) == nil
-            else { throw Aria2TaskOptions.refused(name) }
+            guard let definition = OptionRegistry.aria2Named(name), definition.change == .live, definition.key != .dir else {
+                throw Aria2TaskOptions.refused(name)
+            }
+            let setting = definition.kind == .strings
+                ? Aria2TaskOptions.lines(value, splitting: true) : text.flatMap { Aria2Form.value($0, kind: definition.kind) }
+            guard let setting else { throw Aria2TaskOptions.refused(name, text.map { Aria2Form.refusal($0, kind: definition.kind) }) }
+            if let problem = definition.check(setting) { throw Aria2TaskOptions.refused(name, problem) }
             changes[definition.key] = setting
         }
         var commands: [QueueCommand] = []

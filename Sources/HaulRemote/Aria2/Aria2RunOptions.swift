@@ -12,8 +12,11 @@ public struct Aria2RunOptions: Sendable {
     /// Where a download that names no directory goes (absolute).
     public var directory: String
 
-    public init(values: [OptionKey: SettingValue] = [:], proxies: ProxySettings = ProxySettings(), directory: String = "") {
-        self.values = values
+    /// `values` nil: the built-in defaults.
+    public init(values: [OptionKey: SettingValue]? = nil, proxies: ProxySettings = ProxySettings(), directory: String = "") {
+        self.values = values ?? Dictionary(uniqueKeysWithValues: OptionRegistry.all.compactMap { definition in
+            definition.defaultValue.map { (definition.key, $0) }
+        })
         self.proxies = proxies
         self.directory = directory
     }

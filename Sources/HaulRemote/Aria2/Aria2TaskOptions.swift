@@ -27,9 +27,9 @@ struct Aria2TaskOptions {
         harmless.contains(key) || harmlessPrefixes.contains(where: key.hasPrefix)
     }
 
-    /// aria2's error for an option it cannot take.
-    static func refused(_ key: String) -> RPCError {
-        .failed("We encountered a problem while processing the option '--\(key)'.")
+    /// aria2's error for an option it cannot take, with why when it is the value.
+    static func refused(_ key: String, _ reason: String? = nil) -> RPCError {
+        .failed("We encountered a problem while processing the option '--\(key)'" + (reason.map { ": " + $0 } ?? "") + ".")
     }
 
     /// aria2's text for a value: a string, a number or a flag.
@@ -67,9 +67,9 @@ struct Aria2TaskOptions {
                     ignored.append(key)
                     continue
                 }
-                // `header` is a string or a list of strings.
-                let setting = definition.kind == .strings ? Self.lines(value) : Aria2Form.value(text, kind: definition.kind)
-                guard let setting else { throw Self.refused(key) }
+                // `header` is a string (one header) or a list of strings.
+                let setting = definition.kind == .strings ? Self.lines(value, splitting: false) : Aria2Form.value(text, kind: definition.kind)
+                guard let setting else { throw Self.refused(key, Aria2Form.refusal(text, kind: definition.kind)) }
                 do {
                     try request.set(definition.key, setting)
                 } catch {
@@ -102,10 +102,11 @@ struct Aria2TaskOptions {
         return proxy[..<separator.upperBound] + login + proxy[separator.upperBound...]
     }
 
-    /// A list option's value: a string (lines) or a list of strings.
-    static func lines(_ value: JSONValue) -> SettingValue? {
+    /// A list option's value: a string (one entry, or one a line when `splitting`: a settings page's text box) or a
+    /// list of strings.
+    static func lines(_ value: JSONValue, splitting: Bool) -> SettingValue? {
         switch value {
-        case let .string(text): return Aria2Form.value(text, kind: .strings)
+        case let .string(text): return splitting ? Aria2Form.value(text, kind: .strings) : .strings([text])
         case let .array(items):
             let texts = items.compactMap(\.stringValue)
             return texts.count == items.count ? .strings(texts) : nil

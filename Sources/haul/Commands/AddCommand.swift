@@ -19,14 +19,7 @@ struct AddCommand: AsyncParsableCommand {
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
-        let outcome: QueueEndpoint.Added
-        do {
-            outcome = try await endpoint.add(tasks)
-        } catch {
-            await endpoint.close()
-            throw error
-        }
-        await endpoint.close()
+        let outcome = try await endpoint.addClosing(tasks)
         let added = outcome.new
         for task in added { print("#\(task.id) \(task.displayName)") }
         for task in outcome.reused {

@@ -26,16 +26,7 @@ struct DaemonCommand: AsyncParsableCommand {
         // The tasks go into the queue here, not on the background haul's command line (`ps` shows that to every
         // user, credentials in URLs and headers included).
         if !newTasks.isEmpty {
-            let endpoint = try await QueueEndpoint.open(session)
-            let added: QueueEndpoint.Added
-            do {
-                added = try await endpoint.add(newTasks)
-            } catch {
-                await endpoint.close()
-                throw error
-            }
-            await endpoint.close()
-            Attachment.reportAdded(added)
+            Attachment.reportAdded(try await QueueEndpoint.open(session).addClosing(newTasks))
         }
         let pid = try await BackgroundHaul.launch(
             arguments: Self.settingsArguments(Self.runArguments(), urls: options.add.urls), state: session.directory)

@@ -59,6 +59,18 @@ enum QueueEndpoint {
         return Added(new: new, reused: reused, continued: Set(marked.compactMap(\.continues)))
     }
 
+    /// Adds `newTasks` and closes the endpoint, whatever happened.
+    func addClosing(_ newTasks: [NewTask]) async throws -> Added {
+        do {
+            let added = try await add(newTasks)
+            await close()
+            return added
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
     /// Every task as it stands now (live byte counts from a running haul).
     func tasks() async throws -> [DownloadTask] {
         switch self {

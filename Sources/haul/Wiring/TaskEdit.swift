@@ -10,11 +10,9 @@ enum TaskEdit {
         let known = try await endpoint.tasks()
         let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
         let targets: [TaskID] = selection.all ? known.map(\.id) : selection.ids.map(TaskID.init)
-        if let missing = targets.first(where: { byID[$0] == nil }) {
-            await endpoint.close()
-            throw CommandFailure.unknownTask(missing)
-        }
-        // With --all, only the tasks the edit applies to; named tasks go to the controller, which says no for itself.
+        // With --all, only the tasks the edit applies to; named tasks go to the controller, which says no for itself
+        // (a task added a moment ago that a running haul has not read from the queue yet included: it reads it
+        // when a command names it).
         let chosen = selection.all ? targets.filter { byID[$0].map(action.applies) ?? false } : targets
         let commands = chosen.map(action.command)
         let results = try await endpoint.perform(commands)
