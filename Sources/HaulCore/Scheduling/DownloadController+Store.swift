@@ -6,7 +6,7 @@ extension DownloadController {
     /// written go first: the store is never read or changed another way before them.
     @discardableResult
     func attempt<T>(_ body: () throws -> T) -> T? {
-        if !unsaved.isEmpty || !unsavedSegments.isEmpty { flushSaves() }
+        if !unsaved.isEmpty { flushSaves() }
         return attemptAlone(body)
     }
 
@@ -39,11 +39,8 @@ extension DownloadController {
     func saveFigures(of task: DownloadTask) {
         tasks[task.id] = task
         runtime[task.id].unrecordedBytes = nil
-        unsaved[task.id] = task
-        if let segments = runtime[task.id].unrecordedSegments {
-            runtime[task.id].unrecordedSegments = nil
-            unsavedSegments[task.id] = segments
-        }
+        unsaved.take(task, segments: runtime[task.id].unrecordedSegments)
+        runtime[task.id].unrecordedSegments = nil
     }
 
     /// Group commit: every task change taken since the last flush, in one transaction (and the layouts they
@@ -51,9 +48,9 @@ extension DownloadController {
     /// other store call (`attempt`), and with each progress flush. What fails
     /// stays to be written at the next flush.
     func flushSaves() {
-        if !unsaved.isEmpty, attemptAlone({ try store.save(Array(unsaved.values)) }) != nil { unsaved = [:] }
-        if !unsavedSegments.isEmpty, attemptAlone({ try store.recordSegments(unsavedSegments) }) != nil {
-            unsavedSegments = [:]
+        if !unsaved.tasks.isEmpty, attemptAlone({ try store.save(Array(unsaved.tasks.values)) }) != nil { unsaved.tasksWritten() }
+        if !unsaved.segments.isEmpty, attemptAlone({ try store.recordSegments(unsaved.segments) }) != nil {
+            unsaved.segmentsWritten()
         }
     }
 }

@@ -80,9 +80,8 @@ public actor DownloadController {
     var summary = RunSummary()
     /// The last store failure, so a failure that repeats every tick is reported once; shown in snapshots.
     var lastStoreError: String?
-    /// Task changes and layouts taken but not yet written (`flushSaves`).
-    var unsaved: [TaskID: DownloadTask] = [:]
-    var unsavedSegments: [TaskID: [SegmentRecord]] = [:]
+    /// Task changes and layouts taken but not yet written (`flushSaves`), and when progress was last recorded.
+    var unsaved = SaveBuffer(now: .now)
     /// The run and cap windows, and what they decided last (`DownloadController+Schedule`).
     var scheduleGate = ScheduleGate()
     /// Outside the schedule's run windows.
@@ -92,9 +91,6 @@ public actor DownloadController {
     /// Events told since the last snapshot: they go out right after the next one (`publish()`), so a
     /// client told of a change and asking at once reads it.
     var untold: [ControllerEvent] = []
-    /// When durable bytes were last written to the store (`flushProgressSoon`).
-    var lastFlush: ContinuousClock.Instant = .now
-    static let flushSpacing: Duration = .milliseconds(50)
 
     public init(store: TaskStore, driver: TransferDriver, snapshots: SnapshotBox, configuration: Configuration) {
         self.store = store
@@ -266,7 +262,7 @@ public actor DownloadController {
     }
 
     func flushProgress() {
-        lastFlush = .now
+        unsaved.progressRecorded(at: .now)
         flushSaves()
         let (bytes, segments) = runtime.takeUnrecorded()
         // The layout first: a byte count is never recorded ahead of the ranges it adds up.
@@ -274,10 +270,10 @@ public actor DownloadController {
         if !bytes.isEmpty { attempt { try store.recordProgress(bytes) } }
     }
 
-    /// Records durable bytes as they come, at most one transaction per `flushSpacing` (the tick takes the
+    /// Records durable bytes as they come, at most one transaction per `SaveBuffer.spacing` (the tick takes the
     /// rest): what a kill -9 loses is what the engine had not synced, not also what the database lagged.
     func flushProgressSoon() {
-        guard ContinuousClock.now - lastFlush >= Self.flushSpacing else { return }
+        guard unsaved.progressDue(at: .now) else { return }
         flushProgress()
     }
 
