@@ -62,7 +62,9 @@ extension Aria2Conformance {
 
             // Bad values and options that cannot change live are refused by name, and change nothing.
             for (key, value) in [("split", "abc"), ("split", "0"), ("min-split-size", "100K"), ("use-head", "true"),
-                                 ("rpc-listen-port", "6801"), ("on-download-complete", "/bin/true"), ("dir", "/tmp")] {
+                                 ("rpc-listen-port", "6801"), ("on-download-complete", "/bin/true"), ("dir", "/tmp"),
+                                 ("ca-certificate", "/etc/ssl/certs/ca-certificates.crt"), ("load-cookies", "/etc/passwd"),
+                                 ("netrc-path", "/root/.netrc"), ("header", "X-A: 1\r\nX-Injected: 2")] {
                 let answer = try await haul.call("aria2.changeGlobalOption", [[key: value, "timeout": "25"]])
                 #expect(answer.status == 400 && answer.body.contains("'--\(key)'"), "\(key)=\(value): \(answer.body)")
             }

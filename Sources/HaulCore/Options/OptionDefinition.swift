@@ -29,6 +29,9 @@ public struct OptionDefinition: Sendable {
     public let scope: Scope
     /// Its name and value form in aria2's RPC; nil when RPC clients never see it.
     public let aria2: Aria2Form?
+    /// Its value names a local file haul reads (a CA bundle, cookies, logins): an RPC client may name one for its own
+    /// download only inside `--rpc-allowed-dir`, and never for the whole run.
+    public let namesFile: Bool
     /// Why a value is refused (nil: accepted), without the key's name: "must be 0 or more, got -1".
     public let check: @Sendable (SettingValue) -> String?
     /// The value as shown (`haul config`, the reload's report, RPC): credentials in it masked.
@@ -41,7 +44,7 @@ public struct OptionDefinition: Sendable {
 
     public init(
         _ key: OptionKey, flag: String? = nil, kind: SettingKind, default defaultValue: SettingValue? = nil,
-        change: Change = .restart, scope: Scope = .run, aria2: Aria2Form? = nil,
+        change: Change = .restart, scope: Scope = .run, aria2: Aria2Form? = nil, namesFile: Bool = false,
         check: @escaping @Sendable (SettingValue) -> String? = { _ in nil },
         shown: @escaping @Sendable (SettingValue) -> SettingValue = { $0 }, help: OptionHelp
     ) {
@@ -52,6 +55,7 @@ public struct OptionDefinition: Sendable {
         self.change = change
         self.scope = scope
         self.aria2 = aria2.map { $0 == .same ? Aria2Form(key.rawValue) : $0 }
+        self.namesFile = namesFile
         self.check = check
         self.shown = shown
         self.help = help

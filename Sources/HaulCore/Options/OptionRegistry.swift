@@ -27,10 +27,11 @@ public enum OptionRegistry {
         OptionDefinition(.noProxy, kind: .string, change: .live, scope: .task, aria2: .same, check: noProxy,
             help: OptionHelp("Hosts that go direct: comma-separated names, domains or addresses.", valueName: "list")),
         OptionDefinition(
-            .loadCookies, kind: .string, change: .live, scope: .task, aria2: .same, check: notEmpty,
+            .loadCookies, kind: .string, change: .live, scope: .task, aria2: .same, namesFile: true, check: notEmpty,
             help: OptionHelp("Cookies to send, from a Netscape cookies.txt file.", valueName: "file")),
         OptionDefinition(
-            .netrcFile, kind: .string, change: .live, scope: .task, aria2: Aria2Form("netrc-path"), check: notEmpty,
+            .netrcFile, kind: .string, change: .live, scope: .task, aria2: Aria2Form("netrc-path"), namesFile: true,
+            check: notEmpty,
             help: OptionHelp("Logins from a .netrc file (curl's rules).", valueName: "file")),
         OptionDefinition(
             .continuePartial, flag: "-c/--continue", kind: .bool, default: .bool(false), change: .live,
@@ -90,7 +91,8 @@ public enum OptionRegistry {
             help: OptionHelp("Seconds without data before a transfer counts as stalled and is retried (default 30).")),
         OptionDefinition(.diskReserve, kind: .size, default: .string("64M"), change: .live, check: size,
             help: OptionHelp("Free space to keep on the download filesystem, e.g. 64M (a task pauses below it; default 64M).")),
-        OptionDefinition(.caCert, kind: .string, change: .live, aria2: Aria2Form("ca-certificate"), check: notEmpty,
+        OptionDefinition(
+            .caCert, kind: .string, change: .live, aria2: Aria2Form("ca-certificate"), namesFile: true, check: notEmpty,
             help: OptionHelp("CA bundle to verify servers with instead of the system one (verification stays on).")),
         // Remote control and hooks.
         OptionDefinition(.rpcListen, kind: .string, check: notEmpty,

@@ -304,7 +304,10 @@ struct Aria2Methods: Sendable {
             let value = options[name]!
             let text = Aria2TaskOptions.text(value)
             if Aria2TaskOptions.isHarmless(name) || text.map({ Aria2Facts.holds(name, $0) }) == true { continue }
-            guard let definition = OptionRegistry.aria2Named(name), definition.change == .live, definition.key != .dir else {
+            // Never where downloads go or which files haul reads for the whole run: those stay the user's own.
+            guard let definition = OptionRegistry.aria2Named(name), definition.change == .live, definition.key != .dir,
+                  !definition.namesFile
+            else {
                 throw Aria2TaskOptions.refused(name)
             }
             let setting = definition.kind == .strings
