@@ -14,6 +14,8 @@ struct Aria2Methods: Sendable {
     var runOptions: Aria2RunOptions { live.read().runOptions }
     /// Sets options of the run that change live (`changeGlobalOption`), all or none; says why when it cannot.
     let changeRunOptions: @Sendable ([OptionKey: SettingValue]) async -> String?
+    /// Asks a task's new link at once (`changeUri`), as `haul set-url` does.
+    let checkNewLink: @Sendable (DownloadTask, String) async -> NewLinkAnswer
 
     // MARK: - Adding and removing
 
@@ -274,7 +276,13 @@ struct Aria2Methods: Sendable {
         links.insert(contentsOf: added, at: min(max(0, position ?? links.count), links.count))
         guard let main = links.first else { throw .failed("GID#\(id.gid) keeps one link: give the new one in addUris") }
         var commands: [QueueCommand] = []
-        if main != task.url { commands.append(.setURL(id, url: main, change: .sameFile)) }
+        if main != task.url {
+            // Asked before anything changes: a link to another file is refused now, the task keeps its link.
+            if case let .refused(why) = await checkNewLink(task, main) {
+                throw .failed("GID#\(id.gid): the link was not changed: \(why)")
+            }
+            commands.append(.setURL(id, url: main, change: .sameFile))
+        }
         if Array(links.dropFirst()) != task.mirrors { commands.append(.setMirrors(id, Array(links.dropFirst()))) }
         for command in commands { try await run(command, id) }
         return .array([.int(Int64(deleted)), .int(Int64(added.count))])

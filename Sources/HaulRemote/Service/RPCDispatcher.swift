@@ -23,16 +23,18 @@ public final class RPCDispatcher: RPCService {
     ///   - secret: the TCP secret (nil when there is no TCP listener).
     ///   - reload: reads the settings file again and applies it (`haul.reload`, the owner's socket only).
     ///   - changeRunOptions: sets options of the run live (`changeGlobalOption`); says why when it cannot.
+    ///   - checkNewLink: asks a task's new link at once (`changeUri`), as `haul set-url` does.
     public init(
         access: any QueueAccess, intake: TaskIntake, secret: String?, processID: Int32,
         runOptions: Aria2RunOptions = Aria2RunOptions(), reload: (@Sendable () async -> SettingsReloadAnswer)? = nil,
         changeRunOptions: @escaping @Sendable ([OptionKey: SettingValue]) async -> String? = { _ in
             "this haul's settings cannot be changed over RPC"
-        }
+        },
+        checkNewLink: @escaping @Sendable (DownloadTask, String) async -> NewLinkAnswer = { _, _ in .taken }
     ) {
         aria2 = Aria2Methods(
             access: access, state: state, live: RPCIntakeSettings(.init(intake: intake, runOptions: runOptions)),
-            changeRunOptions: changeRunOptions)
+            changeRunOptions: changeRunOptions, checkNewLink: checkNewLink)
         haul = HaulMethods(access: access, processID: processID, reload: reload)
         self.secret = secret
         let events = access.events()

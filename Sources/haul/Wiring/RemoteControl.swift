@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulRemote
 import HaulStore
+import HaulTransfer
 
 /// The owner's remote side: the control socket (and the TCP listener when asked) serving the queue,
 /// and the hooks; nothing else.
@@ -37,7 +38,14 @@ final class RemoteControl {
             access: access, intake: intake, secret: secret, processID: getpid(),
             runOptions: settings.aria2Options(proxies: intake.proxyDefaults),
             reload: { await reloader.reloadAndReport("haul config --reload") },
-            changeRunOptions: { await reloader.changeAndReport($0) })
+            changeRunOptions: { await reloader.changeAndReport($0) },
+            checkNewLink: { task, link in
+                if case let .refused(error) = await LinkProbe.check(
+                    task, newLink: link, change: .sameFile, options: SetURLCommand.probeOptions()) {
+                    return .refused(error.description)
+                }
+                return .taken
+            })
         await reloader.attach(dispatcher)
         let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(
             socketPath: state.socketPath, tcp: listener, allowedOrigin: settings.string(.rpcAllowOrigin)))
