@@ -25,9 +25,12 @@ public enum RerunMatch {
     /// Candidates asked per new link, at most: each costs a request.
     public static let perLink = 3
 
+    /// Whether `new` may continue a task at all: it names no file itself (`-o`, `-c`), which its own rules decide.
+    public static func mayContinue(_ new: NewTask) -> Bool { new.requestedName == nil && new.adoptedPart == nil }
+
     /// The tasks `new` may continue, those its URL names first, in queue order.
     public static func candidates(for new: NewTask, among tasks: [DownloadTask]) -> [Candidate] {
-        guard new.requestedName == nil, new.adoptedPart == nil else { return [] }
+        guard mayContinue(new) else { return [] }
         let urlName = SafeFileName.fromURL(new.url)
         let held = tasks.filter { task in
             task.state.isUnfinished && task.directory == new.directory && task.url != new.url && task.stream == nil

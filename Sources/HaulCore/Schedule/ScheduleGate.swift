@@ -60,7 +60,7 @@ public struct ScheduleGate: Sendable {
             ?? schedule.note(
                 runs: runs, cap: newCap, next: nextChange(runs: runs, cap: newCap, now: now, calendar: calendar, force: force),
                 at: now, calendar: calendar)
-        let change = Change(holds: holds == runs, cap: newCap != cap || force, note: newNote != note)
+        let change = Change(holds: holds != !runs, cap: newCap != cap || force, note: newNote != note)
         holds = !runs
         cap = newCap
         note = newNote

@@ -108,7 +108,7 @@ extension DownloadController {
         let unfinished = tasks.values.filter { $0.state != .completed }
             .sorted { ($0.position, $0.id.rawValue) < ($1.position, $1.id.rawValue) }
         let line = unfinished.filter { $0.state == .waiting || $0.state == .paused }
-        guard let from = unfinished.firstIndex(where: { $0.id == id }),
+        guard !line.isEmpty, let from = unfinished.firstIndex(where: { $0.id == id }),
               let to = unfinished.firstIndex(where: { $0.id == line[min(place, line.count - 1)].id })
         else { return }
         _ = move(id, by: to - from)

@@ -80,7 +80,7 @@ public struct IntakeRules: Sendable, Equatable {
     /// `own` headers with `rule`'s over them, except where the command line gave them (`pinnedAgent`: its user
     /// agent; `pinnedHeaders`: its `-H` lines, by name); a rule's line replaces every line of the same name.
     static func merged(_ own: [String], under rule: [String], pinnedAgent: Bool, pinnedHeaders: Bool) -> [String] {
-        func name(_ line: String) -> String { String(line.prefix { $0 != ":" }).lowercased() }
+        let name = HeaderRule.name
         var ruleLines = rule
         if pinnedAgent { ruleLines.removeAll { name($0) == "user-agent" } }
         if pinnedHeaders {

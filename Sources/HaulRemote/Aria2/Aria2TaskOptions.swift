@@ -11,8 +11,6 @@ struct Aria2TaskOptions {
     private(set) var request: TaskRequest
     /// Options accepted without effect, by name.
     private(set) var ignored: [String] = []
-    /// The options given that haul keeps per download, by key.
-    private(set) var given: [OptionKey] = []
 
     /// Options whose behaviour haul always has, or that only concern protocols haul does not speak.
     static let harmless: Set<String> = [
@@ -50,9 +48,11 @@ struct Aria2TaskOptions {
         var httpPassword: String?
         for key in options.keys.sorted() {
             let value = options[key]!
-            // A list only where the option is one (`header`).
-            guard let text = Self.text(value) ?? (value.arrayValue != nil && OptionRegistry.aria2Named(key)?.kind == .strings ? "" : nil)
-            else { throw Self.refused(key) }
+            if let definition = OptionRegistry.aria2Named(key), definition.scope == .task {
+                try take(definition, value)
+                continue
+            }
+            guard let text = Self.text(value) else { throw Self.refused(key) }
             switch key {
             case "out": request.output = text
             case "checksum": request.checksum = text
@@ -62,20 +62,8 @@ struct Aria2TaskOptions {
             case "http-user": httpUser = text
             case "http-passwd": httpPassword = text
             default:
-                guard let definition = OptionRegistry.aria2Named(key), definition.scope == .task else {
-                    guard Self.isHarmless(key) else { throw Self.refused(key) }
-                    ignored.append(key)
-                    continue
-                }
-                // `header` is a string (one header) or a list of strings.
-                let setting = definition.kind == .strings ? Self.lines(value, splitting: false) : Aria2Form.value(text, kind: definition.kind)
-                guard let setting else { throw Self.refused(key, Aria2Form.refusal(text, kind: definition.kind)) }
-                do {
-                    try request.set(definition.key, setting)
-                } catch {
-                    throw .failed(error.description)
-                }
-                given.append(definition.key)
+                guard Self.isHarmless(key) else { throw Self.refused(key) }
+                ignored.append(key)
             }
         }
         if proxyUser != nil || proxyPassword != nil {
@@ -89,6 +77,20 @@ struct Aria2TaskOptions {
             let pair = Data("\(httpUser ?? ""):\(httpPassword ?? "")".utf8).base64EncodedString()
             request.headers.append("Authorization: Basic \(pair)")
             request.given.insert(.header)
+        }
+    }
+
+    /// Puts the value of an option a download may set for itself into the request, checked by its definition.
+    private mutating func take(_ definition: OptionDefinition, _ value: JSONValue) throws(RPCError) {
+        let name = definition.aria2?.name ?? definition.name
+        let text = Self.text(value)
+        // `header` is a string (one header) or a list of strings; every other option one text.
+        let setting = definition.kind == .strings ? Self.lines(value, splitting: false) : text.flatMap { Aria2Form.value($0, kind: definition.kind) }
+        guard let setting else { throw Self.refused(name, text.map { Aria2Form.refusal($0, kind: definition.kind) }) }
+        do {
+            try request.set(definition.key, setting)
+        } catch {
+            throw .failed(error.description)
         }
     }
 

@@ -19,7 +19,7 @@ struct AddCommand: AsyncParsableCommand {
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
-        let outcome = try await endpoint.addClosing(tasks)
+        let outcome = try await endpoint.addClosing(tasks, checking: settings.linkCheckOptions)
         let added = outcome.new
         for task in added { print("#\(task.id) \(task.displayName)") }
         for task in outcome.reused {

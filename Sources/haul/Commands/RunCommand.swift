@@ -43,7 +43,8 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             // Another haul owns the downloads: the live list attaches to it.
             if let terminal, let owner = session.owner {
-                let status = try await Attachment.run(owner: owner, newTasks: newTasks, terminal: terminal)
+                let status = try await Attachment.run(
+                    owner: owner, newTasks: newTasks, linkCheck: settings.linkCheckOptions, terminal: terminal)
                 throw ExitCode(status.rawValue)
             }
             throw CommandFailure.usage(error.description)
@@ -61,7 +62,8 @@ struct RunCommand: AsyncParsableCommand {
         let composition = Composition(
             store: store, configuration: configuration, explicitConcurrency: options.transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {
-            let added = try await QueueEndpoint.local(composition.controller, session).add(newTasks)
+            let added = try await QueueEndpoint.local(composition.controller, session).add(
+                newTasks, checking: settings.linkCheckOptions)
             added.reusedNotes.forEach(note)
         }
         let remoteControl = try await RemoteControl.start(composition: composition, state: session.directory, settings: settings)

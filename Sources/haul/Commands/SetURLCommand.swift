@@ -73,12 +73,9 @@ struct SetURLCommand: AsyncParsableCommand {
         }
     }
 
-    /// A check waits for a server no longer than a resume's first answer would before it is retried, and trusts the
-    /// settings file's CA bundle as the resume will (a bundle given only on a run's command line is not known here:
-    /// such a link is taken with the warning).
+    /// The settings file's CA bundle, as the resume will trust it (a bundle given only on a run's command line is not
+    /// known here: such a link is taken with the warning).
     static func probeOptions() -> TransferOptions {
-        var options = TransferOptions(stallTimeout: 15, connectTimeout: 10)
-        options.caCertificate = (try? RunSettings.load(config: nil, commandLine: [:]))?.string(.caCert).map { absolutePath($0) }
-        return options
+        (try? RunSettings.load(config: nil, commandLine: [:]))?.linkCheckOptions ?? RunSettings.linkCheckTimeouts
     }
 }

@@ -26,6 +26,16 @@ extension RunSettings {
         (required(int(.split), .split), try rate(.limitRate)?.bytesPerSecond)
     }
 
+    /// How a new link is asked at once (`LinkProbe`): no longer than a resume's first answer would wait before it is
+    /// retried, trusting the CA bundle downloads trust.
+    var linkCheckOptions: TransferOptions {
+        var options = Self.linkCheckTimeouts
+        options.caCertificate = string(.caCert).map { absolutePath($0) }
+        return options
+    }
+
+    static let linkCheckTimeouts = TransferOptions(stallTimeout: 15, connectTimeout: 10)
+
     /// The overall cap; nil for none.
     func overallLimit() throws -> RateLimit? {
         try rate(.maxOverallDownloadLimit)

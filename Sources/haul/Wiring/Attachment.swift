@@ -6,14 +6,15 @@ import HaulTUI
 
 /// The live list attached to a background haul: its snapshots, its commands; `q` closes only the view.
 enum Attachment {
+    /// `linkCheck`: how a new link that may continue a task is asked (`QueueEndpoint.add`).
     static func run(
-        owner: OwnerClient, newTasks: [NewTask], terminal: TerminalOptions
+        owner: OwnerClient, newTasks: [NewTask], linkCheck: TransferOptions, terminal: TerminalOptions
     ) async throws -> ExitStatus {
         let pid: Int32
         let first: QueueSnapshot
         do {
             pid = try await owner.processID()
-            if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks)) }
+            if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: linkCheck)) }
             first = try await owner.snapshot()
         } catch let failure as CommandFailure {
             throw failure

@@ -52,17 +52,19 @@ enum QueueEndpoint {
         var reusedNotes: [String] { reused.map { $0.reusedNote(continued: continued.contains($0.id)) } }
     }
 
-    /// Adds `newTasks`, each link that serves the file an unfinished task holds part of going to that task.
-    func add(_ newTasks: [NewTask]) async throws -> Added {
-        let marked = await RerunOffers.marked(newTasks, known: try await tasks())
+    /// Adds `newTasks`, each link that serves the file an unfinished task holds part of going to that task; the
+    /// queue is read for that only when a link may (`RerunMatch.mayContinue`).
+    func add(_ newTasks: [NewTask], checking options: TransferOptions) async throws -> Added {
+        let marked = newTasks.contains(where: RerunMatch.mayContinue)
+            ? await RerunOffers.marked(newTasks, known: try await tasks(), options: options) : newTasks
         let (new, reused) = try await perform([.add(marked)])[0].addedTasks()
         return Added(new: new, reused: reused, continued: Set(marked.compactMap(\.continues)))
     }
 
     /// Adds `newTasks` and closes the endpoint, whatever happened.
-    func addClosing(_ newTasks: [NewTask]) async throws -> Added {
+    func addClosing(_ newTasks: [NewTask], checking options: TransferOptions) async throws -> Added {
         do {
-            let added = try await add(newTasks)
+            let added = try await add(newTasks, checking: options)
             await close()
             return added
         } catch {

@@ -39,9 +39,8 @@ final class RemoteControl {
             runOptions: settings.aria2Options(proxies: intake.proxyDefaults),
             reload: { await reloader.reloadAndReport("haul config --reload") },
             changeRunOptions: { await reloader.changeAndReport($0) },
-            checkNewLink: { task, link in
-                if case let .refused(error) = await LinkProbe.check(
-                    task, newLink: link, change: .sameFile, options: SetURLCommand.probeOptions()) {
+            checkNewLink: { [linkCheck = settings.linkCheckOptions] task, link in
+                if case let .refused(error) = await LinkProbe.check(task, newLink: link, change: .sameFile, options: linkCheck) {
                     return .refused(error.description)
                 }
                 return .taken

@@ -10,13 +10,13 @@ enum RerunOffers {
     static let linksAsked = 8
 
     /// `newTasks`, each marked with the task it continues; `known` is the queue as it stands.
-    static func marked(_ newTasks: [NewTask], known: [DownloadTask]) async -> [NewTask] {
+    /// `options`: the timeouts and CA bundle each check asks with (`RunSettings.linkCheckOptions`).
+    static func marked(_ newTasks: [NewTask], known: [DownloadTask], options: TransferOptions) async -> [NewTask] {
         let asked = newTasks.indices.lazy
             .map { index in (index, RerunMatch.candidates(for: newTasks[index], among: known)) }
             .filter { !$0.1.isEmpty }
             .prefix(linksAsked)
         guard !asked.isEmpty else { return newTasks }
-        let options = SetURLCommand.probeOptions()
         let found = await withTaskGroup(of: (Int, TaskID?).self) { group in
             for (index, candidates) in asked {
                 let link = newTasks[index].url
