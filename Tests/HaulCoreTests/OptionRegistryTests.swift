@@ -13,6 +13,13 @@ struct OptionRegistryTests {
         #expect(OptionRegistry.aria2Named("rpc-secret") == nil)
     }
 
+    @Test func aStallTimeoutIsBetweenASecondAndADay() {
+        let check = OptionRegistry[.timeout].check
+        #expect(check(.int(0)) == "must be at least 1 second, got 0")
+        #expect(check(.int(86_400)) == nil)
+        #expect(check(.int(Int.max))?.hasPrefix("must be at most 86400 seconds") == true)
+    }
+
     @Test func aria2ValuesAreStringsInItsForms() {
         #expect(Aria2Form.text(.string("1M"), kind: .size) == "1048576")
         #expect(Aria2Form.text(.bool(true), kind: .bool) == "true")

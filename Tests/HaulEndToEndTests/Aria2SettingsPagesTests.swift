@@ -68,6 +68,9 @@ extension Aria2Conformance {
                 let answer = try await haul.call("aria2.changeGlobalOption", [[key: value, "timeout": "25"]])
                 #expect(answer.status == 400 && answer.body.contains("'--\(key)'"), "\(key)=\(value): \(answer.body)")
             }
+            // A stall timeout libcurl would take as none at all (every download then stalls at once).
+            let huge = try await haul.call("aria2.changeGlobalOption", [["timeout": "9223372036854775807"]])
+            #expect(huge.status == 400 && huge.body.contains("at most 86400"), "\(huge.body)")
             let after = try #require(try await haul.result("aria2.getGlobalOption") as? [String: Any])
             #expect(after["timeout"] as? String == "20", "a refused call changes nothing")
         }

@@ -28,6 +28,14 @@ extension OptionRegistry {
         }
     }
 
+    /// A stall timeout: at least a second, at most a day (libcurl takes a longer one as none at all and gives up at
+    /// once, a setting or an RPC client's value could then stall every download).
+    static let stallSeconds: @Sendable (SettingValue) -> String? = { value in
+        guard let number = value.intValue else { return nil }
+        if number < 1 { return "must be at least 1 second, got \(number)" }
+        return number > 86_400 ? "must be at most 86400 seconds (a day), got \(number)" : nil
+    }
+
     static let notEmpty: @Sendable (SettingValue) -> String? = { value in
         value.stringValue?.isEmpty == true ? "cannot be empty" : nil
     }

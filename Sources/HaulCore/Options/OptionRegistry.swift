@@ -87,7 +87,7 @@ public enum OptionRegistry {
             help: OptionHelp("Retries of a transient error before a task fails (default 5).")),
         OptionDefinition(
             .timeout, kind: .int, default: .int(30), change: .live, aria2: .same,
-            check: atLeast(1, "must be at least 1 second"),
+            check: stallSeconds,
             help: OptionHelp("Seconds without data before a transfer counts as stalled and is retried (default 30).")),
         OptionDefinition(.diskReserve, kind: .size, default: .string("64M"), change: .live, check: size,
             help: OptionHelp("Free space to keep on the download filesystem, e.g. 64M (a task pauses below it; default 64M).")),
