@@ -114,6 +114,18 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE task ADD COLUMN validatorHost TEXT")
         }
 
+        // What a task's body is (DESIGN §11), decided once at its first answer. Tasks stored before: a stream is one,
+        // a task with a decided name or bytes kept answered as a file; any other has not answered yet.
+        migrator.registerMigration("2026-11-28-task-kind") { db in
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN kind TEXT")
+            try db.execute(sql: """
+                UPDATE task SET kind = CASE
+                    WHEN stream IS NOT NULL THEN 'stream'
+                    WHEN fileName IS NOT NULL OR bytesDone > 0 THEN 'file'
+                END
+                """)
+        }
+
         return migrator
     }
 }

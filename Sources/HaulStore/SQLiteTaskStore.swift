@@ -112,7 +112,7 @@ public struct SQLiteTaskStore: TaskStore {
             let update = try db.cachedStatement(sql: """
                 UPDATE task SET url = ?, directory = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
                     lastModified = ?, validatorServer = ?, validatorHost = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
-                    cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?, stream = ?
+                    cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?, stream = ?, kind = ?
                 WHERE id = ?
                 """)
             for task in tasks {
@@ -122,7 +122,7 @@ public struct SQLiteTaskStore: TaskStore {
                     task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
                     TaskRecord.encodeStrings(task.cookies), TaskRecord.encodeOptions(task.requestOptions),
                     TaskRecord.encodeStrings(task.mirrors), TaskRecord.encodeDropped(task.droppedLinks),
-                    task.stream.flatMap(TaskRecord.encodeStream), task.id.rawValue,
+                    task.stream.flatMap(TaskRecord.encodeStream), task.kind?.rawValue, task.id.rawValue,
                 ])
             }
         }

@@ -44,6 +44,8 @@ struct TaskRecord: Equatable {
     var droppedLinks: String = "[]"
     /// `StreamInfo` as a JSON object for a stream task; nil for a file.
     var stream: String?
+    /// `TaskKind`'s raw value once the first answer decided it; nil before.
+    var kind: String?
 
     enum Columns {
         static let id = Column("id")
@@ -72,6 +74,7 @@ struct TaskRecord: Equatable {
         static let mirrors = Column("mirrors")
         static let droppedLinks = Column("droppedLinks")
         static let stream = Column("stream")
+        static let kind = Column("kind")
     }
 }
 
@@ -91,7 +94,7 @@ extension TaskRecord {
             linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory),
             requestOptions: Self.encodeOptions(task.requestOptions), cookies: Self.encodeStrings(task.cookies),
             mirrors: Self.encodeStrings(task.mirrors), droppedLinks: Self.encodeDropped(task.droppedLinks),
-            stream: task.stream.flatMap(Self.encodeStream))
+            stream: task.stream.flatMap(Self.encodeStream), kind: task.kind?.rawValue)
     }
 
     /// The task this row stores; throws when a stored value cannot be read back.
@@ -122,6 +125,7 @@ extension TaskRecord {
         task.mirrors = parsedMirrors
         task.droppedLinks = parsedDropped
         if let stream { task.stream = try read(stream, "stream", Self.decodeStream) }
+        if let kind { task.kind = try read(kind, "kind", TaskKind.init(rawValue:)) }
         return task
     }
 
@@ -168,7 +172,7 @@ extension TaskRecord {
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
         attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, requestOptions, cookies,
-        mirrors, droppedLinks, stream, validatorServer, validatorHost
+        mirrors, droppedLinks, stream, validatorServer, validatorHost, kind
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -180,7 +184,8 @@ extension TaskRecord {
             validatorServer: row[24], validatorHost: row[25], attempts: row[11], lastError: row[12], checksum: row[13], headers: row[14],
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
             finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18], requestOptions: row[19],
-            cookies: row[20], mirrors: row[21], droppedLinks: row[22], stream: row[23])
+            cookies: row[20], mirrors: row[21], droppedLinks: row[22], stream: row[23],
+            kind: row[26])
     }
 }
 
@@ -216,6 +221,7 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         mirrors = try row.decode(forColumn: Columns.mirrors)
         droppedLinks = try row.decode(forColumn: Columns.droppedLinks)
         stream = try row.decode(forColumn: Columns.stream)
+        kind = try row.decode(forColumn: Columns.kind)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -245,6 +251,7 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.mirrors] = mirrors
         container[Columns.droppedLinks] = droppedLinks
         container[Columns.stream] = stream
+        container[Columns.kind] = kind
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -7,9 +7,11 @@ struct RerunMatchTests {
         _ id: TaskID, url: String, fileName: String?, state: TaskState = .failed, bytes: Int64 = 4096,
         total: Int64? = 1 << 20, directory: String = "/d", requestedName: String? = nil
     ) -> DownloadTask {
-        DownloadTask(
+        var task = DownloadTask(
             id: id, url: url, directory: directory, requestedName: requestedName, fileName: fileName, state: state,
             position: id.rawValue, bytesDone: bytes, totalBytes: total)
+        task.kind = .file
+        return task
     }
 
     static let fresh = NewTask(url: "http://127.0.0.1/new/film.bin", directory: "/d")
@@ -39,6 +41,7 @@ struct RerunMatchTests {
         #expect(!RerunMatch.names(numbered[0], serverName: "film.bin"))
         var streamed = Self.task(TaskID(7), url: url, fileName: "film.bin")
         streamed.stream = StreamInfo(tracks: [])
+        streamed.kind = .stream
         #expect(RerunMatch.candidates(for: Self.fresh, among: [streamed]).isEmpty)
         var named = Self.fresh
         named.requestedName = "film.bin"

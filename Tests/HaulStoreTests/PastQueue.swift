@@ -11,6 +11,7 @@ enum PastQueue {
     static let requestOptions = "2026-11-25-task-request-options"
     static let mirrors = "2026-11-25-task-mirrors"
     static let stream = "2026-11-26-task-stream"
+    static let validatorSource = "2026-11-27-task-validator-source"
     static let setting = "2026-11-22-create-setting"
     static let segment = "2026-11-23-create-segment"
 
@@ -40,6 +41,14 @@ enum PastQueue {
             tasks[1].droppedLinks = [DroppedLink(url: "https://dead.example.com/b.bin", reason: "404 Not Found")]
         }
         if applied.contains(stream) { tasks.append(streamTask()) }
+        if applied.contains(validatorSource) {
+            tasks[1].validators.server = "nginx/1.26.2"
+            tasks[1].validators.host = "example.org"
+        }
+        // Each task's kind after the kind's migration: the finished, paused and failed ones answered as files (they
+        // have a name), the waiting one never answered, the stream is one.
+        let kinds: [TaskKind?] = [.file, .file, nil, .file, .stream]
+        for index in tasks.indices { tasks[index].kind = kinds[index] }
         return tasks
     }
 

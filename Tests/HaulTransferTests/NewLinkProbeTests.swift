@@ -5,10 +5,12 @@ import Testing
 /// What `haul set-url` asks a new link at once and what the answer decides (DESIGN §8), without I/O.
 struct NewLinkProbeTests {
     static func task(bytesDone: Int64 = 1000, total: Int64? = 4000) -> DownloadTask {
-        DownloadTask(
+        var task = DownloadTask(
             id: TaskID(1), url: "https://old.example/f.bin", directory: "/d", state: .paused, position: 0,
             bytesDone: bytesDone, totalBytes: total,
             validators: RemoteValidators(etag: "\"v1\"", lastModified: "Mon, 06 Jan 2025 10:00:00 GMT", server: "nginx", host: "old.example"))
+        task.kind = .file
+        return task
     }
 
     static func head(_ lines: String...) -> ResponseHead {

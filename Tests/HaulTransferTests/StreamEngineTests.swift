@@ -315,6 +315,7 @@ import Testing
         track.doneSeconds = 8
         var resumed = request(1, url: server.url("/k/index.m3u8"), directory: dir.path, fileName: "index.ts", options: Self.options())
         resumed.stream = StreamInfo(tracks: [track])
+        resumed.kind = .stream
         let engine = EngineHarness()
         engine.start(resumed)
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
@@ -340,6 +341,7 @@ import Testing
         track.appendedBytes = Int64(bodies.joined().count)
         var resumed = request(1, url: server.url("/pub/index.m3u8"), directory: dir.path, fileName: "index.ts", options: Self.options())
         resumed.stream = StreamInfo(tracks: [track])
+        resumed.kind = .stream
         let engine = EngineHarness()
         engine.start(resumed)
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
@@ -359,6 +361,7 @@ import Testing
         track.appendedBytes = Int64(bodies[0].count)
         var resumed = request(1, url: server.url("/c/index.m3u8"), directory: dir.path, fileName: "index.ts", options: Self.options())
         resumed.stream = StreamInfo(tracks: [track])
+        resumed.kind = .stream
         let engine = EngineHarness()
         engine.start(resumed)
         #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))

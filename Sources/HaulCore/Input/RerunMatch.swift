@@ -33,7 +33,7 @@ public enum RerunMatch {
         guard mayContinue(new) else { return [] }
         let urlName = SafeFileName.fromURL(new.url)
         let held = tasks.filter { task in
-            task.state.isUnfinished && task.directory == new.directory && task.url != new.url && task.stream == nil
+            task.state.isUnfinished && task.directory == new.directory && task.url != new.url && task.kind?.keepsBytesAcrossLinks == true
                 && (task.totalBytes ?? 0) > 0 && (task.bytesDone > 0 || !task.segments.isEmpty) && task.fileName != nil
         }.sorted { $0.position < $1.position }
         let named = held.filter { $0.fileName == urlName }.map { Candidate(task: $0, basis: .urlName) }

@@ -52,6 +52,8 @@ public struct TransferRequest: Sendable, Equatable {
     public var mirrors: [String] = []
     /// The link, then the mirrors: the origins the user gave (`HopLogin`).
     public var links: [String] { [url] + mirrors }
+    /// What the task's body was found to be (nil: its first answer decides; the engine's factory reads it).
+    public var kind: TaskKind?
     /// A stream task's stored progress: the engine fetches the playlist again and goes on after its segments.
     public var stream: StreamInfo?
     /// When the task was added (whole seconds since 1970): with its id, what tells its part file from any other.
@@ -83,6 +85,7 @@ public struct TransferRequest: Sendable, Equatable {
         requestOptions = task.requestOptions
         cookies = task.cookies
         mirrors = task.mirrors
+        kind = task.kind
         stream = task.stream
         addedAt = Int64(task.createdAt.timeIntervalSince1970.rounded(.down))
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
@@ -94,6 +97,8 @@ public struct TransferRequest: Sendable, Equatable {
             validators = RemoteValidators()
             segments = []
             stream?.restart()
+            // A file that starts over is whatever its link serves now; a stream stays one and matches its playlist anew.
+            if kind == .file { kind = nil }
         }
     }
 }

@@ -29,6 +29,8 @@ public enum TransferEvent: Sendable, Equatable {
 
 /// The part of a response the controller keeps.
 public struct ResponseSummary: Sendable, Equatable {
+    /// What the answer showed the task's body to be: the kind is decided here, once.
+    public var kind: TaskKind
     /// The file name now in use (decided on the first response, kept afterwards).
     public var fileName: String
     /// Size of the whole file, if the server told us.
@@ -46,8 +48,9 @@ public struct ResponseSummary: Sendable, Equatable {
 
     public init(
         fileName: String, totalBytes: Int64?, validators: RemoteValidators, offset: Int64, restartReason: String?, httpStatus: Int,
-        directory: String? = nil, category: String? = nil
+        directory: String? = nil, category: String? = nil, kind: TaskKind = .file
     ) {
+        self.kind = kind
         self.directory = directory
         self.category = category
         self.fileName = fileName

@@ -43,7 +43,9 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var mirrors: [String] = []
     /// Links the last transfers dropped, with their reasons (shown in details and RPC answers).
     public var droppedLinks: [DroppedLink] = []
-    /// Set once the link answered with an HLS playlist: the task is a stream (DESIGN §9).
+    /// What the task's body is, once its first answer was read; nil before.
+    public var kind: TaskKind?
+    /// A stream's variant, segments and durable count (DESIGN §9), once its playlist resolved.
     public var stream: StreamInfo?
 
     public init(

@@ -6,6 +6,7 @@ extension DownloadController {
         switch event {
         case let .responded(id, response):
             guard var task = tasks[id], runtime[id].removal == nil else { return }
+            task.kind = response.kind
             task.fileName = response.fileName
             task.totalBytes = response.totalBytes
             // A category by content type chose the directory before the name was decided; the choice is made once.

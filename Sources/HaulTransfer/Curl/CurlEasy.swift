@@ -221,13 +221,13 @@ private let headerCallback: curl_write_callback = { data, size, count, context i
     let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
     let line = UnsafeRawBufferPointer(start: data, count: size * count)
     easy.cookies?.noteHeaderLine(line)
-    return easy.receiver?.receiveHeaderLine(line) ?? 0
+    return easy.receiver?.receiveHeaderLine(line, from: easy) ?? 0
 }
 
 /// `CURLOPT_WRITEFUNCTION`: body bytes of the final response; returning less than given aborts the transfer.
 private let bodyCallback: curl_write_callback = { data, size, count, context in
     let easy = Unmanaged<CurlEasy>.fromOpaque(context!).takeUnretainedValue()
-    return easy.receiver?.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) ?? 0
+    return easy.receiver?.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count), from: easy) ?? 0
 }
 
 /// `CURLOPT_SOCKOPTFUNCTION`: a new socket, before it connects, gets the receive buffer its request asked for.

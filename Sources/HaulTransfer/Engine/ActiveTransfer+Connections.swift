@@ -84,20 +84,22 @@ extension ActiveTransfer {
     }
 
     /// A new connection count from now on: more open at once where there is work and room; fewer close
-    /// as their ranges end (the extra ones at once, returned for the engine to remove).
-    func setTargetConnections(_ count: Int) -> (TransferNext, [Connection]) {
+    /// as their ranges end (the extra ones at once, their handles returned for the engine to remove).
+    func setTargetConnections(_ count: Int) -> (next: TransferNext, shed: [CurlEasy]) {
         for link in links { link.planner.retarget(count) }
         var shed: [Connection] = []
-        while connections.count - shed.count > targetConnections, let victim = shedConnection(excluding: shed) {
+        while connections.count - shed.count > targetConnections, let victim = victimToShed(excluding: shed) {
             shed.append(victim)
         }
-        return (grow(), shed)
+        return (grow(), shed.map(\.easy))
     }
 
-    /// Gives up one extra connection so another task can have the host (the engine removes its handle):
-    /// the one with the most left to fetch; its unfetched bytes go back to be taken later. Nil when this
-    /// transfer has only one connection.
-    func shedConnection(excluding skipped: [Connection] = []) -> Connection? {
+    /// Gives up one extra connection so another task can have the host (the engine removes its handle).
+    func shedConnection() -> CurlEasy? { victimToShed()?.easy }
+
+    /// The connection to give up: the one with the most left to fetch; its unfetched bytes go back to be taken
+    /// later. Nil when this transfer has only one connection.
+    private func victimToShed(excluding skipped: [Connection] = []) -> Connection? {
         guard ledger != nil else { return nil }
         let candidates = connections.filter { connection in !skipped.contains { $0 === connection } }
         guard let index = ConnectionPlanner.shedding(among: candidates.map(planning)) else { return nil }

@@ -15,7 +15,7 @@ extension ActiveTransfer {
             && !connections.contains(where: { $0.link === link }) {
             guard hosts.room(for: link.host) > 0 else { continue }
             link.sample = []
-            add(Connection(role: .range, transfer: self, link: link, requested: window, lease: nil))
+            add(Connection(role: .range, task: request.id, link: link, url: url(ofRangeOn: link), requested: window, lease: nil))
         }
     }
 
@@ -61,7 +61,7 @@ extension ActiveTransfer {
         case .agrees:
             link.sampleAgreed = true
             link.sample = []
-            if link.answered { growAfterFirstAnswer(link) }
+            if link.answered { grownLinks.append(link) }
         }
     }
 

@@ -62,7 +62,7 @@ extension ActiveTransfer {
         guard let next = links.first(where: \.isLive) else { return nil }
         phase = .awaitingResponse
         next.sampleAgreed = true
-        add(Connection(role: .first, transfer: self, link: next, requested: requestedOffset..<Int64.max, lease: nil))
+        openFirst(on: next)
         return .keepGoing
     }
 

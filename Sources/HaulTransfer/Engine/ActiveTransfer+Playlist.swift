@@ -5,18 +5,22 @@ import HaulCore
 /// head arrives, else by `#EXTM3U` in the first body bytes; its body is gathered in memory and the engine
 /// hands it to a `StreamTransfer` when it is complete.
 extension ActiveTransfer {
-    /// Whether this answer may turn the task into a stream: a fresh download of the task's own link, not
-    /// `--stream off`, nothing kept.
+    /// Whether this answer may turn the task into a stream: the task's kind is not decided yet, the answer is a
+    /// fresh download of the task's own link, not `--stream off`.
     func mayBecomeStream(_ link: TransferLink) -> Bool {
-        link.isMain && request.requestOptions.streamOff != true && request.stream == nil && requestedOffset == 0
-            && request.segments.isEmpty && ledger == nil
+        request.kind == nil && link.isMain && request.requestOptions.streamOff != true && requestedOffset == 0 && ledger == nil
     }
 
     /// Takes body bytes of a playlist into memory; nil when the body is not a playlist (it goes to the file).
     func takePlaylist(_ bytes: UnsafeRawBufferPointer, from connection: Connection) -> Int? {
         if playlistCapture == nil {
-            guard position == 0, connection.cursor == 0, connection.role == .first, mayBecomeStream(connection.link),
-                  PlaylistParser.isPlaylist(prefix: bytes, contentType: nil) else { return nil }
+            guard let held = heldReport, connection.role == .first else { return nil }
+            heldReport = nil
+            guard PlaylistParser.isPlaylist(prefix: bytes, contentType: nil) else {
+                // A file after all: its answer is reported now, before its first bytes.
+                reportResponse(status: held.status, restartReason: held.restartReason)
+                return nil
+            }
             releasePart()
             playlistCapture = []
         }
@@ -31,6 +35,20 @@ extension ActiveTransfer {
         connection.cursor += Int64(bytes.count)
         connection.bytesSinceTick += Int64(bytes.count)
         return bytes.count
+    }
+
+    /// An answer to a fresh download whose first body bytes were not read yet: a file, unless they show a playlist.
+    /// Its report waits for them (or for its end, when the body is empty).
+    struct HeldReport {
+        var status: Int
+        var restartReason: String?
+    }
+
+    /// Reports an answer held for its first bytes when the body ended before any came: an empty file.
+    func reportHeldResponse() {
+        guard let held = heldReport else { return }
+        heldReport = nil
+        reportResponse(status: held.status, restartReason: held.restartReason)
     }
 
     /// The part file reserved for the answer before its first bytes showed a playlist: empty, and no longer needed.

@@ -72,11 +72,18 @@ extension ActiveTransfer {
             link.validators = head.validators(from: link.host)
             link.answered = true
         }
-        reportResponse(status: head.status, restartReason: restartReason)
+        // A fresh answer that may still be a playlist is reported once its first bytes tell (`takePlaylist`): the
+        // kind is decided once.
+        if mayBecomeStream(link) {
+            heldReport = HeldReport(status: head.status, restartReason: restartReason)
+        } else {
+            reportResponse(status: head.status, restartReason: restartReason)
+        }
         // -s applies to each link: with mirrors even -s 1 means a connection on each.
         if request.options.split > 1 || links.count > 1,
            RangeCheck.allowsSplitting(head: head, total: total, from: position, minSplit: request.options.minSplitSize) {
-            split(from: connection)
+            // Planned by the engine loop, after this callback (`advance`).
+            splitFrom = connection
         }
     }
 
@@ -118,7 +125,7 @@ extension ActiveTransfer {
                 link.validators = head.validators(from: link.host)
                 link.answered = true
                 // Its ranges count once its sample agreed (`judgeSample`).
-                if link.sampleAgreed { growAfterFirstAnswer(link) }
+                if link.sampleAgreed { grownLinks.append(link) }
             }
         case .ignoresRanges:
             connection.state = .rangesIgnored
@@ -132,7 +139,7 @@ extension ActiveTransfer {
         }
     }
 
-    private func reportResponse(status: Int, restartReason: String?) {
+    func reportResponse(status: Int, restartReason: String?) {
         guard let fileName else { return }
         responded = true
         emit(.responded(request.id, ResponseSummary(
@@ -176,7 +183,7 @@ extension ActiveTransfer {
 
     /// The first answer allows several connections: have the file allocated, cut the rest into ranges, stop
     /// the first connection and open one for each other range (the first range's opens when it has closed).
-    private func split(from first: Connection) {
+    func split(from first: Connection) {
         guard let total else { return }
         let prefix = position
         guard writer != nil, let layout = SegmentLedger(
@@ -207,14 +214,15 @@ extension ActiveTransfer {
     }
 
     /// The file size to allocate, once, after the split.
-    func takeAllocation() -> Int64? {
+    func takeAllocation() -> (writer: FileWriter, length: Int64)? {
         defer { pendingAllocation = nil }
-        return pendingAllocation
+        guard let length = pendingAllocation, let writer else { return nil }
+        return (writer, length)
     }
 
     /// The part file is allocated at full size: from now on the layout is the truth about the file, so it
     /// is recorded (the prefix is durable already).
-    func layoutAllocated() {
+    func allocated() {
         guard let ledger else { return }
         emit(.segmentCheckpoint(request.id, ledger.records, durableBytes: ledger.committedBytes))
     }

@@ -56,6 +56,13 @@ final class ActiveTransfer {
     var pendingAllocation: Int64?
     /// The body of an answer that is an HLS playlist, gathered in memory for a stream (DESIGN §9).
     var playlistCapture: [UInt8]?
+    /// The first answer's report, held until its first bytes decide the task's kind (`takePlaylist`).
+    var heldReport: HeldReport?
+    /// The first connection, whose answer allows splitting: its bytes wait while the engine loop plans the ranges
+    /// (`advance`).
+    var splitFrom: Connection?
+    /// Mirrors whose first answer or sample agreed inside a callback: the engine loop opens their connections.
+    var grownLinks: [TransferLink] = []
 
     /// The open connections.
     private(set) var connections: [Connection] = []
@@ -156,9 +163,15 @@ final class ActiveTransfer {
 
     /// Makes the first connections: one request for the file, or one per planned range when a segmented
     /// download continues.
-    func start() {
+    func start() -> TransferNext {
+        openFirstConnections()
+        if case let .failed(error) = phase { return .conclude(.failed(error)) }
+        return .keepGoing
+    }
+
+    private func openFirstConnections() {
         guard ledger != nil else {
-            add(Connection(role: .first, transfer: self, link: links[0], requested: requestedOffset..<Int64.max, lease: nil))
+            openFirst(on: links[0])
             return
         }
         for (lease, link) in planLinks(first: nil) {
@@ -177,7 +190,6 @@ final class ActiveTransfer {
         return pending
     }
 
-    var hasNewConnections: Bool { !pending.isEmpty }
 
     /// How many connections it has or may soon open (`-s`), for its share of a rate limit.
     var expectedConnections: Int { max(connections.count, request.options.split * links.count(where: \.isLive), 1) }
@@ -185,7 +197,14 @@ final class ActiveTransfer {
     /// A range connection for `lease`: one request for all of it, on `link` (the main link when nil). A cut
     /// later stops it where another connection took the rest (`apply`).
     func openRange(_ lease: SegmentLease.ID, from cursor: Int64, to leaseEnd: Int64, on link: TransferLink? = nil) {
-        add(Connection(role: .range, transfer: self, link: link ?? links[0], requested: cursor..<leaseEnd, lease: lease))
+        let link = link ?? links[0]
+        add(Connection(role: .range, task: request.id, link: link, url: url(ofRangeOn: link), requested: cursor..<leaseEnd, lease: lease))
+    }
+
+    /// The first connection, on `link`: the file from where the part file stops.
+    func openFirst(on link: TransferLink) {
+        let url = link.isMain ? request.url : link.effectiveURL ?? link.url
+        add(Connection(role: .first, task: request.id, link: link, url: url, requested: requestedOffset..<Int64.max, lease: nil))
     }
 
     func add(_ connection: Connection) {
@@ -204,11 +223,9 @@ final class ActiveTransfer {
 
     var isAlreadyComplete: Bool { phase == .alreadyComplete }
 
-    /// The URL connections ask: extra ones go straight to where their link's first answer was redirected.
-    func url(for connection: Connection) -> String {
-        let link = connection.link
-        guard link.isMain else { return link.effectiveURL ?? link.url }
-        return connection.role == .range ? (effectiveURL ?? request.url) : request.url
+    /// The URL a range connection on `link` asks: straight where the link's first answer was redirected.
+    func url(ofRangeOn link: TransferLink) -> String {
+        link.isMain ? effectiveURL ?? request.url : link.effectiveURL ?? link.url
     }
 
     // MARK: - Body (transfer thread, inside curl_multi_perform)
@@ -266,9 +283,13 @@ final class ActiveTransfer {
     /// A connection left the network (`exit`); says what comes next.
     func ended(_ connection: Connection, exit: ConnectionExit) -> TransferNext {
         connections.removeAll { $0 === connection }
+        if splitFrom === connection { splitFrom = nil }
         hosts.closed(connection.link.host)
         budget.drop(connection)
-        if let playlist = playlistCapture, exit == .completed, case .receiving = phase { return .becomeStream(playlist) }
+        if let playlist = playlistCapture, exit == .completed, case .receiving = phase {
+            return .becomeStream(FetchedPlaylist(bytes: playlist, url: effectiveURL ?? request.url, origin: originReach))
+        }
+        if exit == .completed { reportHeldResponse() }
         guard ledger != nil else {
             let ending = EndingCheck.singleStream(
                 phase: phase, state: connection.state, exit: exit, position: position, total: total, host: host)
@@ -347,13 +368,15 @@ final class ActiveTransfer {
 
     static let longestHold = Duration.milliseconds(500)
 
-    /// Stops every connection (the engine removes their handles); returns them.
-    func closeAll() -> [Connection] {
+    /// Stops every connection; returns their handles for the engine to remove.
+    func closeAll() -> [CurlEasy] {
+        splitFrom = nil
+        grownLinks = []
         for connection in connections {
             budget.drop(connection)
             hosts.closed(connection.link.host)
         }
         defer { connections = [] }
-        return connections
+        return connections.map(\.easy)
     }
 }

@@ -12,8 +12,6 @@ protocol PacedConnection: AnyObject {
     var easy: CurlEasy { get }
     /// The task whose budget it draws from.
     var pacedTask: TaskID { get }
-    /// How many connections its task has or may soon open, for its share of the task's limit.
-    var taskConnections: Int { get }
     /// The receive buffer a limit gave its socket, nil while none did.
     var receiveBuffer: Int? { get set }
 }
@@ -46,14 +44,15 @@ final class BandwidthBudget {
         throttled.removeAll { $0.pacedTask == id }
     }
 
-    /// Whether `connection` may take bytes now; if not it is queued to resume.
-    func mayReceive(_ connection: any PacedConnection) -> Bool {
+    /// Whether `connection` may take bytes now; if not it is queued to resume. `taskConnections`: how many its task
+    /// has or may soon open, for its share of the task's limit.
+    func mayReceive(_ connection: any PacedConnection, taskConnections: Int) -> Bool {
         // The write callback asks for every chunk: with no limit at all, no lookups.
         guard overall != nil || !tasks.isEmpty else {
             if connection.receiveBuffer != nil { widen(connection) }
             return true
         }
-        narrow(connection)
+        narrow(connection, taskConnections: taskConnections)
         guard hasBudget(for: connection) else {
             if !throttled.contains(where: { $0 === connection }) { throttled.append(connection) }
             return false
@@ -73,21 +72,22 @@ final class BandwidthBudget {
         tasks[connection.pacedTask]?.take(bytes)
     }
 
-    /// The receive buffer for `connection`'s share of the budgets that pace it; nil when none does.
-    func receiveBuffer(for connection: any PacedConnection) -> Int? {
+    /// The receive buffer for `connection`'s share of the budgets that pace it (its task's among `taskConnections`);
+    /// nil when none does.
+    func receiveBuffer(for connection: any PacedConnection, taskConnections: Int) -> Int? {
         let id = connection.pacedTask
         var size: Int?
         if let overall { size = ReceiveWindow.bytes(rate: overall.rate, connections: expectedConnections) }
         if let task = tasks[id] {
-            let share = ReceiveWindow.bytes(rate: task.rate, connections: connection.taskConnections)
+            let share = ReceiveWindow.bytes(rate: task.rate, connections: taskConnections)
             size = min(size ?? share, share)
         }
         return size
     }
 
     /// Sizes `connection`'s receive buffer to its share of the budgets that pace it.
-    private func narrow(_ connection: any PacedConnection) {
-        guard let size = receiveBuffer(for: connection) else { return widen(connection) }
+    private func narrow(_ connection: any PacedConnection, taskConnections: Int) {
+        guard let size = receiveBuffer(for: connection, taskConnections: taskConnections) else { return widen(connection) }
         guard connection.receiveBuffer != size else { return }
         // Recorded even when the socket is not there yet or refuses: the next chunk does not ask again.
         connection.receiveBuffer = size

@@ -40,14 +40,17 @@ struct ClosingWork: Sendable {
             let names = files.published.isEmpty ? [fileName ?? ""] : files.published
             let bytes = names.reduce(Int64(0)) { $0 + (directory.regularFileSize($1) ?? 0) }
             return ClosingResult(
-                outcome: .completed(fileName: names[0], bytes: bytes),
-                segments: account.completedSegments, note: files.note)
+                outcome: .completed(fileName: names[0], bytes: bytes), segments: account.completedSegments,
+                stream: account.streamRecord(durable: bytes, note: files.note))
         case .paused:
             let (durable, segments) = account.recorded(.synced, error: nil)
-            return ClosingResult(outcome: .paused(durableBytes: durable), segments: segments, note: files.note)
+            return ClosingResult(
+                outcome: .paused(durableBytes: durable), segments: segments, stream: account.streamRecord(durable: durable, note: files.note))
         case let .failed(error, kept):
             let (durable, segments) = account.recorded(kept, error: error)
-            return ClosingResult(outcome: .failed(error, durableBytes: durable), segments: segments, note: files.note)
+            return ClosingResult(
+                outcome: .failed(error, durableBytes: durable), segments: segments,
+                stream: account.streamRecord(durable: durable, note: files.note))
         }
     }
 }
@@ -76,8 +79,17 @@ struct ClosingResult: Sendable, Equatable {
     let outcome: TransferOutcome
     /// The layout to record (nil: not segmented; empty: no layout any more).
     let segments: [SegmentRecord]?
-    /// Said to the task when the files were saved otherwise than the stream asked (no ffmpeg, a mux that failed).
-    let note: String?
+    /// A stream's segments to record, with what the task is told when the files were saved otherwise than the
+    /// stream asked (no ffmpeg, a mux that failed); nil for a file, or when the last checkpoint stands.
+    let stream: StreamInfo?
+
+    /// What the engine reports of it besides the outcome: the layout or the stream's segments to record.
+    func checkpoints(of id: TaskID) -> [TransferEvent] {
+        var events: [TransferEvent] = []
+        if let segments { events.append(.segmentCheckpoint(id, segments, durableBytes: outcome.durableBytes)) }
+        if let stream { events.append(.streamCheckpoint(id, stream)) }
+        return events
+    }
 }
 
 /// The files a closing has made so far, as it goes.

@@ -3,18 +3,12 @@ import HaulCore
 /// Messages for the transfer thread: commands from the controller, and results of disk work done on the worker queue.
 enum EngineMessage: Sendable {
     case command(TransferCommand)
-    /// A background `fdatasync` made `bytes` durable for that attempt of the task.
-    /// For a segmented download, `marks` are what each range had received when the sync began.
-    case synced(TaskID, attempt: Int, epoch: Int, bytes: Int64, marks: [SegmentLease.ID: Int64])
-    /// A background sync made a stream's part files durable up to these lengths, for that attempt.
-    case streamSynced(TaskID, attempt: Int, positions: [Int64])
-    /// A stream's closing work saved its files otherwise than the stream said (ffmpeg missing or failing).
-    case streamNote(TaskID, String)
+    /// A background `fdatasync` of that attempt's part files made what `coverage` says durable.
+    case synced(TaskID, attempt: Int, SyncCoverage)
     /// The part file of that attempt was allocated at full size after its split; nil, or why it could not be.
     case allocated(TaskID, attempt: Int, error: DownloadError?)
-    /// The closing disk work of a transfer (sync, verify, rename) is done.
-    /// `segments` is the layout after the closing sync, for a segmented download (empty: none any more).
-    case concluded(TaskID, TransferOutcome, segments: [SegmentRecord]?)
+    /// The closing disk work of a transfer (sync, verify, rename) is done: its outcome and what to record.
+    case concluded(TaskID, ClosingResult)
 }
 
 /// The locked queue of messages for the transfer thread, plus the wakeup that cuts its poll short.

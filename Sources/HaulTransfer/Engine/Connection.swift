@@ -3,10 +3,11 @@ import HaulCore
 /// One HTTP connection of a download: its easy handle, the response head, and where its bytes go.
 ///
 /// The first connection of a task asks for the file (or its rest, to resume) and decides its name and
-/// validators; a segmented download adds connections that each fetch one bounded range. Confined to the
-/// transfer thread; libcurl reaches it through an unretained pointer that its transfer keeps alive until
-/// the handle has left the multi handle.
-final class Connection: CurlReceiver, PacedConnection {
+/// validators; a segmented download adds connections that each fetch one bounded range. A connection knows
+/// nothing of its transfer: libcurl's callbacks go to the transfer (`ActiveTransfer+Callbacks`), which finds the
+/// connection by its handle, and the engine loop starts the connections the transfer decided on. Confined to the
+/// transfer thread.
+final class Connection: EngineRequest {
     enum Role: Equatable {
         /// The task's first request: its answer decides name, total and validators.
         case first
@@ -29,7 +30,8 @@ final class Connection: CurlReceiver, PacedConnection {
 
     let role: Role
     let easy = CurlEasy()
-    unowned let transfer: ActiveTransfer
+    /// The task whose budgets pace it.
+    let pacedTask: TaskID
     /// The link it asks: the task's main link or a mirror.
     let link: TransferLink
     var head = ResponseHead()
@@ -55,15 +57,20 @@ final class Connection: CurlReceiver, PacedConnection {
     var heldSince: ContinuousClock.Instant?
     /// It waited at its cut as long as it may (`ActiveTransfer.endStaleHolds`): it stops there.
     var holdSpent = false
-    /// The redirect target it asks now (the engine follows redirects itself, `RedirectHop`); nil for its own URL.
+    /// The URL it was made to ask (where its link's first answer led, for an extra range of the main link).
+    let url: String
+    /// The redirect target it asks now (the engine follows redirects itself, `RedirectHop`); nil for `url`.
     private(set) var hop: String?
     /// Redirects followed so far.
     private(set) var hops = 0
+    /// Why its next hop could not be set up: how it ends, whatever libcurl says.
+    private(set) var setupFailure: DownloadError?
 
-    init(role: Role, transfer: ActiveTransfer, link: TransferLink, requested: Range<Int64>, lease: SegmentLease.ID?) {
+    init(role: Role, task: TaskID, link: TransferLink, url: String, requested: Range<Int64>, lease: SegmentLease.ID?) {
         self.role = role
-        self.transfer = transfer
+        pacedTask = task
         self.link = link
+        self.url = url
         self.requested = requested
         cursor = requested.lowerBound
         self.lease = lease
@@ -71,21 +78,7 @@ final class Connection: CurlReceiver, PacedConnection {
     }
 
     /// The URL it asks now: its own, or the redirect target it follows.
-    var currentURL: String { hop ?? transfer.url(for: self) }
-
-    /// Sets the easy handle up for this connection's request; its callbacks come back here.
-    func configure() throws(CurlError) {
-        easy.receiver = self
-        var request = ConnectionRequest.make(
-            role: role, request: transfer.request, url: currentURL, requested: requested,
-            validators: transfer.ifRangeValidators(for: self), fresh: fresh, netrc: transfer.netrc)
-        // Under a limit a new socket starts with a small buffer: the server never sees a wide window.
-        request.receiveBuffer = transfer.budget.receiveBuffer(for: self)
-        receiveBuffer = request.receiveBuffer
-        request.cookies = transfer.cookies.share
-        request.cookieSeed = transfer.cookies.takeSeed()
-        try easy.apply(request)
-    }
+    var currentURL: String { hop ?? url }
 
     /// The next hop of a redirect after libcurl let go of it as `result`; nil when its answer stands (a redirect
     /// that is not followed becomes its failure).
@@ -100,30 +93,30 @@ final class Connection: CurlReceiver, PacedConnection {
         }
     }
 
-    /// Sets the handle up again for the next hop `url` (taken off the multi handle first); the engine adds it back.
-    func follow(_ url: String) throws(CurlError) {
+    /// Forgets the last answer and clears the handle for the next hop `url` (taken off the multi handle first); its
+    /// transfer sets it up again and the engine adds it back.
+    func hop(to url: String) {
         hop = url
         hops += 1
         head = ResponseHead()
         easy.reset()
-        try configure()
     }
 
-    /// How libcurl let go of it, with libcurl's error turned into the user's.
-    func exit(_ result: CurlResult) -> ConnectionExit {
+    /// Ends it for `error` (its next hop could not be set up).
+    func fail(_ error: DownloadError) {
+        if setupFailure == nil { setupFailure = error }
+    }
+
+    /// How libcurl let go of it, with libcurl's error turned into the user's (`stallTimeout` and `proxies` are its
+    /// task's, for the message).
+    func exit(_ result: CurlResult, stallTimeout: Int, proxies: ProxySettings?) -> ConnectionExit {
+        if let setupFailure { return .failed(setupFailure) }
         guard !result.isOK else { return .completed }
         return .failed(DownloadError(
-            curl: result, detail: easy.errorDetail, url: transfer.url(for: self), effectiveURL: easy.effectiveURL,
-            host: link.host, responseSeen: head.status != 0, stallTimeout: transfer.request.options.stallTimeout,
-            proxyStatus: easy.proxyConnectStatus,
-            proxy: transfer.request.requestOptions.proxies?.redacted.proxy(for: currentURL)))
+            curl: result, detail: easy.errorDetail, url: url, effectiveURL: easy.effectiveURL,
+            host: link.host, responseSeen: head.status != 0, stallTimeout: stallTimeout,
+            proxyStatus: easy.proxyConnectStatus, proxy: proxies?.redacted.proxy(for: currentURL)))
     }
-
-    var pacedTask: TaskID { transfer.request.id }
-    var taskConnections: Int { transfer.expectedConnections }
-
-    /// The connection an easy handle belongs to.
-    static func owner(of easy: CurlEasy) -> Connection? { easy.receiver as? Connection }
 
     /// Folds the bytes of the last `seconds` into the smoothed speed.
     func tick(seconds: Double) {
@@ -143,38 +136,4 @@ final class Connection: CurlReceiver, PacedConnection {
 
     /// Whether it still fetches (not ended by a decision of its own).
     var isOpen: Bool { state == .awaitingResponse || state == .receiving }
-
-    // MARK: - Callbacks (transfer thread, inside curl_multi_perform)
-
-    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect {
-            if head.status == 401 { transfer.noteRefusedLogin(on: self) }
-            transfer.accept(head, on: self)
-        }
-        return bytes.count
-    }
-
-    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        // A redirect's own page: the next hop's answer is the one that counts.
-        if head.isComplete, head.isFollowedRedirect { return bytes.count }
-        switch state {
-        case .receiving:
-            // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.
-            guard transfer.budget.mayReceive(self) else { return CurlEasy.pauseReading }
-            // At its cut while the range taken from it has no answer yet: wait for it (`releaseHold`).
-            if !holdSpent, transfer.holdsAtCut(self, incoming: bytes.count) {
-                if heldSince == nil { heldSince = .now }
-                return CurlEasy.pauseReading
-            }
-            let taken = transfer.write(bytes, from: self)
-            transfer.budget.took(taken, for: self)
-            return taken
-        case .awaitingResponse:
-            state = .failed(.invalidResponse(host: transfer.host, detail: "body data arrived before a complete response head"))
-            return 0
-        case .reachedEnd, .failed, .fileChanged, .rangesIgnored:
-            // A 416's small body, or the rest of a range this connection no longer fetches.
-            return transfer.isAlreadyComplete ? bytes.count : 0
-        }
-    }
 }

@@ -28,35 +28,23 @@ final class DiskWorker: Sendable {
         }
     }
 
-    /// Syncs; the result comes back as `.synced` with what the sync covered. A failed sync records nothing
-    /// (the closing sync reports the error).
-    func sync(_ writer: FileWriter, for id: TaskID, attempt: Int, epoch: Int, bytes: Int64, marks: [SegmentLease.ID: Int64]) {
-        let copy = writer.duplicate()
-        queue.async { [inbox] in
-            defer { copy.close() }
-            guard (try? copy.sync()) != nil else { return }
-            inbox.post(.synced(id, attempt: attempt, epoch: epoch, bytes: bytes, marks: marks))
-        }
-    }
-
-    /// Syncs a stream's part files; the result comes back as `.streamSynced` with the lengths the sync covered.
-    func sync(stream writers: [FileWriter], for id: TaskID, attempt: Int, positions: [Int64]) {
-        let copies = writers.map { $0.duplicate() }
+    /// Syncs a checkpoint's part files; the result comes back as `.synced` with what the sync covered. A failed sync
+    /// records nothing (the closing sync reports the error).
+    func sync(_ checkpoint: CheckpointSync, for id: TaskID, attempt: Int) {
+        let copies = checkpoint.writers.map { $0.duplicate() }
         queue.async { [inbox] in
             defer { for copy in copies { copy.close() } }
             guard copies.allSatisfy({ (try? $0.sync()) != nil }) else { return }
-            inbox.post(.streamSynced(id, attempt: attempt, positions: positions))
+            inbox.post(.synced(id, attempt: attempt, checkpoint.coverage))
         }
     }
 
-    /// Runs a transfer's closing work (sync, verify, publish, directory sync); its outcome comes back as `.concluded`,
-    /// after `.streamNote` when it has one. A closing that may take long (a mux by ffmpeg) runs on a queue of its
-    /// own, so that other tasks' syncs do not wait for it.
+    /// Runs a transfer's closing work (sync, verify, publish, directory sync); its result comes back as `.concluded`.
+    /// A closing that may take long (a mux by ffmpeg) runs on a queue of its own, so that other tasks' syncs do not
+    /// wait for it.
     func close(_ work: ClosingWork, for id: TaskID) {
         (work.mayTakeLong ? finishing : queue).async { [inbox] in
-            let result = work.run()
-            if let note = result.note { inbox.post(.streamNote(id, note)) }
-            inbox.post(.concluded(id, result.outcome, segments: result.segments))
+            inbox.post(.concluded(id, work.run()))
         }
     }
 }

@@ -25,7 +25,7 @@ public enum NewLinkProbe {
     /// The bytes to ask for `task` under `change`: from the first byte not kept (the last byte of a file held
     /// whole); nil when there is nothing to check.
     public static func range(for task: DownloadTask, change: LinkChange) -> Range<Int64>? {
-        guard change != .restart, task.stream == nil, let total = task.totalBytes, total > 0,
+        guard change != .restart, task.kind?.keepsBytesAcrossLinks == true, let total = task.totalBytes, total > 0,
               task.bytesDone > 0 || !task.segments.isEmpty
         else { return nil }
         let start = min(max(task.bytesDone, 0), total - 1)

@@ -12,12 +12,23 @@ struct ClosingAccount: Sendable {
     /// The ranges of a segmented download (nil for one stream), and what each had received when the transfer stopped.
     let ledger: SegmentLedger?
     let marks: [SegmentLease.ID: Int64]
+    /// A stream's segments with everything appended when it stopped: recorded when the closing made all of it durable.
+    let stream: StreamInfo?
 
-    init(held: Int64, durable: Int64, ledger: SegmentLedger? = nil, marks: [SegmentLease.ID: Int64] = [:]) {
+    init(held: Int64, durable: Int64, ledger: SegmentLedger? = nil, marks: [SegmentLease.ID: Int64] = [:], stream: StreamInfo? = nil) {
         self.held = held
         self.durable = durable
         self.ledger = ledger
         self.marks = marks
+        self.stream = stream
+    }
+
+    /// A stream's record after a closing that left `durable` bytes, with the closing's `note`; nil when it covers
+    /// other bytes (a sync that failed: the last checkpoint stands) or the task is not a stream.
+    func streamRecord(durable: Int64, note: String?) -> StreamInfo? {
+        guard var info = stream, info.appendedBytes == durable else { return nil }
+        if let note { info.note = note }
+        return info
     }
 
     /// The durable bytes and the layout to record (nil: not segmented; empty: no layout any more) for a task that

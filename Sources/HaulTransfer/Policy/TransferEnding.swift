@@ -30,8 +30,8 @@ enum TransferNext: Equatable {
     /// Other connections go on (new ones may wait to be added).
     case keepGoing
     case conclude(TransferEnding)
-    /// The answer was an HLS playlist (these bytes): the task goes on as a stream.
-    case becomeStream([UInt8])
+    /// The answer was an HLS playlist: the task goes on as a stream.
+    case becomeStream(FetchedPlaylist)
 }
 
 /// How libcurl let go of one connection, in the engine's terms.

@@ -19,14 +19,14 @@ final class ProbeFetch: CurlReceiver {
         try configure(request)
     }
 
-    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer, from easy: CurlEasy) -> Int {
         _ = head.feed(bytes: bytes)
         return bytes.count
     }
 
     /// A redirect's own page is read through; the final answer's body ends the request (its head is all a check
     /// needs), which libcurl reports as a write error.
-    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    func receiveBody(_ bytes: UnsafeRawBufferPointer, from easy: CurlEasy) -> Int {
         head.isComplete && head.isFollowedRedirect ? bytes.count : 0
     }
 

@@ -1,9 +1,9 @@
 import HaulCore
 
 /// One request of a stream download (DESIGN §9): a playlist, a key, an init section or a segment, its body
-/// gathered in memory up to a bound. Confined to the transfer thread; libcurl reaches it through an unretained
-/// pointer that its stream keeps alive until the handle has left the multi handle.
-final class StreamFetch: CurlReceiver, PacedConnection {
+/// gathered in memory up to a bound. It knows nothing of its stream: libcurl's callbacks go to the stream
+/// (`StreamTransfer+Callbacks`), which finds the fetch by its handle. Confined to the transfer thread.
+final class StreamFetch: EngineRequest {
     enum Purpose: Equatable {
         /// A playlist: the task's link (depth 0) or the chosen variant's (depth 1).
         case playlist(depth: Int)
@@ -20,7 +20,8 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     /// The bytes of `url` it asks for (`EXT-X-BYTERANGE`); nil for all of it.
     let range: Range<Int64>?
     let easy = CurlEasy()
-    unowned let stream: StreamTransfer
+    /// The task whose budgets pace it.
+    let pacedTask: TaskID
     var head = ResponseHead()
     private(set) var body: [UInt8] = []
     /// Most bytes the body may have.
@@ -35,12 +36,12 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     private(set) var hop: String?
     private(set) var hops = 0
 
-    init(purpose: Purpose, url: String, range: Range<Int64>?, limit: Int, stream: StreamTransfer) {
+    init(purpose: Purpose, url: String, range: Range<Int64>?, limit: Int, task: TaskID) {
         self.purpose = purpose
         self.url = url
         self.range = range
         self.limit = limit
-        self.stream = stream
+        pacedTask = task
     }
 
     var bodyCount: Int { body.count }
@@ -48,25 +49,9 @@ final class StreamFetch: CurlReceiver, PacedConnection {
     var announcedBytes: Int? { head.contentLength.map { Int(min($0, Int64(limit))) } }
     /// The bound as the messages give it ("1.0 KiB" for a key).
     private var limitText: String { ByteCountFormat.size(Int64(limit)) }
-    var pacedTask: TaskID { stream.request.id }
-    var taskConnections: Int { stream.request.options.split }
     var host: String { URLValidation.host(of: url) }
-
-    /// Sets the easy handle up; its callbacks come back here.
-    func configure() throws(CurlError) {
-        easy.receiver = self
-        var request = ConnectionRequest.make(
-            role: range == nil ? .first : .range, request: stream.request, url: hop ?? url,
-            requested: range ?? 0..<Int64.max, validators: RemoteValidators(), fresh: false, netrc: stream.netrc)
-        // Segments ask for the whole resource or one range each, never a resumed one: a first request at 0.
-        request.http11Only = true
-        request.receiveBuffer = stream.budget.receiveBuffer(for: self)
-        receiveBuffer = request.receiveBuffer
-        request.cookies = stream.cookies.share
-        request.cookieSeed = stream.cookies.takeSeed()
-        request.publicOnly = stream.publicOrigin
-        try easy.apply(request)
-    }
+    /// The URL it asks now: its own, or the redirect target it follows.
+    var currentURL: String { hop ?? url }
 
     /// The next hop of a redirect after libcurl let go of it as `result`; nil when its answer stands (a redirect
     /// that is not followed becomes its failure).
@@ -86,20 +71,18 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         if failure == nil { failure = error }
     }
 
-    /// Sets the handle up again for the next hop `url` (taken off the multi handle first); the engine adds it back.
-    func follow(_ url: String) throws(CurlError) {
+    /// Forgets the last answer and clears the handle for the next hop `url` (taken off the multi handle first); its
+    /// stream sets it up again and the engine adds it back.
+    func hop(to url: String) {
         hop = url
         hops += 1
         head = ResponseHead()
         easy.reset()
-        try configure()
     }
 
-    /// The fetch an easy handle belongs to.
-    static func owner(of easy: CurlEasy) -> StreamFetch? { easy.receiver as? StreamFetch }
-
-    /// The body, once libcurl let go of it as `result`; else why it cannot be used.
-    func outcome(_ result: CurlResult) -> Result<[UInt8], DownloadError> {
+    /// The body, once libcurl let go of it as `result`; else why it cannot be used (`stallTimeout` and `proxies` are
+    /// its task's, for the message).
+    func outcome(_ result: CurlResult, stallTimeout: Int, proxies: ProxySettings?) -> Result<[UInt8], DownloadError> {
         if let failure { return .failure(failure) }
         if let address = easy.refusedAddress {
             return .failure(.privateNetwork(address: address, host: host))
@@ -107,9 +90,8 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         guard result.isOK else {
             return .failure(DownloadError(
                 curl: result, detail: easy.errorDetail, url: url, effectiveURL: easy.effectiveURL, host: host,
-                responseSeen: head.status != 0, stallTimeout: stream.request.options.stallTimeout,
-                proxyStatus: easy.proxyConnectStatus,
-                proxy: stream.request.requestOptions.proxies?.redacted.proxy(for: hop ?? url)))
+                responseSeen: head.status != 0, stallTimeout: stallTimeout,
+                proxyStatus: easy.proxyConnectStatus, proxy: proxies?.redacted.proxy(for: currentURL)))
         }
         if let range, body.count != range.count {
             return .failure(.badContentRange("\(body.count) bytes arrived for a range of \(range.count)"))
@@ -131,13 +113,15 @@ final class StreamFetch: CurlReceiver, PacedConnection {
         return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
     }
 
-    // MARK: - Callbacks (transfer thread, inside curl_multi_perform)
+    // MARK: - What its callbacks take (transfer thread, inside curl_multi_perform)
 
-    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect else { return bytes.count }
+    /// Takes a header line; true when it completed the head of a segment whose size it announces (the stream may
+    /// start more segments now: `StreamTransfer.segmentAnnounced`). A 401 names the login refused (`links`, `netrc`).
+    func takeHeaderLine(_ bytes: UnsafeRawBufferPointer, links: [String], netrc: NetrcFile?) -> Bool {
+        guard head.feed(bytes: bytes), !head.isInformational, !head.isFollowedRedirect else { return false }
         if !(200..<300).contains(head.status) {
-            let tried = head.status == 401 ? HopLogin.refused(at: hop ?? url, links: stream.request.links, netrc: stream.netrc) : nil
-            failure = head.statusError(host: host).refusing(tried, host: URLValidation.host(of: hop ?? url))
+            let tried = head.status == 401 ? HopLogin.refused(at: currentURL, links: links, netrc: netrc) : nil
+            failure = head.statusError(host: host).refusing(tried, host: URLValidation.host(of: currentURL))
         } else if range != nil, head.status != 206 {
             failure = .streamRangesIgnored(host: host)
         } else if let refusal = head.implausibleSize(host: host) {
@@ -148,32 +132,40 @@ final class StreamFetch: CurlReceiver, PacedConnection {
             // One allocation for the whole body.
             body.reserveCapacity(Int(length))
             // Its size tells how many more segments fit in memory: they may start now, not when it ends.
-            if case .segment = purpose { stream.segmentAnnounced() }
+            if case .segment = purpose { return true }
         }
-        return bytes.count
+        return false
     }
 
-    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard failure == nil else { return 0 }
+    /// What to do with `count` body bytes, before the stream's memory bound and budgets are asked.
+    enum BodyCheck {
+        /// Read through: a redirect's own page.
+        case skip
+        /// Refused: the fetch ends (its failure says why).
+        case refuse
+        case take
+    }
+
+    func check(bodyOf count: Int) -> BodyCheck {
+        guard failure == nil else { return .refuse }
         // A redirect's own page: the next hop's answer is the one that counts.
-        if head.isComplete, head.isFollowedRedirect { return bytes.count }
+        if head.isComplete, head.isFollowedRedirect { return .skip }
         guard head.isComplete else {
             failure = .invalidResponse(host: host, detail: "body data arrived before a complete response head")
-            return 0
+            return .refuse
         }
-        guard body.count + bytes.count <= limit else {
+        guard body.count + count <= limit else {
             failure = .invalidResponse(host: host, detail: "more than \(limitText) for one stream part")
-            return 0
+            return .refuse
         }
-        if head.contentLength == nil, stream.mustShed(self, receiving: bytes.count) {
-            shed = true
-            return 0
-        }
-        // Over budget: libcurl keeps the bytes and hands them again once the budget resumes us.
-        guard stream.budget.mayReceive(self) else { return CurlEasy.pauseReading }
+        return .take
+    }
+
+    /// Stopped to keep the stream within its memory bound: asked again later.
+    func markShed() { shed = true }
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
         body.append(contentsOf: bytes)
         bytesSinceTick += Int64(bytes.count)
-        stream.budget.took(bytes.count, for: self)
-        return bytes.count
     }
 }

@@ -40,7 +40,7 @@ extension StreamTransfer {
                 let segment = tracks[number].media.segments[index]
                 add(StreamFetch(
                     purpose: .segment(track: number, index: index), url: segment.uri, range: segment.byteRange,
-                    limit: Self.segmentLimit, stream: self))
+                    limit: Self.segmentLimit, task: request.id))
                 started = true
                 break
             }
@@ -50,23 +50,24 @@ extension StreamTransfer {
         return .keepGoing
     }
 
-    /// A segment's answer said its size (inside a libcurl callback): fetches that now fit are made; the engine
-    /// adds them after the callback.
+    /// A segment's answer said its size (inside a libcurl callback): fetches that now fit are made by the engine
+    /// loop after the callback (`advance`).
     func segmentAnnounced() {
         guard case .receiving = phase else { return }
-        _ = pump()
+        sizeAnnounced = true
     }
 
     private func fetchOnce(_ purpose: StreamFetch.Purpose, url: String, range: Range<Int64>?, limit: Int) {
         guard !fetches.contains(where: { $0.purpose == purpose }) else { return }
-        add(StreamFetch(purpose: purpose, url: url, range: range, limit: limit, stream: self))
+        add(StreamFetch(purpose: purpose, url: url, range: range, limit: limit, task: request.id))
     }
 
     /// A fetch left the network as `result`; says what comes next.
     func ended(_ fetch: StreamFetch, result: CurlResult) -> TransferNext {
         forget(fetch)
         if case .failed = phase { return pump() }
-        switch (fetch.outcome(result), fetch.purpose) {
+        let outcome = fetch.outcome(result, stallTimeout: request.options.stallTimeout, proxies: request.requestOptions.proxies)
+        switch (outcome, fetch.purpose) {
         case let (.success(body), .playlist), let (.success(body), .audioPlaylist):
             if fetch.purpose == .playlist(depth: 0), fetch.easy.primaryAddress.flatMap(AddressReach.init(address:)) == .publicNetwork {
                 publicOrigin = true

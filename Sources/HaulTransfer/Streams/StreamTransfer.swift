@@ -7,8 +7,8 @@ import HaulCore
 /// file. Durable per segment: a checkpoint records the segments appended and the part files' lengths after them
 /// once a sync covers them.
 ///
-/// Confined to the transfer thread. The engine keeps it (and through it every fetch libcurl calls back into)
-/// alive in its table until its handles have left the multi handle.
+/// Confined to the transfer thread. libcurl calls back into it for each of its fetches' handles
+/// (`StreamTransfer+Engine`); the engine keeps it alive in its table until those handles have left the multi handle.
 final class StreamTransfer {
     static let keyLimit = 1 << 10
     static let initLimit = 16 << 20
@@ -34,12 +34,6 @@ final class StreamTransfer {
     /// (`AddressReach`), so a hostile playlist cannot make haul fetch its own RPC or a router's page into the video.
     var publicOrigin = false
 
-    /// A playlist a transfer already fetched: its bytes, its URL after redirects and where it came from.
-    struct FetchedPlaylist {
-        var bytes: [UInt8]
-        var url: String
-        var origin: AddressReach?
-    }
     /// The video file's name (the audio part's follows from it).
     var fileName: String?
     /// The variant's track, then its audio rendition's; empty until the media playlists are known.
@@ -58,6 +52,8 @@ final class StreamTransfer {
     var inits: [InitSection: [UInt8]] = [:]
     /// Connections allowed (`-s`, changed live).
     var targetConnections: Int
+    /// A segment's answer said its size inside a callback: more segments may fit in memory (`advance`).
+    var sizeAnnounced = false
 
     private(set) var fetches: [StreamFetch] = []
     private var pending: [StreamFetch] = []
@@ -87,7 +83,7 @@ final class StreamTransfer {
             publicOrigin = playlist.origin == .publicNetwork
             received(playlist: playlist.bytes, from: playlist.url, purpose: .playlist(depth: 0))
         } else {
-            add(StreamFetch(purpose: .playlist(depth: 0), url: request.url, range: nil, limit: PlaylistParser.maxBytes, stream: self))
+            add(StreamFetch(purpose: .playlist(depth: 0), url: request.url, range: nil, limit: PlaylistParser.maxBytes, task: request.id))
         }
     }
 
@@ -126,7 +122,6 @@ final class StreamTransfer {
         return pending
     }
 
-    var hasNewFetches: Bool { !pending.isEmpty }
 
     /// Forgets a fetch that left the network.
     func forget(_ fetch: StreamFetch) {
@@ -135,14 +130,14 @@ final class StreamTransfer {
         budget.drop(fetch)
     }
 
-    /// Stops every fetch (the engine removes their handles); returns them.
-    func closeAll() -> [StreamFetch] {
+    /// Stops every fetch; returns their handles for the engine to remove.
+    func closeAll() -> [CurlEasy] {
         for fetch in fetches {
             budget.drop(fetch)
             hosts.closed(fetch.host)
         }
         defer { fetches = [] }
-        return fetches
+        return fetches.map(\.easy)
     }
 
     func fail(_ error: DownloadError) {
@@ -167,9 +162,9 @@ final class StreamTransfer {
             chosen = variant
             bandwidth = variant.averageBandwidth ?? variant.bandwidth
             audio = master.audio(for: variant)
-            add(StreamFetch(purpose: .playlist(depth: 1), url: variant.uri, range: nil, limit: PlaylistParser.maxBytes, stream: self))
+            add(StreamFetch(purpose: .playlist(depth: 1), url: variant.uri, range: nil, limit: PlaylistParser.maxBytes, task: request.id))
             if let uri = audio?.uri {
-                add(StreamFetch(purpose: .audioPlaylist, url: uri, range: nil, limit: PlaylistParser.maxBytes, stream: self))
+                add(StreamFetch(purpose: .audioPlaylist, url: uri, range: nil, limit: PlaylistParser.maxBytes, task: request.id))
             }
         case (.master, _):
             fail(.playlist(PlaylistError(line: nil, .nestedMaster)))

@@ -1,0 +1,18 @@
+/// What a task's body is (DESIGN §11): decided once, where its first answer is read, and stored with the task.
+/// Nil on a task until then. The engine's factory picks the transfer for it; the closing policy and the
+/// presentation read it; everything else asks the kind what it allows instead of branching on it.
+public enum TaskKind: String, Sendable, Codable, CaseIterable {
+    /// One file, fetched over one connection or in ranges (DESIGN §5, §7).
+    case file
+    /// An HLS stream: playlists whose segments are appended in order (DESIGN §9).
+    case stream
+
+    /// Whether another link that serves the same bytes may continue the bytes kept (a rerun, `set-url`): a file's
+    /// bytes are offsets in one resource; a stream's are segments of a playlist, matched by its own rules.
+    public var keepsBytesAcrossLinks: Bool {
+        switch self {
+        case .file: true
+        case .stream: false
+        }
+    }
+}
