@@ -32,6 +32,10 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case empty
         /// A variant that is itself a master playlist (haul follows master → media only).
         case nestedMaster
+        /// A DASH manifest haul cannot use, and why.
+        case manifest(String)
+        /// Media protected by a DRM scheme (its name).
+        case drm(String)
     }
 
     /// The 1-based line, nil for the whole playlist.
@@ -73,6 +77,8 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case .mixed: return "mixes variant and segment tags"
         case .empty: return "lists nothing to download"
         case .nestedMaster: return "a variant is itself a list of variants (haul follows one level)"
+        case let .manifest(text): return text.escapingAllControlCharacters
+        case let .drm(scheme): return "the video is protected by DRM (\(scheme.escapingAllControlCharacters)), which haul does not decrypt"
         }
     }
 }

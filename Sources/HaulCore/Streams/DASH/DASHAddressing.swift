@@ -1,0 +1,32 @@
+/// How a representation's segments are addressed (ISO/IEC 23009-1 §5.3.9), with what it inherits from its
+/// AdaptationSet and Period: the nearest level's attributes win.
+enum DASHAddressing {
+    /// `SegmentTemplate`: links made from a template, numbered by `duration` or listed by a `SegmentTimeline`.
+    case template([String: String], timeline: XMLNode?)
+    /// `SegmentList`: each segment's link (or byte range), after an `Initialization`.
+    case list([String: String], initialization: XMLNode?, urls: [XMLNode])
+    /// `SegmentBase`: one file whose segments a `sidx` box indexes.
+    case indexedFile
+    /// A `BaseURL` alone: the whole file is the one segment.
+    case wholeFile
+
+    init(representation: XMLNode, set: XMLNode, period: XMLNode) {
+        let levels = [period, set, representation]
+        let templates = levels.compactMap { $0.first("SegmentTemplate") }
+        if !templates.isEmpty {
+            var attributes: [String: String] = [:]
+            var timeline: XMLNode?
+            for template in templates {
+                attributes.merge(template.attributes) { $1 }
+                if let list = template.first("SegmentTimeline") { timeline = list }
+            }
+            self = .template(attributes, timeline: timeline)
+        } else if let list = levels.reversed().lazy.compactMap({ $0.first("SegmentList") }).first {
+            self = .list(list.attributes, initialization: list.first("Initialization"), urls: list.all("SegmentURL"))
+        } else if levels.contains(where: { $0.first("SegmentBase") != nil }) {
+            self = .indexedFile
+        } else {
+            self = .wholeFile
+        }
+    }
+}

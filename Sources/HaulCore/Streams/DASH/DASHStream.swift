@@ -1,0 +1,69 @@
+import Foundation
+
+/// A DASH manifest (MPD) resolved as haul downloads it (DESIGN §11): the video representation a choice picks and
+/// the best audio beside it, each with its segments across the Periods in order, every link absolute and http(s).
+/// Only the chosen representations' segments are expanded. `resolve` refuses what haul cannot download (a live
+/// manifest, DRM, a single indexed file) naming it.
+public struct DASHStream: Sendable, Equatable {
+    public var variant: Variant
+    public var video: MediaPlaylist
+    /// The audio representation beside the video, when the video carries none of its own.
+    public var audio: (rendition: Rendition, media: MediaPlaylist)?
+
+    public static func == (a: DASHStream, b: DASHStream) -> Bool {
+        a.variant == b.variant && a.video == b.video && a.audio?.rendition == b.audio?.rendition && a.audio?.media == b.audio?.media
+    }
+
+    /// Whether an answer is a DASH manifest: its content type says so, or its first bytes open an `MPD` element.
+    public static func isManifest(prefix: some Collection<UInt8>, contentType: String?) -> Bool {
+        if contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/dash+xml" {
+            return true
+        }
+        let head = String(decoding: prefix.prefix(1024), as: UTF8.self)
+        guard head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") else { return false }
+        return head.contains("<MPD") || head.contains(":MPD")
+    }
+
+    /// The stream the manifest `bytes` (fetched from `url`) holds for the video `pick` chooses among its variants.
+    public static func resolve(
+        _ bytes: [UInt8], url: String, pick: ([Variant]) -> Variant?
+    ) throws(PlaylistError) -> DASHStream {
+        guard bytes.count <= PlaylistParser.maxBytes else { throw PlaylistError(line: nil, .tooLarge(limit: PlaylistParser.maxBytes)) }
+        let root: XMLNode
+        switch XMLNode.parse(bytes) {
+        case let .success(node): root = node
+        case let .failure(error): throw PlaylistError(line: nil, .manifest(describe(error)))
+        }
+        guard root.name == "MPD" else { throw PlaylistError(line: nil, .notAPlaylist(html: root.name.lowercased() == "html")) }
+        if root["type"] == "dynamic" {
+            throw PlaylistError(line: nil, .manifest("a live DASH manifest (type \"dynamic\"): haul downloads video on demand only"))
+        }
+        let periods = try DASHPeriod.all(in: root, url: url)
+        guard let first = periods.first else { throw PlaylistError(line: nil, .empty) }
+        let videos = first.representations(.video)
+        guard let variant = pick(videos.map(\.variant)), let chosen = videos.first(where: { $0.variant == variant }) else {
+            throw PlaylistError(line: nil, .empty)
+        }
+        var expansion = DASHExpansion()
+        var videoPeriods: [DASHPeriod.Representation] = []
+        for period in periods { videoPeriods.append(try period.counterpart(of: chosen)) }
+        let video = try expansion.media(videoPeriods)
+        var audio: (Rendition, MediaPlaylist)?
+        if let sound = first.bestAudio {
+            let rendition = Rendition(
+                type: .audio, groupID: "dash", name: sound.language ?? sound.id, language: sound.language, isDefault: true, uri: nil)
+            var audioPeriods: [DASHPeriod.Representation] = []
+            for period in periods { audioPeriods.append(try period.counterpart(of: sound)) }
+            audio = (rendition, try expansion.media(audioPeriods))
+        }
+        return DASHStream(variant: variant, video: video, audio: audio)
+    }
+
+    private static func describe(_ error: XMLTreeError) -> String {
+        switch error {
+        case let .malformed(reason): "not a readable DASH manifest (\(reason))"
+        case let .tooLarge(elements): "a DASH manifest of more than \(elements) elements"
+        case let .tooDeep(levels): "a DASH manifest nested more than \(levels) levels deep"
+        }
+    }
+}

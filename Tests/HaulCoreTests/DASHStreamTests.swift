@@ -1,0 +1,155 @@
+import HaulCore
+import Testing
+
+/// DASH manifests resolved into the segments haul fetches (DESIGN §11), as ffmpeg writes them (TECH_NOTES §I.2) and
+/// as a hostile server might, without I/O.
+struct DASHStreamTests {
+    static let url = "http://127.0.0.1:8080/show/manifest.mpd"
+
+    static func resolve(_ text: String, pick: VariantChoice = .best) throws(PlaylistError) -> DASHStream {
+        try DASHStream.resolve(Array(text.utf8), url: url) { pick.pick(from: $0) }
+    }
+
+    static func mpd(_ body: String, attributes: String = #"type="static" mediaPresentationDuration="PT12.0S""#) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" \(attributes)>
+        \(body)
+        </MPD>
+        """
+    }
+
+    static let templated = mpd("""
+        <Period id="0" start="PT0.0S">
+          <AdaptationSet id="0" contentType="video" lang="und">
+            <Representation id="0" mimeType="video/mp4" codecs="avc1.42c00d" bandwidth="143631" width="320" height="240">
+              <SegmentTemplate timescale="1000000" duration="2000000" initialization="init-stream$RepresentationID$.m4s"
+                media="chunk-stream$RepresentationID$-$Number%05d$.m4s" startNumber="1"/>
+            </Representation>
+            <Representation id="1" mimeType="video/mp4" codecs="avc1.64001f" bandwidth="900000" width="1280" height="720">
+              <SegmentTemplate timescale="1000000" duration="2000000" initialization="init-stream$RepresentationID$.m4s"
+                media="chunk-stream$RepresentationID$-$Number%05d$.m4s" startNumber="1"/>
+            </Representation>
+          </AdaptationSet>
+          <AdaptationSet id="1" contentType="audio" lang="en">
+            <Representation id="2" mimeType="audio/mp4" codecs="mp4a.40.2" bandwidth="48000">
+              <SegmentTemplate timescale="48000" initialization="init-stream$RepresentationID$.m4s" media="chunk-stream$RepresentationID$-$Number%05d$.m4s">
+                <SegmentTimeline><S t="0" d="95232"/><S d="96256" r="3"/><S d="95744"/></SegmentTimeline>
+              </SegmentTemplate>
+            </Representation>
+          </AdaptationSet>
+        </Period>
+        """)
+
+    @Test func aTemplateByNumberGivesOneSegmentPerDurationWithItsInitSection() throws {
+        let stream = try Self.resolve(Self.templated)
+        #expect(stream.variant.resolution == Resolution(width: 1280, height: 720), "best is the highest bandwidth")
+        #expect(stream.video.segments.count == 6, "12 s in 2 s segments")
+        #expect(stream.video.segments.first?.uri == "http://127.0.0.1:8080/show/chunk-stream1-00001.m4s")
+        #expect(stream.video.segments.last?.uri == "http://127.0.0.1:8080/show/chunk-stream1-00006.m4s")
+        #expect(stream.video.segments.allSatisfy { $0.initSection?.uri == "http://127.0.0.1:8080/show/init-stream1.m4s" })
+        #expect(stream.video.isFragmentedMP4)
+        #expect(try Self.resolve(Self.templated, pick: .worst).video.segments.first?.uri.hasSuffix("chunk-stream0-00001.m4s") == true)
+    }
+
+    @Test func aTimelineGivesItsEntriesAndRepeatsWithTheirDurations() throws {
+        let audio = try #require(try Self.resolve(Self.templated).audio)
+        #expect(audio.rendition.language == "en")
+        #expect(audio.media.segments.count == 6, "1 + (3 + 1) + 1")
+        #expect(abs(audio.media.duration - 12.0) < 0.001)
+        #expect(audio.media.segments.map(\.uri).last == "http://127.0.0.1:8080/show/chunk-stream2-00006.m4s")
+    }
+
+    @Test func timeFillsTheTemplateAndARepeatToThePeriodsEndStopsThere() throws {
+        let stream = try Self.resolve(Self.mpd("""
+            <Period duration="PT10S"><AdaptationSet mimeType="video/mp4">
+              <Representation id="v" bandwidth="1000">
+                <SegmentTemplate timescale="10" presentationTimeOffset="100" media="t/$Time$.m4s"><SegmentTimeline><S t="100" d="20" r="-1"/></SegmentTimeline></SegmentTemplate>
+              </Representation>
+            </AdaptationSet></Period>
+            """, attributes: #"type="static""#))
+        #expect(stream.video.segments.map(\.uri) == [100, 120, 140, 160, 180].map { "http://127.0.0.1:8080/show/t/\($0).m4s" })
+        #expect(stream.audio == nil, "no audio set: the video carries its own")
+    }
+
+    @Test func aSegmentListTakesByteRangesOfOneFileAfterItsInitialization() throws {
+        let stream = try Self.resolve(Self.mpd("""
+            <Period><AdaptationSet contentType="video"><Representation id="0" bandwidth="143631">
+              <BaseURL>manifest-stream0.mp4</BaseURL>
+              <SegmentList timescale="1000000" duration="2000000" startNumber="1">
+                <Initialization range="0-825"/>
+                <SegmentURL mediaRange="826-35700" indexRange="826-877"/><SegmentURL mediaRange="35701-72581"/>
+              </SegmentList>
+            </Representation></AdaptationSet></Period>
+            """))
+        #expect(stream.video.segments.map(\.byteRange) == [826..<35701, 35701..<72582])
+        #expect(stream.video.segments.allSatisfy { $0.uri == "http://127.0.0.1:8080/show/manifest-stream0.mp4" })
+        #expect(stream.video.segments.first?.initSection == InitSection(uri: "http://127.0.0.1:8080/show/manifest-stream0.mp4", byteRange: 0..<826))
+    }
+
+    @Test func baseURLsResolveLevelByLevelAndPeriodsFollowInOrderWithADiscontinuity() throws {
+        let stream = try Self.resolve(Self.mpd("""
+            <BaseURL>http://127.0.0.1:9000/cdn/</BaseURL>
+            <Period duration="PT4S"><BaseURL>p1/</BaseURL><AdaptationSet contentType="video"><BaseURL>v/</BaseURL>
+              <Representation id="a" bandwidth="100"><SegmentTemplate duration="2" media="$Number$.m4s"/></Representation>
+            </AdaptationSet></Period>
+            <Period duration="PT2S"><BaseURL>/abs/</BaseURL><AdaptationSet contentType="video">
+              <Representation id="a" bandwidth="100"><SegmentTemplate duration="2" media="$Number$.m4s"/></Representation>
+            </AdaptationSet></Period>
+            """, attributes: #"type="static""#))
+        #expect(stream.video.segments.map(\.uri) == [
+            "http://127.0.0.1:9000/cdn/p1/v/1.m4s", "http://127.0.0.1:9000/cdn/p1/v/2.m4s", "http://127.0.0.1:9000/abs/1.m4s",
+        ])
+        #expect(stream.video.segments.map(\.discontinuity) == [false, false, true])
+        #expect(stream.video.segments.map(\.sequence) == [0, 1, 2])
+    }
+
+    @Test func whatHaulCannotDownloadIsRefusedNamingIt() {
+        func refusal(_ text: String) -> String {
+            do {
+                _ = try Self.resolve(text)
+                return "accepted"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refusal(Self.mpd("<Period/>", attributes: #"type="dynamic""#)).contains("live DASH"))
+        #expect(refusal(Self.mpd("""
+            <Period duration="PT4S"><AdaptationSet contentType="video">
+              <ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"/>
+              <Representation id="a" bandwidth="1"><SegmentTemplate duration="2" media="$Number$.m4s"/></Representation>
+            </AdaptationSet></Period>
+            """)).contains("DRM (Widevine)"))
+        #expect(refusal(Self.mpd("""
+            <Period><AdaptationSet contentType="video"><Representation id="a" bandwidth="1"><BaseURL>v.mp4</BaseURL>
+              <SegmentBase indexRange="830-941"><Initialization range="0-829"/></SegmentBase></Representation></AdaptationSet></Period>
+            """)).contains("SegmentBase"))
+        #expect(refusal("<html><body>hello</body></html>").contains("web page"))
+        #expect(refusal("<MPD><Period").contains("not a readable DASH manifest"))
+    }
+
+    @Test func hostileNumbersAndLinksAreRefusedNotExpanded() {
+        func refused(_ body: String) -> Bool {
+            (try? Self.resolve(Self.mpd(body, attributes: #"type="static" mediaPresentationDuration="PT100S""#))) == nil
+        }
+        let video = #"<Period><AdaptationSet contentType="video"><Representation id="a" bandwidth="1">"#
+        let end = "</Representation></AdaptationSet></Period>"
+        #expect(refused(video + #"<SegmentTemplate media="$Number$"><SegmentTimeline><S d="1" r="9223372036854775806"/></SegmentTimeline></SegmentTemplate>"# + end))
+        #expect(refused(video + #"<SegmentTemplate media="$Number$"><SegmentTimeline><S d="0"/></SegmentTimeline></SegmentTemplate>"# + end))
+        #expect(refused(video + #"<SegmentTemplate timescale="0" duration="1" media="$Number$"/>"# + end))
+        #expect(refused(video + #"<SegmentTemplate timescale="1000000000000" duration="1" media="$Number$"/>"# + end), "10^14 segments")
+        #expect(refused(video + #"<SegmentTemplate duration="1" media="$Number%0999d$"/>"# + end))
+        #expect(refused(video + #"<SegmentTemplate duration="1" media="$Unknown$"/>"# + end))
+        #expect(refused(video + #"<BaseURL>file:///etc/passwd</BaseURL>"# + end))
+        #expect(refused(video + #"<SegmentList><SegmentURL media="a" mediaRange="9-3"/></SegmentList>"# + end))
+        let deep = String(repeating: "<a>", count: 64) + String(repeating: "</a>", count: 64)
+        #expect(refused("<Period>" + deep + "</Period>"))
+    }
+
+    @Test func manifestsAreFoundByTypeOrFirstElement() {
+        #expect(DASHStream.isManifest(prefix: [UInt8](), contentType: "application/dash+xml; charset=utf-8"))
+        #expect(DASHStream.isManifest(prefix: Array(Self.templated.utf8), contentType: "application/octet-stream"))
+        #expect(!DASHStream.isManifest(prefix: Array("<?xml version=\"1.0\"?><rss></rss>".utf8), contentType: nil))
+        #expect(!DASHStream.isManifest(prefix: Array("#EXTM3U\n".utf8), contentType: nil))
+    }
+}
