@@ -6,13 +6,15 @@ public enum TaskKind: String, Sendable, Codable, CaseIterable {
     case file
     /// An HLS stream: playlists whose segments are appended in order (DESIGN §9).
     case stream
+    /// A DASH stream: a manifest whose representations' segments are appended in order, as an HLS stream's (§11).
+    case dash
 
     /// Whether another link that serves the same bytes may continue the bytes kept (a rerun, `set-url`): a file's
     /// bytes are offsets in one resource; a stream's are segments of a playlist, matched by its own rules.
     public var keepsBytesAcrossLinks: Bool {
         switch self {
         case .file: true
-        case .stream: false
+        case .stream, .dash: false
         }
     }
 }

@@ -1,9 +1,9 @@
 import Glibc
 import HaulCore
 
-/// A link that answers with an HLS playlist becomes a stream (DESIGN §9): found by its content type when the
-/// head arrives, else by `#EXTM3U` in the first body bytes; its body is gathered in memory and the engine
-/// hands it to a `StreamTransfer` when it is complete.
+/// A link that answers with an HLS playlist or a DASH manifest becomes a stream (DESIGN §9, §11): found by its
+/// content type when the head arrives, else by its first body bytes (`StreamManifest`); its body is gathered in
+/// memory and the engine hands it to a `StreamTransfer` when it is complete.
 extension ActiveTransfer {
     /// Whether this answer may turn the task into a stream: the task's kind is not decided yet, the answer is a
     /// fresh download of the task's own link, not `--stream off`.
@@ -16,7 +16,7 @@ extension ActiveTransfer {
         if playlistCapture == nil {
             guard let held = heldReport, connection.role == .first else { return nil }
             heldReport = nil
-            guard PlaylistParser.isPlaylist(prefix: bytes, contentType: nil) else {
+            guard StreamManifest.kind(prefix: bytes, contentType: nil) != nil else {
                 // A file after all: its answer is reported now, before its first bytes.
                 reportResponse(status: held.status, restartReason: held.restartReason)
                 return nil

@@ -24,7 +24,7 @@ extension ActiveTransfer {
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
         let link = connection.link
         if head.status == 200, mayBecomeStream(link),
-           PlaylistParser.isPlaylist(prefix: [UInt8](), contentType: head["content-type"]) {
+           StreamManifest.kind(prefix: [UInt8](), contentType: head["content-type"]) != nil {
             // An HLS playlist: gathered in memory, no file.
             playlistCapture = []
             phase = .receiving

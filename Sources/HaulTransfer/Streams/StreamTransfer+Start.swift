@@ -61,7 +61,7 @@ extension StreamTransfer {
         phase = .receiving
         emit(.responded(request.id, ResponseSummary(
             fileName: name, totalBytes: info.estimatedTotal(bandwidth: bandwidth), validators: RemoteValidators(),
-            offset: position, restartReason: restartReason, httpStatus: 200, kind: .stream)))
+            offset: position, restartReason: restartReason, httpStatus: 200, kind: manifestKind)))
         emit(.streamResolved(request.id, info, fileName: name, bandwidth: bandwidth))
     }
 

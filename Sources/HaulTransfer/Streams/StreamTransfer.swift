@@ -54,6 +54,8 @@ final class StreamTransfer {
     var targetConnections: Int
     /// A segment's answer said its size inside a callback: more segments may fit in memory (`advance`).
     var sizeAnnounced = false
+    /// What the task's first answer was: an HLS playlist, or a DASH manifest (`StreamTransfer+DASH`).
+    var manifestKind = TaskKind.stream
 
     private(set) var fetches: [StreamFetch] = []
     private var pending: [StreamFetch] = []
@@ -150,6 +152,9 @@ final class StreamTransfer {
     /// A playlist arrived: a master resolves to its variant's media playlist (and its audio rendition's); the
     /// media playlists known, the segments start.
     func received(playlist bytes: [UInt8], from url: String, purpose: StreamFetch.Purpose) {
+        if purpose == .playlist(depth: 0), StreamManifest.kind(prefix: bytes, contentType: nil) == .dash {
+            return received(manifest: bytes, from: url)
+        }
         let playlist: Playlist
         do {
             playlist = try PlaylistParser.parse(bytes, url: url)
@@ -180,7 +185,7 @@ final class StreamTransfer {
 
     /// The variant of a resumed stream (same bandwidth and resolution) if the master still lists it, else the
     /// task's choice.
-    private func pick(from master: MasterPlaylist) -> Variant? {
+    func pick(from master: MasterPlaylist) -> Variant? {
         if let key = request.stream?.variantKey, let same = master.variants.first(where: { Self.key(of: $0) == key }) {
             return same
         }

@@ -1,0 +1,67 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// DASH as ffmpeg writes it (TECH_NOTES §I.2), through nginx to the built haul: a manifest link becomes a stream task
+/// whose video and audio representations are fetched by segment and muxed into one `NAME.mp4` (DESIGN §11). Each
+/// addressing kind ffmpeg makes: a template by number, a template with a timeline, and one file in byte ranges.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: FFmpegStreamFixture.isAvailable, "ffmpeg, ffprobe, openssl or nginx is not installed"))
+struct DASHStreamTests {
+    static let seconds = 12.0
+
+    /// The three manifests of 12 s of testsrc and sine in 2 s segments, each in its own directory (`number`,
+    /// `timeline`, `single`), made once per test process, ffmpeg bounded.
+    static let made = Task<String, any Error> {
+        let path = FFmpegStreamFixture.directory + "-dash"
+        atexit { try? FileManager.default.removeItem(atPath: FFmpegStreamFixture.directory + "-dash") }
+        try? FileManager.default.removeItem(atPath: path)
+        for (name, options) in [
+            ("number", ["-use_template", "1", "-use_timeline", "0"]), ("timeline", ["-use_template", "1", "-use_timeline", "1"]),
+            ("single", ["-single_file", "1"]),
+        ] {
+            try FileManager.default.createDirectory(atPath: path + "/" + name, withIntermediateDirectories: true)
+            try await FFmpegStreamFixture.run(FFmpegStreamFixture.ffmpeg, [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi", "-i", "sine=frequency=440",
+                "-t", "\(Int(seconds))", "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-g", "50",
+                "-sc_threshold", "0", "-c:a", "aac", "-f", "dash", "-seg_duration", "2",
+            ] + options + [path + "/" + name + "/manifest.mpd"], timeout: .seconds(120))
+        }
+        return path
+    }
+
+    /// nginx serving the manifests as a CDN does (`application/dash+xml`), or, with `plainTypes`, as Debian's
+    /// defaults do (`application/octet-stream`: haul finds the manifest by its first element).
+    static func serve(plainTypes: Bool = false) async throws -> NginxFixture {
+        let source = try await made.value
+        let nginx = try await NginxFixture.start(locations: plainTypes ? "" : """
+            location /dash/ {
+                types { application/dash+xml mpd; video/iso.segment m4s; video/mp4 mp4; }
+            }
+            """)
+        try FileManager.default.copyItem(atPath: source, toPath: nginx.root + "/dash")
+        return nginx
+    }
+
+    func download(_ kind: String, plainTypes: Bool = false) async throws {
+        let nginx = try await Self.serve(plainTypes: plainTypes)
+        defer { nginx.stop() }
+        let run = try HaulRun()
+        let haul = try run.start(["--headless", "--json", nginx.url("/dash/\(kind)/manifest.mpd")])
+        #expect(try await haul.waitForExit(timeout: .seconds(90)) == 0, "\(kind): \(StreamRun.transcript(haul))")
+        #expect(StreamRun.names(run) == ["manifest.mp4"], "\(kind): one file: \(StreamRun.names(run))")
+        let path = run.downloads + "/manifest.mp4"
+        #expect(try await MediaCheck.streamCount(path) == 2, "\(kind): the video and the muxed audio")
+        let duration = try await MediaCheck.duration(path)
+        #expect(duration.map { abs($0 - Self.seconds) <= 0.1 } == true, "\(kind): ffprobe reads \(String(describing: duration)) s")
+        #expect(try await MediaCheck.decodeErrors(path) == "", "\(kind)")
+        #expect(!nginx.accessEntries().contains { $0.status >= 400 }, "\(kind): \(nginx.accessEntries().filter { $0.status >= 400 })")
+    }
+
+    @Test func aTemplateByNumberPlaysAsOneFile() async throws { try await download("number") }
+
+    @Test func aTemplateWithATimelinePlaysAsOneFile() async throws { try await download("timeline") }
+
+    @Test func oneFileInByteRangesPlaysAsOneFile() async throws { try await download("single") }
+
+    @Test func aManifestServedAsPlainBytesIsFoundByItsFirstElement() async throws { try await download("number", plainTypes: true) }
+}
