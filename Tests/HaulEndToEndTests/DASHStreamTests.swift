@@ -64,4 +64,29 @@ struct DASHStreamTests {
     @Test func oneFileInByteRangesPlaysAsOneFile() async throws { try await download("single") }
 
     @Test func aManifestServedAsPlainBytesIsFoundByItsFirstElement() async throws { try await download("number", plainTypes: true) }
+
+    @Test func killNineThenResumeFetchesOnlyTheSegmentsNotOnRecordAndPlays() async throws {
+        let nginx = try await Self.serve()
+        defer { nginx.stop() }
+        let run = try HaulRun()
+        // About 120 KiB a second: the 12 s stream takes several seconds, so the kill lands mid-stream.
+        let first = try run.start(["--headless", "--limit-rate", "60K", nginx.url("/dash/timeline/manifest.mpd")])
+        defer { first.terminate(SIGKILL) }
+        try await StreamRun.waitForSegments(2, of: run, while: first)
+        first.kill(SIGKILL)
+        #expect(try await first.waitForExit(timeout: .seconds(10)) == 128 + SIGKILL)
+        let recorded = try await StreamRun.segmentsDone(run)
+        let fetched = Set(nginx.accessEntries().map(\.uri).filter { $0.hasSuffix(".m4s") })
+
+        let second = try run.start(["--headless"], directory: false)
+        #expect(try await second.waitForExit(timeout: .seconds(60)) == 0, "\(StreamRun.transcript(second))")
+        let path = run.downloads + "/manifest.mp4"
+        let duration = try await MediaCheck.duration(path)
+        #expect(duration.map { abs($0 - Self.seconds) <= 0.1 } == true, "ffprobe reads \(String(describing: duration)) s")
+        #expect(try await MediaCheck.decodeErrors(path) == "")
+        // The first video segment was on record before the kill: it is not asked again.
+        let firstSegments = nginx.accessEntries().map(\.uri).filter { $0.hasSuffix("chunk-stream0-00001.m4s") }
+        #expect(recorded >= 1 && fetched.contains { $0.hasSuffix("chunk-stream0-00001.m4s") } && firstSegments.count == 1,
+                "recorded \(recorded), fetched \(firstSegments)")
+    }
 }
