@@ -6,8 +6,12 @@ import Testing
 struct DASHStreamTests {
     static let url = "http://127.0.0.1:8080/show/manifest.mpd"
 
-    static func resolve(_ text: String, pick: VariantChoice = .best) throws(PlaylistError) -> DASHStream {
-        try DASHStream.resolve(Array(text.utf8), url: url) { pick.pick(from: $0) }
+    static func resolve(
+        _ text: String, pick: VariantChoice = .best, indexes: [DASHIndexRequest: [UInt8]] = [:]
+    ) throws(PlaylistError) -> DASHStream {
+        guard case let .stream(stream) = try DASHStream.resolve(Array(text.utf8), url: url, indexes: indexes, pick: { pick.pick(from: $0) })
+        else { throw PlaylistError(line: nil, .manifest("needs a segment index")) }
+        return stream
     }
 
     static func mpd(_ body: String, attributes: String = #"type="static" mediaPresentationDuration="PT12.0S""#) -> String {
@@ -122,8 +126,8 @@ struct DASHStreamTests {
             """)).contains("DRM (Widevine)"))
         #expect(refusal(Self.mpd("""
             <Period><AdaptationSet contentType="video"><Representation id="a" bandwidth="1"><BaseURL>v.mp4</BaseURL>
-              <SegmentBase indexRange="830-941"><Initialization range="0-829"/></SegmentBase></Representation></AdaptationSet></Period>
-            """)).contains("SegmentBase"))
+              <SegmentBase><Initialization range="0-829"/></SegmentBase></Representation></AdaptationSet></Period>
+            """)).contains("without an indexRange"))
         #expect(refusal("<html><body>hello</body></html>").contains("web page"))
         #expect(refusal("<MPD><Period").contains("not a readable DASH manifest"))
     }
@@ -151,5 +155,37 @@ struct DASHStreamTests {
         #expect(DASHStream.isManifest(prefix: Array(Self.templated.utf8), contentType: "application/octet-stream"))
         #expect(!DASHStream.isManifest(prefix: Array("<?xml version=\"1.0\"?><rss></rss>".utf8), contentType: nil))
         #expect(!DASHStream.isManifest(prefix: Array("#EXTM3U\n".utf8), contentType: nil))
+    }
+
+    static let indexed = mpd("""
+        <Period><AdaptationSet contentType="video"><Representation id="a" bandwidth="1"><BaseURL>v.mp4</BaseURL>
+          <SegmentBase indexRange="830-941"><Initialization range="0-829"/></SegmentBase></Representation></AdaptationSet></Period>
+        """)
+
+    /// A version-1 `sidx` of 112 bytes: timescale 12800, first_offset 0, six references as ffmpeg writes them.
+    static func sidx(sizes: [UInt32] = [34823, 36817, 35000, 35001, 35002, 35003], referenceType: UInt32 = 0) -> [UInt8] {
+        func be(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        var body: [UInt8] = [1, 0, 0, 0] + be(1, 4) + be(12800, 4) + be(0, 8) + be(0, 8) + be(0, 2) + be(UInt64(sizes.count), 2)
+        for size in sizes { body += be(UInt64(referenceType << 31 | size), 4) + be(25600, 4) + be(0x9000_0000, 4) }
+        return be(UInt64(8 + body.count), 4) + Array("sidx".utf8) + body
+    }
+
+    @Test func aSegmentBaseAsksForItsIndexThenTakesTheRangesItLists() throws {
+        let request = DASHIndexRequest(url: "http://127.0.0.1:8080/show/v.mp4", range: 830..<942)
+        let first = try DASHStream.resolve(Array(Self.indexed.utf8), url: Self.url) { $0.first }
+        #expect(first == .needs([request]))
+        let index = Self.sidx()
+        #expect(index.count == 112)
+        let stream = try Self.resolve(Self.indexed, indexes: [request: index])
+        #expect(stream.video.segments.count == 6)
+        let ranges = stream.video.segments.compactMap(\.byteRange)
+        let firstStart: Int64 = 942
+        let firstSize: Int64 = 34823
+        #expect(ranges.first == firstStart..<firstStart + firstSize, "the first subsegment starts after the sidx")
+        #expect(ranges.dropFirst().first?.lowerBound == firstStart + firstSize)
+        #expect(stream.video.segments.first?.initSection == InitSection(uri: request.url, byteRange: 0..<830))
+        #expect(abs(stream.video.duration - 12.0) < 0.001)
+        #expect((try? Self.resolve(Self.indexed, indexes: [request: Array(index.prefix(60))])) == nil, "a cut index is refused")
+        #expect((try? Self.resolve(Self.indexed, indexes: [request: Self.sidx(referenceType: 1)])) == nil, "an index of indexes is refused")
     }
 }

@@ -17,7 +17,7 @@ struct DASHStreamTests {
         try? FileManager.default.removeItem(atPath: path)
         for (name, options) in [
             ("number", ["-use_template", "1", "-use_timeline", "0"]), ("timeline", ["-use_template", "1", "-use_timeline", "1"]),
-            ("single", ["-single_file", "1"]),
+            ("single", ["-single_file", "1"]), ("indexed", ["-single_file", "1", "-global_sidx", "1"]),
         ] {
             try FileManager.default.createDirectory(atPath: path + "/" + name, withIntermediateDirectories: true)
             try await FFmpegStreamFixture.run(FFmpegStreamFixture.ffmpeg, [
@@ -26,7 +26,41 @@ struct DASHStreamTests {
                 "-sc_threshold", "0", "-c:a", "aac", "-f", "dash", "-seg_duration", "2",
             ] + options + [path + "/" + name + "/manifest.mpd"], timeout: .seconds(120))
         }
+        try indexedManifest(path + "/indexed")
         return path
+    }
+
+    /// ffmpeg never writes `SegmentBase` (TECH_NOTES §I.2): the manifest of its one-file output with a global `sidx`
+    /// is written here, each representation pointing at its file's `sidx` box and the init section before it.
+    static func indexedManifest(_ directory: String) throws {
+        var representations = ""
+        for (index, kind) in ["video", "audio"].enumerated() {
+            let file = "manifest-stream\(index).mp4"
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + file)))
+            var position = 0
+            var sidx: (start: Int, size: Int)?
+            while position + 8 <= bytes.count, sidx == nil {
+                let size = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
+                if String(decoding: bytes[position + 4..<position + 8], as: UTF8.self) == "sidx" { sidx = (position, size) }
+                guard size >= 8 else { break }
+                position += size
+            }
+            let box = try #require(sidx, "\(file) has no sidx box")
+            let codecs = kind == "video" ? #"mimeType="video/mp4" codecs="avc1.42c00d" width="160" height="120""# : #"mimeType="audio/mp4" codecs="mp4a.40.2""#
+            representations += """
+                <AdaptationSet contentType="\(kind)"><Representation id="\(index)" \(codecs) bandwidth="\(100_000 - index * 50_000)">
+                  <BaseURL>\(file)</BaseURL>
+                  <SegmentBase indexRange="\(box.start)-\(box.start + box.size - 1)"><Initialization range="0-\(box.start - 1)"/></SegmentBase>
+                </Representation></AdaptationSet>
+
+                """
+        }
+        let manifest = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT12.0S"><Period>
+            \(representations)</Period></MPD>
+            """
+        try manifest.write(toFile: directory + "/manifest.mpd", atomically: true, encoding: .utf8)
     }
 
     /// nginx serving the manifests as a CDN does (`application/dash+xml`), or, with `plainTypes`, as Debian's
@@ -62,6 +96,8 @@ struct DASHStreamTests {
     @Test func aTemplateWithATimelinePlaysAsOneFile() async throws { try await download("timeline") }
 
     @Test func oneFileInByteRangesPlaysAsOneFile() async throws { try await download("single") }
+
+    @Test func oneFileIndexedByItsSidxPlaysAsOneFile() async throws { try await download("indexed") }
 
     @Test func aManifestServedAsPlainBytesIsFoundByItsFirstElement() async throws { try await download("number", plainTypes: true) }
 

@@ -13,6 +13,8 @@ final class StreamFetch: EngineRequest {
         case initSection(InitSection)
         /// The segment at `index` of a track's media playlist (0: the variant's, 1: its audio).
         case segment(track: Int, index: Int)
+        /// The `sidx` box of a DASH `SegmentBase` representation.
+        case segmentIndex(DASHIndexRequest)
     }
 
     let purpose: Purpose

@@ -81,6 +81,10 @@ extension StreamTransfer {
             keys[uri] = body
         case let (.success(body), .initSection(section)):
             inits[section] = body
+        case let (.success(body), .segmentIndex(request)):
+            received(index: body, for: request)
+        case let (.failure(error), .segmentIndex):
+            fail(.streamPart("segment index", error))
         case let (.success(body), .segment(number, index)):
             arrived(tracks[number], number, index, body)
         case let (.failure(error), .playlist), let (.failure(error), .audioPlaylist):

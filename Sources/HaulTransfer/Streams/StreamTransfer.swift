@@ -56,6 +56,9 @@ final class StreamTransfer {
     var sizeAnnounced = false
     /// What the task's first answer was: an HLS playlist, or a DASH manifest (`StreamTransfer+DASH`).
     var manifestKind = TaskKind.stream
+    /// A DASH manifest waiting for the `sidx` boxes it needs, and those fetched so far.
+    var dashManifest: (bytes: [UInt8], url: String)?
+    var dashIndexes: [DASHIndexRequest: [UInt8]] = [:]
 
     private(set) var fetches: [StreamFetch] = []
     private var pending: [StreamFetch] = []

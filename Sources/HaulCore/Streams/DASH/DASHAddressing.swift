@@ -5,8 +5,10 @@ enum DASHAddressing {
     case template([String: String], timeline: XMLNode?)
     /// `SegmentList`: each segment's link (or byte range), after an `Initialization`.
     case list([String: String], initialization: XMLNode?, urls: [XMLNode])
-    /// `SegmentBase`: one file whose segments a `sidx` box indexes.
-    case indexedFile
+    /// `SegmentBase`: one file whose segments a `sidx` box at `index` indexes, after the init section at `initialization`.
+    case indexedFile(index: Range<Int64>, initialization: Range<Int64>?)
+    /// `SegmentBase` without an `indexRange`: nothing says where its segments are.
+    case unindexedFile
     /// A `BaseURL` alone: the whole file is the one segment.
     case wholeFile
 
@@ -23,8 +25,10 @@ enum DASHAddressing {
             self = .template(attributes, timeline: timeline)
         } else if let list = levels.reversed().lazy.compactMap({ $0.first("SegmentList") }).first {
             self = .list(list.attributes, initialization: list.first("Initialization"), urls: list.all("SegmentURL"))
-        } else if levels.contains(where: { $0.first("SegmentBase") != nil }) {
-            self = .indexedFile
+        } else if let base = levels.reversed().lazy.compactMap({ $0.first("SegmentBase") }).first {
+            let index = base["indexRange"].flatMap { try? DASHExpansion.range($0, "indexRange") }
+            let initialization = base.first("Initialization")?["range"].flatMap { try? DASHExpansion.range($0, "Initialization range") }
+            self = index.map { .indexedFile(index: $0, initialization: initialization) } ?? .unindexedFile
         } else {
             self = .wholeFile
         }

@@ -4,6 +4,14 @@
 struct DASHExpansion {
     private var segmentCount = 0
     private var linkBytes = 0
+    /// The `sidx` boxes fetched so far for `SegmentBase` representations.
+    let indexes: [DASHIndexRequest: [UInt8]]
+    /// The boxes it needed and was not given: fetched, then the manifest resolves again.
+    private(set) var missing: [DASHIndexRequest] = []
+
+    init(indexes: [DASHIndexRequest: [UInt8]]) {
+        self.indexes = indexes
+    }
 
     /// The media playlist of `representations` (one per Period, in order): a discontinuity where a Period begins.
     mutating func media(_ representations: [DASHPeriod.Representation]) throws(PlaylistError) -> MediaPlaylist {
@@ -14,6 +22,7 @@ struct DASHExpansion {
             if index > 0, !expanded.isEmpty { expanded[0].discontinuity = true }
             all += expanded
         }
+        if !missing.isEmpty { return MediaPlaylist(targetDuration: 1, segments: []) }
         guard let longest = all.map(\.duration).max() else { throw PlaylistError(line: nil, .empty) }
         return MediaPlaylist(targetDuration: max(1, Int(longest.rounded(.up))), mediaSequence: 0, segments: all)
     }
@@ -24,10 +33,22 @@ struct DASHExpansion {
             return try template(attributes, timeline: timeline, representation, from: sequence)
         case let .list(attributes, initialization, urls):
             return try list(attributes, initialization: initialization, urls: urls, representation, from: sequence)
-        case .indexedFile:
+        case let .indexedFile(index, initialization):
+            let request = DASHIndexRequest(url: representation.base, range: index)
+            guard let bytes = indexes[request] else {
+                missing.append(request)
+                return []
+            }
+            let section = initialization.map { InitSection(uri: representation.base, byteRange: $0) }
+            var segments: [MediaSegment] = []
+            for (offset, reference) in try SegmentIndex.parse(bytes, at: index.lowerBound).references.enumerated() {
+                segments.append(try segment(
+                    sequence + Int64(offset), seconds: reference.seconds, link: representation.base, range: reference.range, init: section))
+            }
+            return segments
+        case .unindexedFile:
             throw PlaylistError(line: nil, .manifest(
-                "the video is one file indexed by a sidx box (SegmentBase), which haul does not fetch in segments yet; "
-                    + "download \(URLValidation.redacted(representation.base)) as a file"))
+                "the video is one file (SegmentBase) without an indexRange; download \(URLValidation.redacted(representation.base)) as a file"))
         case .wholeFile:
             return [try segment(sequence, seconds: representation.periodSeconds ?? 0, link: representation.base, range: nil, init: nil)]
         }

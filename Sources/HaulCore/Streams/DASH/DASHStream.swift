@@ -1,5 +1,16 @@
 import Foundation
 
+/// The `sidx` box of a `SegmentBase` representation: the bytes of its file to fetch before its segments are known.
+public struct DASHIndexRequest: Sendable, Hashable {
+    public var url: String
+    public var range: Range<Int64>
+
+    public init(url: String, range: Range<Int64>) {
+        self.url = url
+        self.range = range
+    }
+}
+
 /// A DASH manifest (MPD) resolved as haul downloads it (DESIGN §11): the video representation a choice picks and
 /// the best audio beside it, each with its segments across the Periods in order, every link absolute and http(s).
 /// Only the chosen representations' segments are expanded. `resolve` refuses what haul cannot download (a live
@@ -24,10 +35,17 @@ public struct DASHStream: Sendable, Equatable {
         return head.contains("<MPD") || head.contains(":MPD")
     }
 
-    /// The stream the manifest `bytes` (fetched from `url`) holds for the video `pick` chooses among its variants.
+    /// What a manifest resolves to: the stream, or the `sidx` boxes its `SegmentBase` representations need first.
+    public enum Resolution: Sendable, Equatable {
+        case stream(DASHStream)
+        case needs([DASHIndexRequest])
+    }
+
+    /// The stream the manifest `bytes` (fetched from `url`) holds for the video `pick` chooses among its variants,
+    /// given the `sidx` boxes fetched so far.
     public static func resolve(
-        _ bytes: [UInt8], url: String, pick: ([Variant]) -> Variant?
-    ) throws(PlaylistError) -> DASHStream {
+        _ bytes: [UInt8], url: String, indexes: [DASHIndexRequest: [UInt8]] = [:], pick: ([Variant]) -> Variant?
+    ) throws(PlaylistError) -> Resolution {
         guard bytes.count <= PlaylistParser.maxBytes else { throw PlaylistError(line: nil, .tooLarge(limit: PlaylistParser.maxBytes)) }
         let root: XMLNode
         switch XMLNode.parse(bytes) {
@@ -44,7 +62,7 @@ public struct DASHStream: Sendable, Equatable {
         guard let variant = pick(videos.map(\.variant)), let chosen = videos.first(where: { $0.variant == variant }) else {
             throw PlaylistError(line: nil, .empty)
         }
-        var expansion = DASHExpansion()
+        var expansion = DASHExpansion(indexes: indexes)
         var videoPeriods: [DASHPeriod.Representation] = []
         for period in periods { videoPeriods.append(try period.counterpart(of: chosen)) }
         let video = try expansion.media(videoPeriods)
@@ -56,7 +74,8 @@ public struct DASHStream: Sendable, Equatable {
             for period in periods { audioPeriods.append(try period.counterpart(of: sound)) }
             audio = (rendition, try expansion.media(audioPeriods))
         }
-        return DASHStream(variant: variant, video: video, audio: audio)
+        if !expansion.missing.isEmpty { return .needs(expansion.missing) }
+        return .stream(DASHStream(variant: variant, video: video, audio: audio))
     }
 
     private static func describe(_ error: XMLTreeError) -> String {
