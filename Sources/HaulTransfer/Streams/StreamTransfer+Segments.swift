@@ -21,6 +21,10 @@ extension StreamTransfer {
                     missing = true
                     fetchOnce(.initSection(section), url: section.uri, range: section.byteRange, limit: Self.initLimit)
                 }
+                if let key = segment.initSection?.key, keys[key.uri] == nil {
+                    missing = true
+                    fetchOnce(.key(key.uri), url: key.uri, range: nil, limit: Self.keyLimit)
+                }
             }
         }
         if missing { return .keepGoing }
@@ -145,7 +149,7 @@ extension StreamTransfer {
         do throws(DownloadError) {
             if let section = segment.initSection, index == 0 || track.media.segments[index - 1].initSection != section {
                 guard let prefix = inits[section] else { throw .inconsistentTransfer("segment \(index) without its init section") }
-                try write(prefix, to: writer, of: track)
+                try write(try clearInit(prefix, section, before: index), to: writer, of: track)
             }
             try write(bytes, to: writer, of: track)
         } catch {
@@ -154,6 +158,17 @@ extension StreamTransfer {
         track.window.didAppend(index)
         track.doneSeconds += segment.duration
         track.appendLog.append((index + 1, track.position, track.doneSeconds))
+    }
+
+    /// An init section's clear bytes: decrypted with the key in force where its `EXT-X-MAP` stands, if any.
+    private func clearInit(_ bytes: [UInt8], _ section: InitSection, before index: Int) throws(DownloadError) -> [UInt8] {
+        guard let key = section.key else { return bytes }
+        guard let keyBytes = keys[key.uri] else { throw .inconsistentTransfer("init section for segment \(index) before its key") }
+        do {
+            return try SegmentDecryptor.decrypt(bytes, key: keyBytes, iv: key.iv)
+        } catch {
+            throw .undecryptable("init section for segment \(index)")
+        }
     }
 
     private func write(_ bytes: [UInt8], to writer: FileWriter, of track: StreamTrack) throws(DownloadError) {

@@ -4,6 +4,13 @@ import HaulCore
 /// sequence and durations), and the task is told what the stream is.
 extension StreamTransfer {
     func start(video: MediaPlaylist, audio audioMedia: MediaPlaylist?) {
+        switch StreamOutput.decide(
+            video: video, audio: audioMedia, requestedName: request.requestedName, remux: request.requestOptions.streamRemux,
+            ffmpeg: FFmpeg.path != nil
+        ) {
+        case let .success(decided): output = decided
+        case let .failure(refusal): return fail(.streamRefused(refusal))
+        }
         var info = StreamInfo(
             tracks: [StreamTrackInfo(video)] + (audioMedia.map { [StreamTrackInfo($0, rendition: audio?.name ?? "audio")] } ?? []),
             variant: chosen.map(Self.describe), variantKey: chosen.map(Self.key(of:)),
@@ -57,6 +64,7 @@ extension StreamTransfer {
                 ? "audio '\(rendition)' is saved beside the video as \(StreamFileName.audioName(of: name, container: info.container)) (ffmpeg is not installed to mux them)"
                 : "audio '\(rendition)' is fetched beside the video and muxed into it with ffmpeg"
         }
+        if let note = output?.note { info.note = info.note.map { $0 + "; " + note } ?? note }
         self.info = info
         phase = .receiving
         emit(.responded(request.id, ResponseSummary(
