@@ -36,7 +36,7 @@ extension ClosingWork {
         }
         self.init(
             ending: ending, parts: parts, fileName: name, assembly: assembly, request: stream.request, directory: stream.directory,
-            account: ClosingAccount(held: stream.positions.reduce(0, +), durable: stream.info?.appendedBytes ?? 0))
+            account: ClosingAccount(held: stream.heldBytes, durable: stream.durableBytes))
     }
 
     private init(

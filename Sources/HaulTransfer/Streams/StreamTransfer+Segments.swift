@@ -40,11 +40,14 @@ extension StreamTransfer {
             // The track furthest behind in media time goes first, so audio and video keep pace.
             var started = false
             for number in tracks.indices.sorted(by: { tracks[$0].doneSeconds < tracks[$1].doneSeconds }) {
-                guard let index = tracks[number].window.take(free: 1).first else { continue }
+                // Its links are being renewed: nothing starts on a link that is known to be stale.
+                guard !tracks[number].refreshing, let index = tracks[number].window.take(free: 1).first else { continue }
                 let segment = tracks[number].media.segments[index]
-                add(StreamFetch(
+                let fetch = StreamFetch(
                     purpose: .segment(track: number, index: index), url: segment.uri, range: segment.byteRange,
-                    limit: Self.segmentLimit, stream: self))
+                    limit: Self.segmentLimit, stream: self)
+                fetch.linkGeneration = tracks[number].linkGeneration
+                add(fetch)
                 started = true
                 break
             }
@@ -86,6 +89,12 @@ extension StreamTransfer {
             inits[section] = body
         case let (.success(body), .segment(number, index)):
             arrived(tracks[number], number, index, body)
+        case let (.success(body), .freshLinks(number)):
+            receivedLinks(body, from: fetch.easy.effectiveURL ?? fetch.url, track: number)
+        case let (.failure(error), .freshLinks(number)):
+            // The playlist itself failed: its error as it is, so that an expired link runs `--on-link-expired`.
+            tracks[number].refreshing = false
+            fail(error)
         case let (.failure(error), .playlist), let (.failure(error), .audioPlaylist):
             fail(error)
         case let (.failure(error), .key(uri)):
@@ -97,6 +106,8 @@ extension StreamTransfer {
             if fetch.shed {
                 shedSize = max(shedSize, fetch.bodyCount)
                 tracks[number].window.failed(index)
+            } else if let code = error.httpCode, LinkRenewal.expiredStatuses.contains(code) {
+                linkRefused(tracks[number], number, index, generation: fetch.linkGeneration, error)
             } else {
                 segmentFailed(tracks[number], number, index, error)
             }

@@ -53,8 +53,9 @@ extension StreamTransfer {
         }
         fileName = name
         let span = max(2 * request.options.split, 8)
-        tracks = zip([video] + (audioMedia.map { [$0] } ?? []), zip(info.tracks, writers)).map { media, pair in
-            let track = StreamTrack(media: media, info: pair.0, span: span)
+        let links = [chosen?.uri ?? request.url] + (audio?.uri.map { [$0] } ?? [])
+        tracks = zip(zip([video] + (audioMedia.map { [$0] } ?? []), links), zip(info.tracks, writers)).map { media, pair in
+            let track = StreamTrack(media: media.0, link: media.1, info: pair.0, span: span)
             track.writer = pair.1
             partsInUse.paths.insert(pair.1.path)
             return track
