@@ -76,8 +76,8 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
             return "not an HLS media playlist (a plain M3U list without #EXT-X- tags, such as a music playlist): "
                 + "--stream off keeps it as a file"
         case let .initSectionChanges(segment):
-            return "the init section (EXT-X-MAP) changes at segment \(segment), after a discontinuity: one file cannot hold "
-                + "both kinds of segments, and joining them would give a file that does not play, so nothing is downloaded"
+            return "the init section (EXT-X-MAP) changes at segment \(segment): one file cannot hold segments of two init "
+                + "sections (appended, they give a file that does not play), so nothing is downloaded"
         case let .unsupportedEncryption(method): return "encryption \(method.escapingAllControlCharacters) is not supported (AES-128 is)"
         case let .unsupportedKeyFormat(format): return "key format '\(format.escapingAllControlCharacters)' is DRM, which haul does not decrypt"
         case .truncated: return "truncated: the last segment has no URI"
