@@ -6,6 +6,7 @@ import HaulTestSupport
 ///
 /// - `piece.m3u8`: one 6 s MPEG-TS piece, as ffmpeg wrote it;
 /// - `disc.m3u8`: MPEG-TS pieces of 6, 4 and 4 s joined with `EXT-X-DISCONTINUITY` (14 s; `cat` reads 6.02 s);
+/// - `updown.m3u8`: MPEG-TS, 6 s at 320x180, then `EXT-X-DISCONTINUITY` and 6 s at 640x360 (12 s; `cat` reads 6.02 s);
 /// - `mapchange.m3u8`: fMP4, 4 s at 320x180, then `EXT-X-DISCONTINUITY` and a new `EXT-X-MAP` at 160x90 (segment 2);
 /// - `encinit.m3u8`: fMP4 whose `EXT-X-KEY` (with an IV) comes before `EXT-X-MAP`, so the init section is encrypted
 ///   too; `encInitPlain` is what a client must write;
@@ -14,6 +15,7 @@ enum FFmpegOddStreams {
     /// Seconds of `disc.m3u8` and of `piece.m3u8`.
     static let discontinuousSeconds = 14.0
     static let pieceSeconds = 6.0
+    static let upDownSeconds = 12.0
 
     /// The clear init section and segments of `encinit.m3u8`, in order (absolute paths).
     static let encInitPlain = ["init_f.mp4", "f_000.m4s", "f_001.m4s"].map { directory + "/src/" + $0 }
@@ -72,13 +74,15 @@ enum FFmpegOddStreams {
         script += piece("a", seconds: 6, size: "320x180", fmp4: false)
         script += piece("b", seconds: 4, size: "320x180", fmp4: false)
         script += piece("c", seconds: 4, size: "320x180", fmp4: false)
+        script += piece("d", seconds: 6, size: "640x360", fmp4: false)
         script += piece("f", seconds: 4, size: "320x180", fmp4: true)
         script += piece("g", seconds: 4, size: "160x90", fmp4: true)
         script += """
             W='\(directory)/web'
-            cp a_*.ts b_*.ts c_*.ts f_*.m4s g_*.m4s init_f.mp4 init_g.mp4 "$W/"
+            cp a_*.ts b_*.ts c_*.ts d_*.ts f_*.m4s g_*.m4s init_f.mp4 init_g.mp4 "$W/"
             cp a.m3u8 "$W/piece.m3u8"
             { \(header); body a.m3u8; echo '#EXT-X-DISCONTINUITY'; body b.m3u8; echo '#EXT-X-DISCONTINUITY'; body c.m3u8; echo '#EXT-X-ENDLIST'; } > "$W/disc.m3u8"
+            { \(header); body a.m3u8; echo '#EXT-X-DISCONTINUITY'; body d.m3u8; echo '#EXT-X-ENDLIST'; } > "$W/updown.m3u8"
             { \(header); echo '#EXT-X-MAP:URI="init_f.mp4"'; body f.m3u8; echo '#EXT-X-DISCONTINUITY'; echo '#EXT-X-MAP:URI="init_g.mp4"'; body g.m3u8; echo '#EXT-X-ENDLIST'; } > "$W/mapchange.m3u8"
             printf '#EXTM3U\n#EXTINF:215,Artist - Song\nArtist/Song.mp3\n#EXTINF:180,Other - Tune\nOther/Tune.mp3\n' > "$W/music.m3u"
             mkdir -p "$W/enc"

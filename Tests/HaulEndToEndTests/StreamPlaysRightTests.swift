@@ -35,6 +35,20 @@ struct StreamPlaysRightTests {
         #expect(try await MediaCheck.decodeErrors(path) == "")
     }
 
+    /// 360p, then 720p after a discontinuity: the copy joins the timestamps up (within a quarter second: ffmpeg leaves a
+    /// small gap where the second piece's audio would overlap the first's), and every frame decodes.
+    @Test func aResolutionChangeAfterADiscontinuityKeepsTheWholeDuration() async throws {
+        let nginx = try await FFmpegOddStreams.serve()
+        defer { nginx.stop() }
+        let run = try HaulRun()
+        let (status, haul) = try await Self.haul(run, [nginx.url("/odd/updown.m3u8")])
+        #expect(status == 0, "\(StreamRun.transcript(haul))")
+        let path = run.downloads + "/updown.ts"
+        let duration = try #require(try await MediaCheck.duration(path))
+        #expect(abs(duration - FFmpegOddStreams.upDownSeconds) <= 0.25, "ffprobe reads \(duration) s")
+        #expect(try await MediaCheck.decodeErrors(path) == "")
+    }
+
     @Test func withoutFFmpegDiscontinuitiesAreNotedAsRestartingTimestamps() async throws {
         let nginx = try await FFmpegOddStreams.serve()
         defer { nginx.stop() }
