@@ -51,6 +51,8 @@ final class ServerCore: Sendable {
         /// Playlist fetches of each generated HLS track (`HLSRoute.trackKey`): the latest one's number is the
         /// token rotated links must carry.
         var playlistFetches: [String: Int] = [:]
+        /// Segment requests made with each rotated token (`trackKey` and token), for links that expire (`expire=N`).
+        var tokenUses: [String: Int] = [:]
         var connections: Set<Int32> = []
         var threads = 0
         var accepted = 0
@@ -265,17 +267,22 @@ final class ServerCore: Sendable {
         let path = route.statsKey
         let rawQuery = request.target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
         let plan = HLSPlan.fromQuery(request.query, rawQuery: rawQuery, name: route.name)
-        let (requestNumber, order, fetch) = state.withLock { state in
+        let (requestNumber, order, fetch, tokenUses) = state.withLock { state in
             Self.recordRequest(request, path: path, connection: serial, in: &state)
             state.counters[path, default: Counters()].requests += 1
             let order = state.counters[path]!.order(of: serial)
             if plan != nil, case .playlist = route.resource {
                 state.playlistFetches[route.trackKey, default: 0] += 1
             }
-            return (state.counters[path]!.requests, order, state.playlistFetches[route.trackKey] ?? 0)
+            var uses = 0
+            if case let .segment(_, token?) = route.resource {
+                uses = state.tokenUses[route.trackKey + "#\(token)", default: 0] + 1
+                state.tokenUses[route.trackKey + "#\(token)"] = uses
+            }
+            return (state.counters[path]!.requests, order, state.playlistFetches[route.trackKey] ?? 0, uses)
         }
         guard let plan else { return .badQuery(usage: HLSPlan.queryParameters) }
-        let answer = HLSResponder.plan(for: route, of: plan, requestNumber: requestNumber, fetch: fetch)
+        let answer = HLSResponder.plan(for: route, of: plan, requestNumber: requestNumber, fetch: fetch, tokenUses: tokenUses)
         return .plan(answer, requestNumber: requestNumber, connectionOrder: order, extraNumber: nil)
     }
 

@@ -125,7 +125,7 @@ struct PlaylistParserTests {
         #expect(!PlaylistParser.isPlaylist(prefix: Array("<html>".utf8), contentType: "text/html"))
     }
 
-    static let endless = "#EXTM3U\n#EXTINF:2,\na.ts\n"
+    static let endless = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n"
 
     @Test(arguments: [
         ("<!DOCTYPE html>\n<html>", PlaylistError(line: 1, .notAPlaylist(html: true))),

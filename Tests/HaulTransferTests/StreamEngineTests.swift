@@ -447,7 +447,7 @@ import Testing
         let server = try FaultServer()
         defer { server.stop() }
         Self.serve(server, "/bad.m3u8", text: "#EXTM3U\n#EXTINF:-3,\ns0.ts\n#EXT-X-ENDLIST\n")
-        Self.serve(server, "/live.m3u8", text: "#EXTM3U\n#EXTINF:2,\ns0.ts\n")
+        Self.serve(server, "/live.m3u8", text: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\ns0.ts\n")
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
         engine.start(request(1, url: server.url("/bad.m3u8"), directory: dir.path, options: Self.options()))

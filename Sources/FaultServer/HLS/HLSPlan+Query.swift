@@ -13,6 +13,9 @@ extension HLSPlan {
                              an AUDIO group rendition (audio/index.m3u8)
         rotate=1             segment links rT/segI.ts: T is the playlist's fetch
                              number; a link from an older fetch gets 403
+        expire=N             with rotate=1: a token holds for N segment requests,
+                             then its links get 410
+        plgone=K             playlist fetches after the first K get 410
         change=K changesegments=N changeduration=D
                              from the playlist's fetch K+1 on, N segments of D s
         conncap=B/s          every TCP connection capped at B/s across its
@@ -76,6 +79,8 @@ extension HLSPlan {
         plan.variants = min(number("variants") ?? 0, variantHeights.count)
         plan.audio = flag("audio")
         plan.rotate = flag("rotate")
+        plan.tokenUses = number("expire").flatMap { $0 > 0 ? $0 : nil }
+        plan.playlistFailsAfter = number("plgone")
         if let after = number("change") {
             plan.change = Change(
                 afterFetches: after, segments: max(1, number("changesegments") ?? plan.segments),

@@ -75,6 +75,11 @@ public struct HLSPlan: Sendable, Equatable {
     public var audio = false
     /// Segment links carry a token (`rN/segI.ts`) that changes on every playlist fetch; a stale token gets 403.
     public var rotate = false
+    /// With `rotate`: a token holds for this many segment requests, then its links answer 410 Gone (signed links
+    /// that expire while the stream downloads); a playlist fetched again hands out a fresh token.
+    public var tokenUses: Int?
+    /// Playlist fetches after this many answer 410 Gone, and so do segments asked after them (a link that expired).
+    public var playlistFailsAfter: Int?
     public var change: Change?
     /// Every TCP connection capped at this many bytes per second across its keep-alive requests (any path).
     public var connectionCap: Int?

@@ -3,11 +3,13 @@
 enum HLSResponder {
     /// The plan for `route` of `plan`, for the `requestNumber`th request (1-based) of its stats path; `fetch` is
     /// the track's playlist fetch number (this fetch's for a playlist, the latest for anything else; 0 when none).
-    static func plan(for route: HLSRoute, of plan: HLSPlan, requestNumber: Int, fetch: Int) -> FaultPlan {
+    /// `tokenUses`: the segment requests made so far with this request's rotated token, this one included.
+    static func plan(for route: HLSRoute, of plan: HLSPlan, requestNumber: Int, fetch: Int, tokenUses: Int = 0) -> FaultPlan {
         var answer: FaultPlan
         switch route.resource {
         case .playlist:
             guard trackExists(route.track, in: plan) else { return .status(404) }
+            if let after = plan.playlistFailsAfter, fetch > after { return .status(410) }
             let text = route.track == .main && plan.variants > 0
                 ? plan.masterPlaylist() : plan.mediaPlaylist(track: route.track, fetch: fetch)
             answer = FaultPlan(body: .bytes(Array(text.utf8)), contentType: plan.playlistType)
@@ -32,6 +34,7 @@ enum HLSResponder {
         case .segment(let index, let token):
             guard !plan.byteRange, index < plan.highestSegmentCount, trackExists(route.track, in: plan) else { return .status(404) }
             guard tokenHolds(token, plan: plan, fetch: fetch) else { return .status(403) }
+            if let uses = plan.tokenUses, tokenUses > uses { return .status(410) }
             answer = FaultPlan(body: plan.servedBody(index, track: route.track), contentType: "video/mp2t")
             apply(plan.faults(of: index), to: &answer, requestNumber: requestNumber, retryAfter: plan.retryAfter)
         }

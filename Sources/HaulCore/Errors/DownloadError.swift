@@ -70,6 +70,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case streamRangesIgnored(host: String)
     /// A stream segment's bytes do not decrypt with its key (`what` names the segment).
     case undecryptable(String)
+    /// A stream that cannot become the file asked for (`StreamOutput`): refused before a byte is written.
+    case streamRefused(StreamOutput.Refusal)
 
     /// Whether trying again later can help (and so counts against `--retries`).
     public var isTransient: Bool {
@@ -80,7 +82,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case let .streamPart(_, error): return error.isTransient
-        case .playlist, .undecryptable, .streamRangesIgnored, .implausibleSize: return false
+        case .playlist, .undecryptable, .streamRangesIgnored, .implausibleSize, .streamRefused: return false
         case .invalidURL, .unsupportedScheme, .privateNetwork, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
              .unusableOption, .loginRefused:
@@ -151,6 +153,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "(EXT-X-BYTERANGE) — the server must answer ranges"
         case let .undecryptable(what):
             return "\(what): does not decrypt with its AES-128 key (bad padding: a wrong key or IV, or a cut segment)"
+        case let .streamRefused(refusal):
+            return refusal.description
         case let .proxyRefused(message):
             return "the proxy refused the tunnel (\(message)) — check the proxy's address and credentials "
                 + "(http_proxy, https_proxy, ALL_PROXY)"

@@ -115,6 +115,17 @@ public struct MediaPlaylist: Sendable, Equatable {
 
     /// Whether any segment is encrypted.
     public var isEncrypted: Bool { segments.contains { $0.key != nil } }
+
+    /// Discontinuities between segments (`EXT-X-DISCONTINUITY` after the first segment): where timestamps may restart.
+    public var discontinuityCount: Int { segments.dropFirst().count(where: \.discontinuity) }
+
+    /// The first segment after the first whose init section (`EXT-X-MAP`, its link and range) is not the one
+    /// before it; nil when every segment shares one (or none has any).
+    public var initSectionChange: MediaSegment? {
+        zip(segments, segments.dropFirst()).first { previous, segment in
+            previous.initSection?.uri != segment.initSection?.uri || previous.initSection?.byteRange != segment.initSection?.byteRange
+        }?.1
+    }
 }
 
 /// One media segment.
@@ -169,9 +180,12 @@ public struct SegmentKey: Sendable, Equatable, Hashable {
 public struct InitSection: Sendable, Equatable, Hashable {
     public var uri: String
     public var byteRange: Range<Int64>?
+    /// How it is encrypted: an `EXT-X-KEY` before the `EXT-X-MAP` applies to it too (RFC 8216 §4.3.2.4); nil for clear.
+    public var key: SegmentKey?
 
-    public init(uri: String, byteRange: Range<Int64>? = nil) {
+    public init(uri: String, byteRange: Range<Int64>? = nil, key: SegmentKey? = nil) {
         self.uri = uri
         self.byteRange = byteRange
+        self.key = key
     }
 }

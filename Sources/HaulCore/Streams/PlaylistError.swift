@@ -20,6 +20,11 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case unsupportedURI(what: String, String)
         /// No `#EXT-X-ENDLIST`: a live or event stream, which has no end to download.
         case live
+        /// An M3U list without any HLS tag (a music playlist): no HLS media playlist; `--stream off` keeps it as a file.
+        case plainM3U
+        /// The init section (`EXT-X-MAP`) changes at a segment after the first (`segment`: its index): one file
+        /// cannot hold segments that need two init sections.
+        case initSectionChanges(segment: Int)
         /// `SAMPLE-AES` and other methods than AES-128 (the method).
         case unsupportedEncryption(String)
         /// A key format other than `identity` (DRM).
@@ -71,6 +76,12 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(name) '\(value.escapingAllControlCharacters)' is out of range (\(limit))"
         case let .unsupportedURI(what, uri): return "\(what) URI '\(uri.escapingAllControlCharacters)' is not an http(s) link"
         case .live: return "a live stream (no #EXT-X-ENDLIST): haul downloads video on demand only"
+        case .plainM3U:
+            return "not an HLS media playlist (a plain M3U list without #EXT-X- tags, such as a music playlist): "
+                + "--stream off keeps it as a file"
+        case let .initSectionChanges(segment):
+            return "the init section (EXT-X-MAP) changes at segment \(segment): one file cannot hold segments of two init "
+                + "sections (appended, they give a file that does not play), so nothing is downloaded"
         case let .unsupportedEncryption(method): return "encryption \(method.escapingAllControlCharacters) is not supported (AES-128 is)"
         case let .unsupportedKeyFormat(format): return "key format '\(format.escapingAllControlCharacters)' is DRM, which haul does not decrypt"
         case .truncated: return "truncated: the last segment has no URI"

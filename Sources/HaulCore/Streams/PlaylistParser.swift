@@ -50,7 +50,11 @@ public enum PlaylistParser {
             }
         }
         guard sawHeader else { throw PlaylistError(line: nil, .notAPlaylist(html: false)) }
-        return try state.finish()
+        do throws(PlaylistError) {
+            return try state.finish()
+        } catch {
+            throw state.plainM3U(instead: error)
+        }
     }
 }
 
@@ -77,6 +81,8 @@ private struct ParseState {
     var rangeEnds: [String: Int64] = [:]
     /// Bytes of the links resolved so far.
     var resolvedBytes = 0
+    /// Whether any `#EXT-X-` tag was read: a list without one is a plain M3U (a music playlist), not HLS.
+    var sawHLSTag = false
 
     init(base: URL?) { self.base = base }
 
@@ -84,6 +90,7 @@ private struct ParseState {
         let colon = line.firstIndex(of: ":") ?? line.endIndex
         let name = String(line[..<colon])
         let value = colon == line.endIndex ? "" : line[line.index(after: colon)...]
+        if name.hasPrefix("#EXT-X-") { sawHLSTag = true }
         func attributes() throws(PlaylistError) -> PlaylistAttributes {
             guard let attributes = PlaylistAttributes(value) else { throw PlaylistError(line: number, .malformedTag(name)) }
             return attributes
@@ -164,7 +171,11 @@ private struct ParseState {
                 guard let parsed = Self.byteRange(Substring(text)) else { throw PlaylistError(line: number, .malformedTag(name)) }
                 range = try Self.range(from: parsed.offset ?? 0, length: parsed.length, text: text, line: number)
             }
-            initSection = InitSection(uri: resolved, byteRange: range)
+            // The key in force applies to the init section too; without an IV, the next segment's number is its IV.
+            let sequence = mediaSequence + Int64(segments.count)
+            initSection = InitSection(
+                uri: resolved, byteRange: range,
+                key: key.map { SegmentKey(uri: $0.uri, iv: $0.iv ?? SegmentKey.implicitIV(sequence: sequence)) })
         case "#EXT-X-PLAYLIST-TYPE":
             // VOD or EVENT: an event playlist without an end list is refused as live when it ends.
             break
@@ -219,6 +230,14 @@ private struct ParseState {
         return .media(MediaPlaylist(
             targetDuration: targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 0),
             mediaSequence: mediaSequence, segments: segments))
+    }
+
+    /// A list of entries without an end and without any `#EXT-X-` tag is a plain M3U (a music playlist, say): what it
+    /// is, rather than `error`, which reads it as a live stream. A live HLS playlist always has tags
+    /// (`EXT-X-TARGETDURATION` is required, RFC 8216 §4.3.3.1).
+    func plainM3U(instead error: PlaylistError) -> PlaylistError {
+        guard !sawHLSTag, variants.isEmpty, pendingVariant == nil, error.reason == .live else { return error }
+        return PlaylistError(line: nil, .plainM3U)
     }
 
     /// `text` resolved against the playlist's link; only an http(s) link passes.

@@ -31,15 +31,12 @@ extension ClosingWork {
                     bytes: track.position, audioContainer: audio ? (track.media.isFragmentedMP4 ? "mp4" : "ts") : nil))
             }
         }
-        let assembly = name.flatMap {
-            StreamAssembly(
-                fileName: $0, container: stream.info?.container ?? "ts", remux: stream.request.requestOptions.streamRemux,
-                muxesAudio: parts.count > 1)
+        let assembly = name.flatMap { name in
+            stream.output.flatMap { StreamAssembly(fileName: name, output: $0, muxesAudio: parts.count > 1) }
         }
         self.init(
             ending: ending, parts: parts, fileName: name, assembly: assembly, request: stream.request, directory: stream.directory,
-            account: ClosingAccount(
-                held: stream.positions.reduce(0, +), durable: stream.info?.appendedBytes ?? 0, stream: stream.appendedInfo))
+            account: ClosingAccount(held: stream.heldBytes, durable: stream.durableBytes, stream: stream.appendedInfo))
     }
 
     private init(

@@ -15,6 +15,8 @@ final class StreamFetch: EngineRequest {
         case segment(track: Int, index: Int)
         /// The `sidx` box of a DASH `SegmentBase` representation.
         case segmentIndex(DASHIndexRequest)
+        /// A track's media playlist fetched again for fresh segment links.
+        case freshLinks(track: Int)
     }
 
     let purpose: Purpose
@@ -32,6 +34,8 @@ final class StreamFetch: EngineRequest {
     private(set) var failure: DownloadError?
     /// Stopped to keep the stream within its memory bound (`StreamTransfer.mustShed`): asked again later, not a fault.
     private(set) var shed = false
+    /// For a segment: its track's `linkGeneration` when its link was handed out.
+    var linkGeneration = 0
     var bytesSinceTick: Int64 = 0
     var receiveBuffer: Int?
     /// The redirect target it asks now (the engine follows redirects itself, `RedirectHop`); nil for `url`.
@@ -101,7 +105,7 @@ final class StreamFetch: EngineRequest {
         if let length = head.contentLength, range == nil, Int64(body.count) != length {
             return .failure(.sizeMismatch(expected: length, actual: Int64(body.count)))
         }
-        if Self.isWebPage(body), purpose != .playlist(depth: 0), purpose != .playlist(depth: 1), purpose != .audioPlaylist {
+        if Self.isWebPage(body), purpose.isSegmentOrPart {
             // A login or error page served with 200 instead of media: never appended to the video.
             return .failure(.invalidResponse(host: host, detail: "the answer is a web page (HTML), not media"))
         }
@@ -169,5 +173,15 @@ final class StreamFetch: EngineRequest {
     func append(_ bytes: UnsafeRawBufferPointer) {
         body.append(contentsOf: bytes)
         bytesSinceTick += Int64(bytes.count)
+    }
+}
+
+extension StreamFetch.Purpose {
+    /// Whether it fetches media or a key, not a playlist.
+    var isSegmentOrPart: Bool {
+        switch self {
+        case .playlist, .audioPlaylist, .freshLinks: false
+        case .key, .initSection, .segment, .segmentIndex: true
+        }
     }
 }

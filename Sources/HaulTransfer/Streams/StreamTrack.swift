@@ -3,7 +3,15 @@ import HaulCore
 /// One media playlist of a stream on the transfer thread: the variant's, or a separate audio rendition's. Its
 /// window of segments, the fetched ones waiting for their turn, its part file and what it appended.
 final class StreamTrack {
-    let media: MediaPlaylist
+    /// Its media playlist; its segment links are replaced when it is fetched again for fresh ones.
+    var media: MediaPlaylist
+    /// Where its media playlist is fetched again for fresh segment links.
+    let link: String
+    /// Times its playlist was fetched again for fresh links; whether a fetch for them is under way; the segments
+    /// that asked for them (each asks once).
+    var linkGeneration = 0
+    var refreshing = false
+    var askedForLinks: Set<Int> = []
     var window: StreamWindow
     /// What the task stores of it; `segmentsDone`/`appendedBytes` move at checkpoints.
     var info: StreamTrackInfo
@@ -19,8 +27,9 @@ final class StreamTrack {
     var position: Int64
     var doneSeconds: Double
 
-    init(media: MediaPlaylist, info: StreamTrackInfo, span: Int) {
+    init(media: MediaPlaylist, link: String, info: StreamTrackInfo, span: Int) {
         self.media = media
+        self.link = link
         self.info = info
         window = StreamWindow(count: media.segments.count, appended: info.segmentsDone, span: span)
         position = info.appendedBytes

@@ -32,6 +32,13 @@ extension StreamTransfer {
         return info
     }
 
+    /// What the part files hold for the closing to record: before the playlists are known again (a resume whose
+    /// playlist link failed), what the task had on record, which its part files still hold.
+    var heldBytes: Int64 { tracks.isEmpty ? durableBytes : positions.reduce(0, +) }
+
+    /// What is durable: the last checkpoint, else what the task had on record when it started.
+    var durableBytes: Int64 { info?.appendedBytes ?? request.stream?.appendedBytes ?? 0 }
+
     /// The part files' lengths now, for a sync to cover.
     var positions: [Int64] { tracks.map(\.position) }
 

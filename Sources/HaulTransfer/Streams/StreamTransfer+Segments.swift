@@ -21,6 +21,10 @@ extension StreamTransfer {
                     missing = true
                     fetchOnce(.initSection(section), url: section.uri, range: section.byteRange, limit: Self.initLimit)
                 }
+                if let key = segment.initSection?.key, keys[key.uri] == nil {
+                    missing = true
+                    fetchOnce(.key(key.uri), url: key.uri, range: nil, limit: Self.keyLimit)
+                }
             }
         }
         if missing { return .keepGoing }
@@ -36,11 +40,14 @@ extension StreamTransfer {
             // The track furthest behind in media time goes first, so audio and video keep pace.
             var started = false
             for number in tracks.indices.sorted(by: { tracks[$0].doneSeconds < tracks[$1].doneSeconds }) {
-                guard let index = tracks[number].window.take(free: 1).first else { continue }
+                // Its links are being renewed: nothing starts on a link that is known to be stale.
+                guard !tracks[number].refreshing, let index = tracks[number].window.take(free: 1).first else { continue }
                 let segment = tracks[number].media.segments[index]
-                add(StreamFetch(
+                let fetch = StreamFetch(
                     purpose: .segment(track: number, index: index), url: segment.uri, range: segment.byteRange,
-                    limit: Self.segmentLimit, task: request.id))
+                    limit: Self.segmentLimit, task: request.id)
+                fetch.linkGeneration = tracks[number].linkGeneration
+                add(fetch)
                 started = true
                 break
             }
@@ -87,6 +94,12 @@ extension StreamTransfer {
             fail(.streamPart("segment index", error))
         case let (.success(body), .segment(number, index)):
             arrived(tracks[number], number, index, body)
+        case let (.success(body), .freshLinks(number)):
+            receivedLinks(body, from: fetch.easy.effectiveURL ?? fetch.url, track: number)
+        case let (.failure(error), .freshLinks(number)):
+            // The playlist itself failed: its error as it is, so that an expired link runs `--on-link-expired`.
+            tracks[number].refreshing = false
+            fail(error)
         case let (.failure(error), .playlist), let (.failure(error), .audioPlaylist):
             fail(error)
         case let (.failure(error), .key(uri)):
@@ -98,6 +111,8 @@ extension StreamTransfer {
             if fetch.shed {
                 shedSize = max(shedSize, fetch.bodyCount)
                 tracks[number].window.failed(index)
+            } else if let code = error.httpCode, LinkRenewal.expiredStatuses.contains(code) {
+                linkRefused(tracks[number], number, index, generation: fetch.linkGeneration, error)
             } else {
                 segmentFailed(tracks[number], number, index, error)
             }
@@ -150,7 +165,7 @@ extension StreamTransfer {
         do throws(DownloadError) {
             if let section = segment.initSection, index == 0 || track.media.segments[index - 1].initSection != section {
                 guard let prefix = inits[section] else { throw .inconsistentTransfer("segment \(index) without its init section") }
-                try write(prefix, to: writer, of: track)
+                try write(try clearInit(prefix, section, before: index), to: writer, of: track)
             }
             try write(bytes, to: writer, of: track)
         } catch {
@@ -159,6 +174,17 @@ extension StreamTransfer {
         track.window.didAppend(index)
         track.doneSeconds += segment.duration
         track.appendLog.append((index + 1, track.position, track.doneSeconds))
+    }
+
+    /// An init section's clear bytes: decrypted with the key in force where its `EXT-X-MAP` stands, if any.
+    private func clearInit(_ bytes: [UInt8], _ section: InitSection, before index: Int) throws(DownloadError) -> [UInt8] {
+        guard let key = section.key else { return bytes }
+        guard let keyBytes = keys[key.uri] else { throw .inconsistentTransfer("init section for segment \(index) before its key") }
+        do {
+            return try SegmentDecryptor.decrypt(bytes, key: keyBytes, iv: key.iv)
+        } catch {
+            throw .undecryptable("init section for segment \(index)")
+        }
     }
 
     private func write(_ bytes: [UInt8], to writer: FileWriter, of track: StreamTrack) throws(DownloadError) {

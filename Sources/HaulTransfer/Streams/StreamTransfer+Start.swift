@@ -4,6 +4,13 @@ import HaulCore
 /// sequence and durations), and the task is told what the stream is.
 extension StreamTransfer {
     func start(video: MediaPlaylist, audio audioMedia: MediaPlaylist?) {
+        switch StreamOutput.decide(
+            video: video, audio: audioMedia, requestedName: request.requestedName, remux: request.requestOptions.streamRemux,
+            ffmpeg: FFmpeg.path != nil
+        ) {
+        case let .success(decided): output = decided
+        case let .failure(refusal): return fail(.streamRefused(refusal))
+        }
         var info = StreamInfo(
             tracks: [StreamTrackInfo(video)] + (audioMedia.map { [StreamTrackInfo($0, rendition: audio?.name ?? "audio")] } ?? []),
             variant: chosen.map(Self.describe), variantKey: chosen.map(Self.key(of:)),
@@ -46,8 +53,10 @@ extension StreamTransfer {
         }
         fileName = name
         let span = max(2 * request.options.split, 8)
-        tracks = zip([video] + (audioMedia.map { [$0] } ?? []), zip(info.tracks, writers)).map { media, pair in
-            let track = StreamTrack(media: media, info: pair.0, span: span)
+        // Where each track's fresh links come from: its media playlist (a DASH manifest's tracks share the manifest).
+        let links = [chosen?.uri ?? request.url] + (audioMedia == nil ? [] : [audio?.uri ?? chosen?.uri ?? request.url])
+        tracks = zip(zip([video] + (audioMedia.map { [$0] } ?? []), links), zip(info.tracks, writers)).map { media, pair in
+            let track = StreamTrack(media: media.0, link: media.1, info: pair.0, span: span)
             track.writer = pair.1
             partsInUse.paths.insert(pair.1.path)
             return track
@@ -57,6 +66,7 @@ extension StreamTransfer {
                 ? "audio '\(rendition)' is saved beside the video as \(StreamFileName.audioName(of: name, container: info.container)) (ffmpeg is not installed to mux them)"
                 : "audio '\(rendition)' is fetched beside the video and muxed into it with ffmpeg"
         }
+        if let note = output?.note { info.note = info.note.map { $0 + "; " + note } ?? note }
         self.info = info
         phase = .receiving
         emit(.responded(request.id, ResponseSummary(

@@ -47,6 +47,8 @@ final class StreamTransfer {
     var audio: Rendition?
     var videoMedia: MediaPlaylist?
     var audioMedia: MediaPlaylist?
+    /// The file the stream becomes (its container, a remux), decided once the media playlists are known.
+    var output: StreamOutput?
     /// Keys and init sections fetched, by URI.
     var keys: [String: [UInt8]] = [:]
     var inits: [InitSection: [UInt8]] = [:]
@@ -102,7 +104,9 @@ final class StreamTransfer {
     private var publishedEarlier: String? {
         guard let stored = request.stream, stored.segmentsDone == stored.segmentCount, let name = request.fileName else { return nil }
         // Where the closing work publishes: the remuxed or muxed name (the name itself when the container is its own).
-        let candidates = [StreamFileName.remuxed(name, container: request.requestOptions.streamRemux ?? stored.container), name]
+        let format = StreamOutput.format(
+            requestedName: request.requestedName, remux: request.requestOptions.streamRemux, container: stored.container)
+        let candidates = [StreamFileName.remuxed(name, container: format), name]
         let parts = [name, StreamFileName.audioPart(of: name)].map(PartialFilePath.partName(for:))
         if let ours = candidates.first(where: { directory.carries(PartOwnerTag(request), $0) }) {
             for part in parts { unlinkat(directory.fd, part, 0) }

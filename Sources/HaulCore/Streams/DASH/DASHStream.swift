@@ -69,7 +69,8 @@ public struct DASHStream: Sendable, Equatable {
         var audio: (Rendition, MediaPlaylist)?
         if let sound = first.bestAudio {
             let rendition = Rendition(
-                type: .audio, groupID: "dash", name: sound.language ?? sound.id, language: sound.language, isDefault: true, uri: nil)
+                type: .audio, groupID: "dash", name: sound.language.flatMap { $0 == "und" ? nil : $0 } ?? "audio \(sound.id)",
+                language: sound.language, isDefault: true, uri: nil)
             var audioPeriods: [DASHPeriod.Representation] = []
             for period in periods { audioPeriods.append(try period.counterpart(of: sound)) }
             audio = (rendition, try expansion.media(audioPeriods))
