@@ -85,17 +85,17 @@ import Testing
         let haul = try HaulProcess.binary(named: "haul").path
         let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) -j 3 \(server.url("/burst.bin"))")
         defer { tmux.kill() }
-        try await tmux.waitFor("a running row") { $0.contains("burst.bin") && $0.contains("1 running") && $0.contains("3 at a time") }
+        try await tmux.waitFor("a running row") { $0.contains("burst.bin") && $0.contains("1 running") && $0.contains("max 3 running") }
 
         try tmux.send(">>>", literal: true)
-        try await tmux.waitFor("6 at a time")
+        try await tmux.waitFor("max 6 running")
         try tmux.send("  ", literal: true)
         // Pause then resume: the task ends running again, never left paused.
         try await eventually("the pause and the resume to reach the server", timeout: .seconds(10)) {
             server.stats("/burst.bin").requests >= 2
         }
         let screen = try await tmux.waitFor("the task running again") { $0.contains("1 running") && !$0.contains("paused") }
-        #expect(screen.contains("6 at a time"))
+        #expect(screen.contains("max 6 running"))
         try tmux.send("q")
         let end = try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
         #expect(end.contains("EXITED=0"))

@@ -11,6 +11,7 @@ public struct ListRenderer: Sendable {
         if let line = layout.header { drawHeader(model.header, glyphs: glyphs, row: line, into: &grid) }
         if let line = layout.topRule { drawTabs(model.tabs, glyphs: glyphs, row: line, into: &grid) }
         let rowLayout = RowLayout(width: layout.width)
+        if let line = layout.columnHeader { drawColumnHeader(model.columns, layout: rowLayout, glyphs: glyphs, line: line, into: &grid) }
         for (offset, row) in model.rows.enumerated() where offset < layout.list.count {
             drawRow(row, layout: rowLayout, glyphs: glyphs, line: layout.list.lowerBound + offset, into: &grid)
         }
@@ -83,12 +84,9 @@ public struct ListRenderer: Sendable {
 
     func drawTabs(_ tabs: [ListViewModel.Tab], glyphs: GlyphSet, row: Int, into grid: inout ScreenGrid) {
         grid.fill(row: row, from: 0, to: grid.width, character: glyphs.rule, role: .rule)
-        let full = tabs.map { " \($0.title) \($0.count) " }
-        let short = tabs.map { " \($0.title.prefix(4)) \($0.count) " }
-        let titles = DisplayWidth.of(full.joined()) + 2 + tabs.count <= grid.width ? full : short
-        var x = 1
-        for (tab, title) in zip(tabs, titles) {
-            x = grid.write(title, row: row, column: x, role: tab.isActive ? .tabActive : .tab) + 1
+        let titles = ListTabs.titles(tabs, width: grid.width)
+        for ((tab, title), cells) in zip(zip(tabs, titles), ListTabs.ranges(titles)) {
+            grid.write(title, row: row, column: cells.lowerBound, role: tab.isActive ? .tabActive : .tab)
         }
     }
 

@@ -43,7 +43,27 @@ public struct ListViewModel: Sendable, Equatable {
         case confirm(ConfirmViewModel)
     }
 
+    /// What the column headings line says besides the headings.
+    public struct ColumnHeader: Sendable, Equatable {
+        /// The order of the rows; its column's heading is marked.
+        public var sort: SortOrder = .queue
+        /// The filter kept after Enter (or being typed), nil when none.
+        public var filter: String?
+        /// `10 of 300` while a filter hides rows.
+        public var matches: String?
+        /// How many tasks are marked; 0 for none.
+        public var marked = 0
+
+        public init(sort: SortOrder = .queue, filter: String? = nil, matches: String? = nil, marked: Int = 0) {
+            self.sort = sort
+            self.filter = filter
+            self.matches = matches
+            self.marked = marked
+        }
+    }
+
     public var header: Header
+    public var columns = ColumnHeader()
     public var tabs: [Tab]
     /// The rows in the visible window, top to bottom.
     public var rows: [RowViewModel]

@@ -37,6 +37,7 @@ struct RunCommand: AsyncParsableCommand {
         var terminal = theme.map { TerminalOptions(theme: $0, downloadDirectory: downloadDirectory) }
         terminal?.proxyDefaults = try settings.proxyDefaults()
         terminal?.intakeRules = settings.intakeRules
+        terminal?.mouse = !settings.bool(.noMouse)
         let lock: TransferLock
         do {
             lock = try TransferLock.acquire(at: session.directory.lockPath)
