@@ -127,13 +127,34 @@ import Testing
         #expect(lines[6] == " Downloading empty                                          max 3 running (< >)")
     }
 
-    @Test func theScheduleShowsInTheHeaderAndGoesFirstWhenNarrow() {
-        var snapshot = QueueSnapshot()
-        snapshot.schedule = "scheduled: resumes at 01:00"
+    /// A closed run window says until when, at 80 columns too (the disk space goes first), and short at 40.
+    @Test func aScheduleThatHoldsTheQueueSaysUntilWhenAt80Columns() {
+        var snapshot = QueueSnapshot(rows: [TestQueue.row(1, "a.bin", .waiting)], sequence: 1)
+        snapshot.schedule = "scheduled: resumes at 23:00"
+        snapshot.scheduleHeldUntil = "23:00"
         let wide = TestQueue.screen(snapshot, width: 110, height: 8).lines()
-        #expect(wide[0] == " haul  0 running · 0 waiting · scheduled: resumes at 01:00                           ↓ —   disk 80.2 GiB free")
-        let narrow = TestQueue.screen(snapshot, width: 80, height: 8).lines()
-        #expect(narrow[0] == " haul  0 running · 0 waiting                           ↓ —   disk 80.2 GiB free")
+        #expect(wide[0] == " haul  0 running · 1 waiting · paused until 23:00 by the schedule                    ↓ —   disk 80.2 GiB free")
+        let eighty = TestQueue.screen(snapshot, width: 80, height: 8).lines()
+        #expect(eighty[0] == " haul  ▶0 ·1 · paused until 23:00 by the schedule      ↓ —   disk 80.2 GiB free")
+        let narrow = TestQueue.screen(snapshot, width: 40, height: 8).lines()
+        #expect(narrow[0] == " haul  ▶0 ·1  paused till 23:00     ↓ —")
+    }
+
+    /// `max-overall-download-limit = 4M` while a 300 KiB/s cap window holds: the header names the cap that holds
+    /// and why, at 120 and at 80 columns.
+    @Test func theHeaderShowsTheCapThatHoldsAndWhy() {
+        var snapshot = TestQueue.sketch
+        snapshot.overallLimit = RateLimit(bytesPerSecond: 4 << 20)
+        snapshot.scheduleCap = RateLimit(bytesPerSecond: 300 << 10)
+        snapshot.schedule = "schedule: cap 300.0 KiB/s until 18:00"
+        for width in [120, 80] {
+            let top = TestQueue.screen(snapshot, width: width).lines()[0]
+            #expect(top.contains("cap 300.0 KiB/s by the schedule"), "\(width): \(top)")
+            #expect(!top.contains("4.0 MiB/s"), "\(width): \(top)")
+        }
+        snapshot.scheduleCap = RateLimit(bytesPerSecond: 8 << 20)
+        #expect(TestQueue.screen(snapshot, width: 80).lines()[0].contains("cap 4.0 MiB/s (global)"))
+        #expect(TestQueue.screen(snapshot, width: 40).lines()[0].contains("↓ 16.1 MiB/s"))
     }
 
     @Test func theCompletedListShowsFinishedTasks() {

@@ -63,40 +63,6 @@ public struct ViewModelBuilder: Sendable {
         return model
     }
 
-    // MARK: Header
-
-    func header(_ snapshot: QueueSnapshot, freeDiskBytes: Int64?) -> ListViewModel.Header {
-        var running = 0, waiting = 0, retrying = 0, paused = 0, failed = 0, done = 0
-        for row in snapshot.rows {
-            switch row.task.state {
-            case .running: running += 1
-            case .waiting: if row.retryAt != nil { retrying += 1 } else { waiting += 1 }
-            case .paused: paused += 1
-            case .failed: failed += 1
-            case .completed: done += 1
-            }
-        }
-        var counts: [ListViewModel.Count] = [
-            .init(number: running, word: "running", glyph: glyphs.running, role: .stateRunning),
-            .init(number: waiting, word: "waiting", glyph: glyphs.waiting, role: .stateWaiting),
-        ]
-        let optional: [ListViewModel.Count] = [
-            .init(number: retrying, word: "retrying", glyph: glyphs.retrying, role: .stateRetrying),
-            .init(number: paused, word: "paused", glyph: glyphs.paused, role: .statePaused),
-            .init(number: failed, word: "failed", glyph: glyphs.failed, role: .stateFailed),
-            .init(number: done, word: "done", glyph: glyphs.completed, role: .stateCompleted),
-        ]
-        counts += optional.filter { $0.number > 0 }
-        var header = ListViewModel.Header(
-            counts: counts,
-            speed: ByteCountFormat.rate(snapshot.totalSpeed)
-                + (snapshot.overallLimit.map { " (cap \($0))" } ?? ""),
-            freeDisk: freeDiskBytes.map { ByteCountFormat.size(max(0, $0)) },
-            freeDiskCompact: freeDiskBytes.map { ByteCountFormat.compact(max(0, $0)) })
-        header.schedule = snapshot.schedule
-        return header
-    }
-
     // MARK: Rows
 
     func row(_ row: QueueSnapshot.Row, selected: Bool, now: Date, frame: Int) -> RowViewModel {
