@@ -123,10 +123,13 @@ struct KeyReader {
         return text
     }
 
-    /// One character (not a function key), or nil after `milliseconds`.
+    /// One character, or nil after `milliseconds`; a function key read here (F10 right after Esc) is put back for
+    /// the next read, never lost.
     func rawCharacter(waiting milliseconds: Int32) -> UInt32? {
         wtimeout(window, milliseconds)
         var code: wint_t = 0
-        return wget_wch(window, &code) == OK ? UInt32(code) : nil
+        let result = wget_wch(window, &code)
+        if result == KEY_CODE_YES { _ = ungetch(Int32(code)) }
+        return result == OK ? UInt32(code) : nil
     }
 }

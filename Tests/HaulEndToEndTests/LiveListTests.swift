@@ -161,12 +161,12 @@ import Testing
         try tmux.send("?")
         let first = try await tmux.waitFor("↓ more  PgDn")
         #expect(first.contains("Move around"))
-        #expect(!first.contains("space p"), "the Tasks section starts below the first page")
+        #expect(!first.contains("add URLs"), "the Tasks section goes on below the first page")
         try tmux.send("NPage")
-        let paged = try await tmux.waitFor("the second page of help") { $0.contains("space p  pause") && $0.contains("↑ more") }
+        let paged = try await tmux.waitFor("the second page of help") { $0.contains("add URLs") && $0.contains("↑ more") }
         #expect(!paged.contains("Move around"))
         try tmux.send("End")
-        let end = try await tmux.waitFor("Enter    details: close")
+        let end = try await tmux.waitFor("Enter         details: close")
         #expect(!end.contains("↓ more"), "nothing below the last page")
         try tmux.send("Escape")
         try await tmux.waitFor("help closed") { !$0.contains("haul — keys") && $0.contains("gone.bin") }
