@@ -175,7 +175,7 @@ public enum InteractiveSession {
             let shown = shownRows.shown(snapshot, view: state.view)
             var context = UIContext(
                 snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory, shown: shown,
-                marks: state.view.marks)
+                marks: state.view.marks, refs: shownRows.rowRefs(snapshot))
             context.proxyDefaults = options.proxyDefaults
             context.intakeRules = options.intakeRules
             context.screen = layout

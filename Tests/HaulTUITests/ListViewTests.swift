@@ -55,6 +55,26 @@ import Testing
         #expect(narrowed == ListView(filter: "12").shown(in: snapshot))
     }
 
+    /// The loop keeps every row's reference and search text per snapshot: a context built from them is the one built
+    /// afresh, and a second snapshot reuses what did not change.
+    @Test func keptReferencesAndSearchTextGiveTheSameRows() {
+        var cache = ShownRowsCache()
+        let snapshot = Self.many
+        let view = ListView(filter: "match", sort: .name)
+        let shown = cache.shown(snapshot, view: view)
+        #expect(shown == view.shown(in: snapshot))
+        let kept = UIContext(snapshot: snapshot, visibleRows: 8, downloadDirectory: "/d", shown: shown, refs: cache.rowRefs(snapshot))
+        #expect(kept == UIContext(snapshot: snapshot, visibleRows: 8, downloadDirectory: "/d", shown: shown))
+        var renamed = snapshot
+        renamed.sequence = 2
+        var row = renamed.rows[0]
+        row.task.fileName = "Match-renamed.bin"
+        _ = renamed.updateRow(at: 0, with: row)
+        let again = RowSearch(renamed, reusing: RowSearch(snapshot))
+        #expect(again.names[0] == "match-renamed.bin" && again.names[1] == "file-2.bin")
+        #expect(cache.shown(renamed, view: ListView(filter: "renamed")).downloading == [0])
+    }
+
     @Test func sortingCyclesAndNeverChangesTheQueue() {
         var state = UIState()
         let context = TestQueue.context(Self.many)

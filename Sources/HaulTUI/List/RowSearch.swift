@@ -14,13 +14,16 @@ public struct RowSearch: Sendable {
     /// What `names` and `links` were made from, to reuse them for the next snapshot.
     private let sources: [Source]
 
-    private struct Source: Sendable {
+    /// What a row's name and link come from (the name is worked out only when these change: it may parse the link).
+    private struct Source: Sendable, Equatable {
         var id: TaskID
-        var name: String
+        var fileName: String?
+        var requestedName: String?
         var url: String
     }
 
-    public init(_ snapshot: QueueSnapshot, reusing previous: RowSearch? = nil) {
+    /// - Parameter refs: the rows' `RowRef`s by index, when the caller keeps them: their names are not worked out again.
+    public init(_ snapshot: QueueSnapshot, reusing previous: RowSearch? = nil, refs: [UIContext.RowRef]? = nil) {
         var names: [String] = []
         var links: [String] = []
         var sources: [Source] = []
@@ -28,14 +31,14 @@ public struct RowSearch: Sendable {
         links.reserveCapacity(snapshot.rows.count)
         sources.reserveCapacity(snapshot.rows.count)
         for (index, row) in snapshot.rows.enumerated() {
-            let source = Source(id: row.task.id, name: row.task.displayName, url: row.task.url)
+            let task = row.task
+            let source = Source(id: task.id, fileName: task.fileName, requestedName: task.requestedName, url: task.url)
             sources.append(source)
-            if let previous, previous.sources.indices.contains(index), previous.sources[index].id == source.id,
-               previous.sources[index].name == source.name, previous.sources[index].url == source.url {
+            if let previous, previous.sources.indices.contains(index), previous.sources[index] == source {
                 names.append(previous.names[index])
                 links.append(previous.links[index])
             } else {
-                names.append(source.name.lowercased())
+                names.append((refs?[index].name ?? task.displayName).lowercased())
                 links.append(URLValidation.redacted(source.url).lowercased())
             }
         }

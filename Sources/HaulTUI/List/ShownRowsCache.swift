@@ -7,8 +7,17 @@ import HaulCore
 public struct ShownRowsCache: Sendable {
     private var search: (sequence: UInt64, value: RowSearch)?
     private var last: (sequence: UInt64, filter: String, sort: SortOrder, rows: ShownRows)?
+    private var refs: (sequence: UInt64, value: [UIContext.RowRef])?
 
     public init() {}
+
+    /// Every row's `RowRef` by index, made once per snapshot.
+    public mutating func rowRefs(_ snapshot: QueueSnapshot) -> [UIContext.RowRef] {
+        if let refs, refs.sequence == snapshot.sequence { return refs.value }
+        let made = UIContext.RowRef.all(snapshot)
+        refs = (snapshot.sequence, made)
+        return made
+    }
 
     /// The rows of `snapshot` as `view` shows them.
     public mutating func shown(_ snapshot: QueueSnapshot, view: ListView) -> ShownRows {
@@ -29,7 +38,7 @@ public struct ShownRowsCache: Sendable {
             if let search, search.sequence == snapshot.sequence {
                 rowSearch = search.value
             } else {
-                let made = RowSearch(snapshot, reusing: search?.value)
+                let made = RowSearch(snapshot, reusing: search?.value, refs: rowRefs(snapshot))
                 search = (snapshot.sequence, made)
                 rowSearch = made
             }

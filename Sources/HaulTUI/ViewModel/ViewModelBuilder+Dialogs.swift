@@ -28,38 +28,10 @@ extension ViewModelBuilder {
     }
 
     func help() -> HelpViewModel {
-        let sections = KeyBinding.Section.allCases.map { section in
-            var entries: [HelpViewModel.Entry] = []
-            var joined: [[KeyPress]] = []
-            func flush() {
-                guard !joined.isEmpty else { return }
-                entries[entries.count - 1].keys = Self.helpKeys(joined)
-                joined = []
-            }
-            for binding in KeyBinding.table where binding.section == section {
-                if binding.joinsHelpLine, !entries.isEmpty {
-                    // The same keys on the line already (the details' ↑/↓ beside help's) add nothing.
-                    if !joined.contains(binding.keys) { joined.append(binding.keys) }
-                    continue
-                }
-                flush()
-                entries.append(HelpViewModel.Entry(keys: binding.keys.map(\.label).joined(separator: " "), text: binding.help))
-                joined = [binding.keys]
-            }
-            flush()
-            return HelpViewModel.Section(title: section.rawValue, entries: entries)
+        let sections = KeyBinding.helpSections.map { section in
+            HelpViewModel.Section(title: section.title, entries: section.entries.map { HelpViewModel.Entry(keys: $0.keys, text: $0.text) })
         }
         return HelpViewModel(title: "haul — keys", sections: sections, closingHint: "any key closes this help")
-    }
-
-    /// The keys of one help line: one binding's keys apart (`x Del F9`), several bindings' keys slashed by position
-    /// (`↑/↓ k/j`, `</>`).
-    static func helpKeys(_ bindings: [[KeyPress]]) -> String {
-        guard bindings.count > 1 else { return bindings.first?.map(\.label).joined(separator: " ") ?? "" }
-        let positions = bindings.map(\.count).max() ?? 0
-        return (0..<positions).map { position in
-            bindings.compactMap { $0.indices.contains(position) ? $0[position].label : nil }.joined(separator: "/")
-        }.joined(separator: " ")
     }
 
     /// The proxy (credentials removed), cookies and login files a task was added with.

@@ -11,7 +11,10 @@ import HaulTerminal
 /// `haul [URL ...]`: add the URLs, then run the queue (live list on a terminal, headless otherwise).
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Add URLs (if any), then run the queue.", shouldDisplay: false)
+        commandName: "run", abstract: "Add URLs (if any), then run the queue.",
+        discussion: "Keys in the live list (a click selects, a double click opens details, the wheel scrolls, a click on a "
+            + "column heading sorts; --no-mouse leaves the mouse to the terminal):\n\n" + KeyBinding.manualText,
+        shouldDisplay: false)
 
     @OptionGroup var options: RunOptions
     @OptionGroup var display: DisplayOptions
