@@ -114,6 +114,14 @@ import Testing
         #expect(removed.view.marks.isEmpty)
         let (cleared, _) = state.handle(.character("M"), context: context)
         #expect(cleared.view.marks.isEmpty)
+        // e: one new link for every marked task, each checking it for itself.
+        var (linking, _) = state.handle(.character("e"), context: context)
+        #expect(linking.mode == .prompt(PromptField("https://example.org/files/1", linksOf: [TaskID(1), TaskID(2), TaskID(3)])))
+        (linking, _) = linking.handle(.control("u"), context: context)
+        for character in "https://mirror.example/f" { (linking, _) = linking.handle(.character(character), context: context) }
+        let (linked, links) = linking.handle(.enter, context: context)
+        #expect(links == [1, 2, 3].map { QueueCommand.setURL(TaskID($0), url: "https://mirror.example/f", change: .sameFile) })
+        #expect(linked.mode == .list)
     }
 
     @Test func clearFinishedAsksOnceAndRetryFailedRetriesEach() {

@@ -9,6 +9,8 @@ extension UIState {
             return synchronized(with: context).reduceFilter(key, field: field, context: context)
         case let .confirmBulk(question):
             return synchronized(with: context).reduceBulk(key, question: question)
+        case let .prompt(field) where !field.linksOf.isEmpty && key == .enter:
+            return synchronized(with: context).submitLinks(field)
         case .list:
             if case let .mouse(event) = key { return reduceMouse(event, context: context) }
             if key == .escape, !view.filter.isEmpty {
@@ -90,12 +92,34 @@ extension UIState {
             state.message = Message("\(commands.count) marked download\(commands.count == 1 ? "" : "s"): one connection \(step > 0 ? "more" : "fewer")")
             return (state, commands)
         case .editLink where !marked.isEmpty:
-            state.message = Message("a new link is for one task: M clears the marks")
+            let unfinished = marked.filter { $0.state.isUnfinished }
+            guard let first = unfinished.first else {
+                state.message = Message("the marked tasks are complete; their links no longer matter")
+                return (state, [])
+            }
+            // Each task checks the link for itself: one that serves another file is refused, naming why.
+            state.mode = .prompt(PromptField(first.url, linksOf: unfinished.map(\.id)))
             return (state, [])
         default:
             let (next, command) = reduce(action, context: context)
             return (next, command.map { [$0] } ?? [])
         }
+    }
+
+    /// One new link for every marked unfinished task (a file moved to a new host): checked here like any link, then
+    /// set on each, each keeping its bytes only if the link serves its file (DESIGN §8).
+    func submitLinks(_ field: PromptField) -> (UIState, [QueueCommand]) {
+        var state = self
+        let url: String
+        do {
+            url = try URLValidation.validate(field.text)
+        } catch {
+            state.message = Message(error.description, isError: true)
+            return (state, [])
+        }
+        state.mode = .list
+        state.message = Message("new link for \(field.linksOf.count) marked task\(field.linksOf.count == 1 ? "" : "s"): \(URLValidation.redacted(url))")
+        return (state, field.linksOf.map { .setURL($0, url: url, change: .sameFile) })
     }
 
     /// The answer to a question about several tasks.

@@ -157,7 +157,9 @@ public struct ViewModelBuilder: Sendable {
 
     func status(_ state: UIState, listCount: Int, maxConcurrent: Int) -> ListViewModel.StatusLine {
         if case let .prompt(field) = state.mode {
-            return .prompt(label: field.linkOf.map { "New link for #\($0): " } ?? "Add URL: ", field: field)
+            let label = field.linksOf.isEmpty ? field.linkOf.map { "New link for #\($0): " } ?? "Add URL: "
+                : "New link for \(field.linksOf.count) marked: "
+            return .prompt(label: label, field: field)
         }
         if case let .filter(field) = state.mode { return .prompt(label: "Filter: ", field: field) }
         if let message = state.message { return .message(message.text, isError: message.isError) }
@@ -189,7 +191,7 @@ public struct ViewModelBuilder: Sendable {
         case .details: return KeyBinding.footerItems(in: .details)
         case let .prompt(field):
             return [
-                FooterItem(keys: "Enter", label: field.linkOf == nil ? "add" : "set link", essential: true),
+                FooterItem(keys: "Enter", label: field.linkOf == nil && field.linksOf.isEmpty ? "add" : "set link", essential: true),
                 FooterItem(keys: "Esc", label: "cancel", essential: true),
                 FooterItem(keys: "^U", label: "clear"), FooterItem(keys: "←/→", label: "move"),
             ]
