@@ -24,6 +24,16 @@ import Testing
         #expect(ListView().shown(in: Self.many).downloading.count == 300)
     }
 
+    @Test func theByteSearchFindsTextAnywhereAndNeverAcrossNameAndLink() {
+        #expect(RowSearch.contains(Array("abcabd".utf8), Array("abd".utf8)))
+        #expect(RowSearch.contains(Array("電影.第01集".utf8), Array("第01".utf8)))
+        #expect(!RowSearch.contains(Array("ab".utf8), Array("abc".utf8)))
+        #expect(RowSearch.contains(Array("x".utf8), []))
+        let snapshot = QueueSnapshot(rows: [TestQueue.row(1, "Ab", .waiting, url: "https://cd.example/x")], sequence: 1)
+        #expect(ListView(filter: "bh").shown(in: snapshot).downloading.isEmpty, "the name's end and the link's start are apart")
+        #expect(ListView(filter: "AB").shown(in: snapshot).downloading == [0])
+    }
+
     @Test func aFilterNeverMatchesALinksPassword() {
         let snapshot = QueueSnapshot(rows: [TestQueue.row(1, "a.bin", .waiting, url: "https://user:s3cret@example.org/a.bin")], sequence: 1)
         #expect(ListView(filter: "s3cret").shown(in: snapshot).downloading.isEmpty)

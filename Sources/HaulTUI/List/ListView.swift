@@ -26,7 +26,7 @@ public struct ListView: Sendable, Equatable {
         let rows = snapshot.rows
         let needsSearch = !filter.isEmpty || sort == .name
         let search = needsSearch ? (search ?? RowSearch(snapshot)) : nil
-        let needle = filter.lowercased()
+        let needle = RowSearch.needle(filter)
         var totalDownloading = 0
         for index in rows.indices {
             let unfinished = rows[index].task.state.isUnfinished

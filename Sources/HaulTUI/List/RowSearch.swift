@@ -11,6 +11,9 @@ public struct RowSearch: Sendable {
     public let names: [String]
     /// Lowercased links without credentials, by index in `QueueSnapshot.rows`.
     public let links: [String]
+    /// Each row's lowercased name and link as UTF-8, NUL between them: what a filter key searches, byte by byte (a
+    /// `String.contains` per row costs more than the whole frame).
+    private let haystacks: [[UInt8]]
     /// What `names` and `links` were made from, to reuse them for the next snapshot.
     private let sources: [Source]
 
@@ -27,6 +30,8 @@ public struct RowSearch: Sendable {
         var names: [String] = []
         var links: [String] = []
         var sources: [Source] = []
+        var haystacks: [[UInt8]] = []
+        haystacks.reserveCapacity(snapshot.rows.count)
         names.reserveCapacity(snapshot.rows.count)
         links.reserveCapacity(snapshot.rows.count)
         sources.reserveCapacity(snapshot.rows.count)
@@ -37,18 +42,47 @@ public struct RowSearch: Sendable {
             if let previous, previous.sources.indices.contains(index), previous.sources[index] == source {
                 names.append(previous.names[index])
                 links.append(previous.links[index])
+                haystacks.append(previous.haystacks[index])
             } else {
                 names.append((refs?[index].name ?? task.displayName).lowercased())
                 links.append(URLValidation.redacted(source.url).lowercased())
+                haystacks.append(Array(names[index].utf8) + [0] + Array(links[index].utf8))
             }
         }
         self.names = names
         self.links = links
         self.sources = sources
+        self.haystacks = haystacks
     }
 
-    /// True when the row at `index` has `needle` (already lowercased) in its name or link.
-    public func matches(_ index: Int, _ needle: String) -> Bool {
-        needle.isEmpty || names[index].contains(needle) || links[index].contains(needle)
+    /// The text a filter searches for: lowercased, as UTF-8.
+    public static func needle(_ filter: String) -> [UInt8] { Array(filter.lowercased().utf8) }
+
+    /// True when the row at `index` has `needle` (from `RowSearch.needle`) in its name or link.
+    public func matches(_ index: Int, _ needle: [UInt8]) -> Bool {
+        Self.contains(haystacks[index], needle)
+    }
+
+    /// Whether `needle` occurs in `haystack`: a scan for its first byte, then a compare (UTF-8 keeps a character's
+    /// bytes together, so a byte match is a text match).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        let count = needle.count
+        guard haystack.count >= count else { return false }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { wanted in
+                var start = 0
+                let last = hay.count - count
+                while start <= last {
+                    if hay[start] == first {
+                        var offset = 1
+                        while offset < count, hay[start + offset] == wanted[offset] { offset += 1 }
+                        if offset == count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
     }
 }

@@ -27,8 +27,9 @@ public struct ShownRowsCache: Sendable {
             // Longer text that starts with the last one matches a subset of what it matched, in the same order.
             if !last.filter.isEmpty, needle.hasPrefix(last.filter), let search = search?.value {
                 var rows = last.rows
-                rows.downloading = rows.downloading.filter { search.matches($0, needle) }
-                rows.completed = rows.completed.filter { search.matches($0, needle) }
+                let bytes = RowSearch.needle(needle)
+                rows.downloading = rows.downloading.filter { search.matches($0, bytes) }
+                rows.completed = rows.completed.filter { search.matches($0, bytes) }
                 self.last = (snapshot.sequence, needle, view.sort, rows)
                 return rows
             }
