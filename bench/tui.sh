@@ -33,6 +33,33 @@ until [ "$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" 
   sleep 0.002
 done
 key=$(( $(now_ms) - t0 ))
+# Filter key → screen: type "file-", then each of "9999"; every key narrows the list (10000 → 1111 → 111 → 11 → 1
+# rows) and is timed until the list's count changes. The slowest key is reported.
+tab() { tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]* " | head -1; }
+tmux -L "$sock" send-keys -t b /
+tmux -L "$sock" send-keys -t b -l file-
+t0=$(now_ms)
+until tmux -L "$sock" capture-pane -p -t b | grep -q "Filter: file-"; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && break
+  sleep 0.002
+done
+filter_max=0
+for _ in 1 2 3 4; do
+  before=$(tab); t0=$(now_ms)
+  tmux -L "$sock" send-keys -t b -l 9
+  until [ "$(tab)" != "$before" ]; do
+    [ $(( $(now_ms) - t0 )) -gt 5000 ] && break
+    sleep 0.002
+  done
+  took=$(( $(now_ms) - t0 )); [ "$took" -gt "$filter_max" ] && filter_max=$took
+done
+filtered=$(tab)
+tmux -L "$sock" send-keys -t b Escape
+t0=$(now_ms)
+until tmux -L "$sock" capture-pane -p -t b | grep -q "Downloading $tasks "; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && break
+  sleep 0.002
+done
 # What one look at the screen costs (tmux capture-pane + grep), to read the figure above against.
 p0=$(now_ms); for _ in 1 2 3 4 5; do tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" >/dev/null; done
 poll=$(( ($(now_ms) - p0) / 5 ))
@@ -50,6 +77,7 @@ tmux -L "$sock" send-keys -t b q
 printf 'live list, %d tasks\n' "$tasks"
 printf '  first frame      %6d ms   (target < 300)\n' "$first"
 printf '  key -> screen    %6d ms   (target < 50; one screen poll through tmux costs %d ms)\n' "$key" "$poll"
+printf '  filter key       %6d ms   (slowest of 4 keys narrowing %d tasks to "%s"; target < 50)\n' "$filter_max" "$tasks" "$filtered"
 printf '  idle CPU         %6s %%    (target < 1, over 10 s)\n' "$cpu"
 printf '  peak RSS         %6d KiB  (target < 57344, 56 MiB)\n' "$rss"
 printf '  terminal bytes   %6d B/s  (idle, diffed updates)\n' "$(( bytes / 10 ))"

@@ -22,7 +22,12 @@ static volatile sig_atomic_t crash_stderr = -1;
 
 void CNcursesw_set_crash_stderr(int descriptor) { crash_stderr = descriptor; }
 
+/* Mouse reports and bracketed paste off (no-ops when they were not on), so a crash leaves no escape codes to the shell. */
+static const char modes_off[] = "\033[?1006l\033[?1000l\033[?2004l";
+
 static void restore_then_chain(int sig, siginfo_t *info, void *context) {
+    ssize_t written = write(STDOUT_FILENO, modes_off, sizeof modes_off - 1);
+    (void)written;
     endwin();
     if (crash_stderr >= 0) dup2(crash_stderr, 2);
     for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {

@@ -26,7 +26,7 @@ public enum InteractiveSession {
         snapshots: SnapshotBox, send: @escaping @Sendable (QueueCommand) -> Void,
         options: TerminalOptions, stopRequested: @escaping @Sendable () -> Bool
     ) throws -> SessionEnd {
-        let session = try TerminalSession.open()
+        let session = try TerminalSession.open(mouse: options.mouse)
         defer { session.close() }
         var loop = Loop(session: session, options: options)
         return loop.run(snapshots: snapshots, send: send, stopRequested: stopRequested)
@@ -45,7 +45,11 @@ public enum InteractiveSession {
         var freeDisk: Int64?
         var lastSecond = ContinuousClock.now
         var lastSequence: UInt64?
-        var cachedContext: (sequence: UInt64, visibleRows: Int, context: UIContext)?
+        var cachedContext: (sequence: UInt64, visibleRows: Int, view: ListView, context: UIContext)?
+        /// The rows the filter and the order show, kept between keys.
+        var shownRows = ShownRowsCache()
+        /// Tells a double click from two clicks.
+        var clicks = ClickTracker()
         /// Commands sent that the snapshot may not show yet; keys in one burst act on their effect.
         var pending = PendingCommands()
         /// The open help or details box's page size and last offset, from the last frame.
@@ -77,18 +81,21 @@ public enum InteractiveSession {
                 if stopRequested() { return .stopRequested }
                 var needsDraw = false
                 let burst = readBurst()
-                for event in burst {
+                for var event in burst {
                     needsDraw = true
+                    if case let .mousePress(line, column) = event {
+                        event = .key(.mouse(clicks.press(line: line, column: column, at: .now)))
+                    }
                     if case let .key(key) = event {
                         snapshot = snapshots.read()
                         let now = ContinuousClock.now
                         var keyContext = pending.context(over: context(snapshot), now: now)
                         // The open box's page size and end, as last drawn, keep its scroll inside the content.
                         keyContext.overlayScroll = overlayScroll
-                        let (next, command) = state.reduce(key, context: keyContext)
+                        let (next, commands) = state.handle(key, context: keyContext)
                         if next.message != state.message { messageShownAt = next.message == nil ? nil : .now }
                         state = next
-                        if let command {
+                        for command in commands {
                             pending.sent(command, at: now)
                             send(command)
                         }
@@ -156,17 +163,23 @@ public enum InteractiveSession {
         /// How long a paste may pause between two writes of the terminal and still be one paste.
         static let pasteGapMilliseconds: Int32 = 30
 
-        /// The reducer's view of a snapshot, built once per snapshot and screen size (it walks every task).
+        /// The reducer's view of a snapshot, built once per snapshot, screen size, filter, order and marks (it walks
+        /// every task).
         mutating func context(_ snapshot: QueueSnapshot) -> UIContext {
             let size = session.size
             let layout = ScreenLayout(width: size.width, height: size.height)
-            if let cached = cachedContext, cached.sequence == snapshot.sequence, cached.visibleRows == layout.visibleRows {
+            if let cached = cachedContext, cached.sequence == snapshot.sequence, cached.visibleRows == layout.visibleRows,
+               cached.view == state.view, cached.context.screen == layout {
                 return cached.context
             }
-            var context = UIContext(snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory)
+            let shown = shownRows.shown(snapshot, view: state.view)
+            var context = UIContext(
+                snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory, shown: shown,
+                marks: state.view.marks, refs: shownRows.rowRefs(snapshot))
             context.proxyDefaults = options.proxyDefaults
             context.intakeRules = options.intakeRules
-            cachedContext = (snapshot.sequence, layout.visibleRows, context)
+            context.screen = layout
+            cachedContext = (snapshot.sequence, layout.visibleRows, state.view, context)
             return context
         }
 
@@ -176,7 +189,8 @@ public enum InteractiveSession {
             state = state.synchronized(with: context(snapshot))
             lastSequence = snapshot.sequence
             let model = builder.build(
-                snapshot: snapshot, state: state, layout: layout, freeDiskBytes: freeDisk, now: Date(), frame: frame)
+                snapshot: snapshot, state: state, layout: layout, freeDiskBytes: freeDisk, now: Date(), frame: frame,
+                shown: shownRows.shown(snapshot, view: state.view))
             overlayScroll = renderer.overlayScroll(model, layout: layout)
             painter.paint(renderer.render(model, layout: layout))
             let title = TerminalTitle.text(snapshot)

@@ -5,6 +5,8 @@ import HaulTUI
 enum TerminalEvent: Equatable {
     case key(KeyPress)
     case resize
+    /// The left button went down at a cell; the loop tells a click from a double click (`ClickTracker`).
+    case mousePress(line: Int, column: Int)
     /// Nothing arrived before the timeout.
     case idle
 }
@@ -61,12 +63,14 @@ struct KeyReader {
         }
     }
 
-    /// After ESC: a bracketed paste if `[200~` follows at once, else a plain Esc (what followed is put back).
+    /// After ESC: a bracketed paste if `[200~` follows at once, a mouse report if `[<` does, else a plain Esc (what
+    /// followed is put back).
     func escape() -> TerminalEvent {
         let marker: [UInt32] = Array("[200~".unicodeScalars.map(\.value))
         var seen: [UInt32] = []
         for expected in marker {
             let next = rawCharacter(waiting: 0)
+            if seen.count == 1, next == UInt32(UInt8(ascii: "<")) { return mouseReport() }
             guard next == expected else {
                 // Put back what was read, last first, so it is read again in order.
                 for value in (seen + (next.map { [$0] } ?? [])).reversed() { _ = unget_wch(wchar_t(bitPattern: value)) }
@@ -75,6 +79,30 @@ struct KeyReader {
             seen.append(expected)
         }
         return .key(.paste(readPaste()))
+    }
+
+    /// The rest of an SGR mouse report after `ESC [<`: `button ; column ; line` (from 1) and `M` for a press,
+    /// `m` for a release. A left press or the wheel is an event; anything else (releases, other buttons, a report
+    /// cut short) is idle.
+    func mouseReport() -> TerminalEvent {
+        var numbers: [Int] = [0]
+        while let value = rawCharacter(waiting: 10), numbers.count <= 3 {
+            switch value {
+            case 48...57: numbers[numbers.count - 1] = min(numbers[numbers.count - 1] * 10 + Int(value - 48), 1 << 20)
+            case 59: numbers.append(0)
+            case 77, 109:
+                guard value == 77, numbers.count == 3, numbers[1] > 0, numbers[2] > 0 else { return .idle }
+                let (line, column) = (numbers[2] - 1, numbers[1] - 1)
+                switch numbers[0] {
+                case 0: return .mousePress(line: line, column: column)
+                case 64: return .key(.mouse(MouseEvent(.wheelUp, line: line, column: column)))
+                case 65: return .key(.mouse(MouseEvent(.wheelDown, line: line, column: column)))
+                default: return .idle
+                }
+            default: return .idle
+            }
+        }
+        return .idle
     }
 
     /// Reads until `ESC [201~`, with a short wait per character so a paste cut short cannot hang the loop.
@@ -95,10 +123,13 @@ struct KeyReader {
         return text
     }
 
-    /// One character (not a function key), or nil after `milliseconds`.
+    /// One character, or nil after `milliseconds`; a function key read here (F10 right after Esc) is put back for
+    /// the next read, never lost.
     func rawCharacter(waiting milliseconds: Int32) -> UInt32? {
         wtimeout(window, milliseconds)
         var code: wint_t = 0
-        return wget_wch(window, &code) == OK ? UInt32(code) : nil
+        let result = wget_wch(window, &code)
+        if result == KEY_CODE_YES { _ = ungetch(Int32(code)) }
+        return result == OK ? UInt32(code) : nil
     }
 }

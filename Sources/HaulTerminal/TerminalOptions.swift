@@ -13,6 +13,8 @@ public struct TerminalOptions: Sendable {
     public var proxyDefaults = ProxySettings()
     /// The settings file's rules and categories for URLs added with `a`.
     public var intakeRules = IntakeRules()
+    /// Clicks and the wheel act on the list (`--no-mouse` leaves the mouse to the terminal).
+    public var mouse = true
 
     public init(theme: Theme, downloadDirectory: String, attachedTo: Int32? = nil) {
         self.theme = theme

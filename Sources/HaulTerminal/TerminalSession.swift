@@ -30,6 +30,11 @@ final class TerminalSession {
 
     private static let bracketedPasteOn = "\u{1B}[?2004h"
     private static let bracketedPasteOff = "\u{1B}[?2004l"
+    /// Button presses and the wheel, reported in SGR form (`ESC [ < b ; x ; y M`), which has no column limit.
+    private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    private static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
+    /// Whether this session asked the terminal for mouse reports.
+    private(set) var reportsMouse = false
 
     private init(
         screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, hasColors: Bool, hasDefaultColors: Bool,
@@ -44,7 +49,8 @@ final class TerminalSession {
     }
 
     /// Takes the terminal. Throws `TerminalUnavailable` when stdin/stdout are not terminals or TERM is unusable.
-    static func open() throws(TerminalUnavailable) -> TerminalSession {
+    /// - Parameter mouse: ask the terminal to report clicks and the wheel (`KeyReader` reads them as `.mouse`).
+    static func open(mouse: Bool = false) throws(TerminalUnavailable) -> TerminalSession {
         setCharacterLocale()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(reason: "stdin or stdout is not a terminal")
@@ -81,6 +87,10 @@ final class TerminalSession {
             screen: screen, window: window, hasColors: hasColors, hasDefaultColors: hasDefaultColors,
             isUTF8: codeset == "UTF-8", stderrCapture: StderrCapture())
         writeToTerminal(bracketedPasteOn)
+        if mouse {
+            writeToTerminal(mouseOn)
+            session.reportsMouse = true
+        }
         // The terminal's own title goes on its title stack (xterm, tmux, VTE), to come back on close.
         writeToTerminal(pushTitle)
         return session
@@ -107,6 +117,7 @@ final class TerminalSession {
         guard isOpen else { return }
         isOpen = false
         writeToTerminal(Self.bracketedPasteOff)
+        if reportsMouse { writeToTerminal(Self.mouseOff) }
         writeToTerminal(Self.popTitle)
         endwin()
         delscreen(screen)

@@ -12,10 +12,12 @@ struct ScheduleGateTests {
         let first = gate.read(at: Self.at(12), calendar: Self.berlin)
         #expect(first == ScheduleGate.Change(holds: true, cap: false, note: true))
         #expect(gate.holds && gate.note == "scheduled: resumes at Thu 01:00")
+        #expect(gate.heldUntil == "Thu 01:00", "the list's header says until when")
         #expect(gate.read(at: Self.at(12, 1), calendar: Self.berlin) == ScheduleGate.Change(holds: false, cap: false, note: false),
                 "nothing changed a minute later")
         let opened = gate.read(at: ScheduleTests.at(2026, 11, 26, 1, 0, 1), calendar: Self.berlin)
         #expect(opened.holds && !gate.holds && gate.note == nil)
+        #expect(gate.heldUntil == nil)
     }
 
     @Test func aCapWindowCapsAndAForcedReadingTellsTheCapAgain() throws {
@@ -34,6 +36,7 @@ struct ScheduleGateTests {
         let suspended = gate.read(at: Self.at(12), calendar: Self.berlin)
         #expect(suspended.holds && !gate.holds)
         #expect(gate.note == "schedule suspended until Thu 01:00")
+        #expect(gate.heldUntil == nil, "set aside, the schedule holds nothing")
         // At its next change the schedule is in force again (the window is open then).
         _ = gate.read(at: ScheduleTests.at(2026, 11, 26, 1, 0, 1), calendar: Self.berlin)
         #expect(gate.suspendedUntil == nil && !gate.holds)

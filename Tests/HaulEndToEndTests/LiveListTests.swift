@@ -85,17 +85,17 @@ import Testing
         let haul = try HaulProcess.binary(named: "haul").path
         let tmux = try TmuxDriver(command: "\(haul) --state-dir \(run.state) -d \(run.downloads) -j 3 \(server.url("/burst.bin"))")
         defer { tmux.kill() }
-        try await tmux.waitFor("a running row") { $0.contains("burst.bin") && $0.contains("1 running") && $0.contains("3 at a time") }
+        try await tmux.waitFor("a running row") { $0.contains("burst.bin") && $0.contains("1 running") && $0.contains("max 3 running") }
 
         try tmux.send(">>>", literal: true)
-        try await tmux.waitFor("6 at a time")
+        try await tmux.waitFor("max 6 running")
         try tmux.send("  ", literal: true)
         // Pause then resume: the task ends running again, never left paused.
         try await eventually("the pause and the resume to reach the server", timeout: .seconds(10)) {
             server.stats("/burst.bin").requests >= 2
         }
         let screen = try await tmux.waitFor("the task running again") { $0.contains("1 running") && !$0.contains("paused") }
-        #expect(screen.contains("6 at a time"))
+        #expect(screen.contains("max 6 running"))
         try tmux.send("q")
         let end = try await tmux.waitFor("exit status") { $0.contains("EXITED=") }
         #expect(end.contains("EXITED=0"))
@@ -161,12 +161,12 @@ import Testing
         try tmux.send("?")
         let first = try await tmux.waitFor("↓ more  PgDn")
         #expect(first.contains("Move around"))
-        #expect(!first.contains("space p"), "the Tasks section starts below the first page")
+        #expect(!first.contains("add URLs"), "the Tasks section goes on below the first page")
         try tmux.send("NPage")
-        let paged = try await tmux.waitFor("the second page of help") { $0.contains("space p  pause") && $0.contains("↑ more") }
+        let paged = try await tmux.waitFor("the second page of help") { $0.contains("add URLs") && $0.contains("↑ more") }
         #expect(!paged.contains("Move around"))
         try tmux.send("End")
-        let end = try await tmux.waitFor("Enter    details: close")
+        let end = try await tmux.waitFor("Enter         details: close")
         #expect(!end.contains("↓ more"), "nothing below the last page")
         try tmux.send("Escape")
         try await tmux.waitFor("help closed") { !$0.contains("haul — keys") && $0.contains("gone.bin") }

@@ -47,7 +47,8 @@ import Testing
     @Test func theFooterComesFromTheTable() {
         let footer = KeyBinding.footerItems(in: .list).map { "\($0.keys) \($0.label)" }
         #expect(footer == [
-            "space pause/resume", "a add", "x remove", "Enter details", "J/K move", "</> limit", "Tab lists", "? help", "q quit",
+            "space pause/resume", "/ filter", "o sort", "a add", "x remove", "Enter details", "m mark", "J/K move", "</> running",
+            "[/] cap", "Tab lists", "? help", "q quit",
         ])
         #expect(KeyBinding.footerItems(in: .list).filter(\.essential).map(\.label) == ["help", "quit"])
         #expect(KeyBinding.footerItems(in: .help).map { "\($0.keys) \($0.label)" } == ["↑/↓ scroll", "PgUp/PgDn page", "Esc close"])

@@ -26,16 +26,16 @@ import Testing
         #expect(TestQueue.screen(TestQueue.sketch, width: 80).lines() == [
             " haul  ▶2 ·1 ⏸1 ✗1 ✓1                         ↓ 16.1 MiB/s   disk 80.2 GiB free",
             "─ Downloading 5 ─ Completed 1 ──────────────────────────────────────────────────",
+            "   Name                  Progress                       Size  Speed/State    ETA",
             "›▶ 電影.第01集.mp4       ███████░░░░░░░  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s",
             " ▶ ubuntu-24.04.iso      ██░░░░░░░░░░░░  21.0%     1.2G/5.7G   12.0 MiB/s  6m20s",
             " ⏸ dataset.tar.zst       ████░░░░░░░░░░  29.3%   301.0M/1.0G       paused",
             " · notes.pdf             ░░░░░░░░░░░░░░      —           —/—      waiting",
             " ✗ broken.bin            HTTP 404 Not Found from example.org — press p to retry",
             "",
-            "",
             "────────────────────────────────────────────────────────────────────────────────",
-            " Downloading 1/5                                              3 at a time (< >)",
-            " space pause/resume  a add  x remove  Enter details  J/K move  ? help  q quit",
+            " Downloading 1/5                                            max 3 running (< >)",
+            " space pause/resume  / filter  o sort  a add  x remove  ? help  q quit",
         ])
     }
 
@@ -43,15 +43,15 @@ import Testing
         #expect(TestQueue.screen(TestQueue.sketch, width: 40).lines() == [
             " haul  ▶2 ·1 ⏸1 ✗1 ✓1      ↓ 16.1 MiB/s",
             "─ Downloading 5 ─ Completed 1 ──────────",
+            "   Name                Done  Speed/State",
             "›▶ 電影.第01集.mp4    53.9%    4.1 MiB/s",
             " ▶ ubuntu-24.04.iso   21.0%   12.0 MiB/s",
             " ⏸ dataset.tar.zst    29.3%       paused",
             " · notes.pdf              —      waiting",
             " ✗ broken.bin        HTTP 404 … p: retry",
             "",
-            "",
             "────────────────────────────────────────",
-            " Downloading 1/5      3 at a time (< >)",
+            " Downloading 1/5    max 3 running (< >)",
             " space pause/resume  ? help  q quit",
         ])
     }
@@ -61,43 +61,44 @@ import Testing
         let lines = grid.lines()
         #expect(lines[0].hasPrefix(" haul  2 running · 1 waiting · 1 paused · 1 failed · 1 done"))
         #expect(lines[0].hasSuffix("↓ 16.1 MiB/s   disk 80.2 GiB free"))
-        #expect(lines[2] == "›▶ 電影.第01集.mp4" + String(repeating: " ", count: 101)
+        #expect(lines[2].hasPrefix("   Name" + String(repeating: " ", count: 112) + "Progress"))
+        #expect(lines[3] == "›▶ 電影.第01集.mp4" + String(repeating: " ", count: 101)
             + String(repeating: "█", count: 21) + String(repeating: "░", count: 19) + "  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s")
-        #expect(lines[6].hasSuffix("HTTP 404 Not Found from example.org — press p to retry"))
-        #expect(lines[11] == " space pause/resume  a add  x remove  Enter details  J/K move  </> limit  Tab lists  ? help  q quit")
+        #expect(lines[7].hasSuffix("HTTP 404 Not Found from example.org — press p to retry"))
+        #expect(lines[11] == " space pause/resume  / filter  o sort  a add  x remove  Enter details  m mark  J/K move  </> running  [/] cap  Tab lists  ? help  q quit")
     }
 
     @Test func barsAtZeroHalfAndFullAndAnActivityBlockForUnknownSizes() {
-        let lines = TestQueue.screen(Self.bars, width: 80, height: 9, frame: 5).lines()
-        #expect(lines[2...5] == [
+        let lines = TestQueue.screen(Self.bars, width: 80, height: 10, frame: 5).lines()
+        #expect(lines[3...6] == [
             "›▶ zero.bin              ░░░░░░░░░░░░░░   0.0%     0B/100.0M            —      —",
             " ▶ half.bin              ███████░░░░░░░  50.0%  50.0M/100.0M    1.0 KiB/s 14h13m",
             " ▶ full.bin              ██████████████ 100.0% 100.0M/100.0M  976.6 KiB/s     0s",
             " ▶ stream.bin            ░░░░░███░░░░░░      —       12.0M/—    1.9 MiB/s      —",
         ])
         // The block moves with the frame and never shows a percent.
-        let later = TestQueue.screen(Self.bars, width: 80, height: 9, frame: 6).lines()
-        #expect(later[5] == " ▶ stream.bin            ░░░░░░███░░░░░      —       12.0M/—    1.9 MiB/s      —")
+        let later = TestQueue.screen(Self.bars, width: 80, height: 10, frame: 6).lines()
+        #expect(later[6] == " ▶ stream.bin            ░░░░░░███░░░░░      —       12.0M/—    1.9 MiB/s      —")
     }
 
     @Test func narrowFallbacksDropTheBarThenTheEtaThenTheSize() {
-        #expect(TestQueue.screen(Self.bars, width: 64, height: 9).lines()[3]
+        #expect(TestQueue.screen(Self.bars, width: 64, height: 10).lines()[4]
             == " ▶ half.bin              50.0%  50.0M/100.0M    1.0 KiB/s 14h13m")
-        #expect(TestQueue.screen(Self.bars, width: 50, height: 9).lines()[3]
+        #expect(TestQueue.screen(Self.bars, width: 50, height: 10).lines()[4]
             == " ▶ half.bin       50.0%  50.0M/100.0M    1.0 KiB/s")
-        #expect(TestQueue.screen(Self.bars, width: 40, height: 9).lines()[3] == " ▶ half.bin           50.0%    1.0 KiB/s")
-        #expect(TestQueue.screen(Self.bars, width: 30, height: 9).lines()[3] == " ▶ half.bin              50.0%")
+        #expect(TestQueue.screen(Self.bars, width: 40, height: 10).lines()[4] == " ▶ half.bin           50.0%    1.0 KiB/s")
+        #expect(TestQueue.screen(Self.bars, width: 30, height: 10).lines()[4] == " ▶ half.bin              50.0%")
         // With no bar, a stream of unknown size shows a spinner where the percent goes.
-        #expect(TestQueue.screen(Self.bars, width: 40, height: 9).lines()[5] == " ▶ stream.bin             ⠋    1.9 MiB/s")
+        #expect(TestQueue.screen(Self.bars, width: 40, height: 10).lines()[6] == " ▶ stream.bin             ⠋    1.9 MiB/s")
     }
 
     @Test func cjkNamesAreCutByDisplayWidthWithAnEllipsis() {
         var state = UIState()
         state.downloading = .init(selected: TaskID(5), index: 4)
-        let wide = TestQueue.screen(Self.bars, width: 80, height: 10, state: state).lines()
-        #expect(wide[6] == "›↻ 電影-第一集-超長的檔… ░░░░░░░░░░░░░░      —           —/—    retry 12s")
-        let narrow = TestQueue.screen(Self.bars, width: 40, height: 10, state: state).lines()
-        #expect(narrow[6] == "›↻ 電影-第一集-超長…      —    retry 12s")
+        let wide = TestQueue.screen(Self.bars, width: 80, height: 11, state: state).lines()
+        #expect(wide[7] == "›↻ 電影-第一集-超長的檔… ░░░░░░░░░░░░░░      —           —/—    retry 12s")
+        let narrow = TestQueue.screen(Self.bars, width: 40, height: 11, state: state).lines()
+        #expect(narrow[7] == "›↻ 電影-第一集-超長…      —    retry 12s")
     }
 
     @Test func everyLineIsExactlyTheScreenWidthFrom1To300Columns() {
@@ -110,57 +111,79 @@ import Testing
     }
 
     @Test func shortScreensKeepARowAndTheStatusLine() {
-        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 1).lines() == [" Downloading 1/5      3 at a time (< >)"])
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 1).lines() == [" Downloading 1/5    max 3 running (< >)"])
         #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 3).lines() == [
             " haul  ▶2 ·1 ⏸1 ✗1 ✓1      ↓ 16.1 MiB/s",
             "›▶ 電影.第01集.mp4    53.9%    4.1 MiB/s",
-            " Downloading 1/5      3 at a time (< >)",
+            " Downloading 1/5    max 3 running (< >)",
         ])
     }
 
     @Test func anEmptyListTeachesTheAddKey() {
         let lines = TestQueue.screen(QueueSnapshot(), width: 80, height: 8).lines()
         #expect(lines[0] == " haul  0 running · 0 waiting                           ↓ —   disk 80.2 GiB free")
-        #expect(lines[2] == "   Nothing to download — press a to add a URL")
-        #expect(lines[6] == " Downloading empty                                            3 at a time (< >)")
+        #expect(lines[2] == "   Name                  Progress                       Size  Speed/State    ETA")
+        #expect(lines[3] == "   Nothing to download — press a to add a URL")
+        #expect(lines[6] == " Downloading empty                                          max 3 running (< >)")
     }
 
-    @Test func theScheduleShowsInTheHeaderAndGoesFirstWhenNarrow() {
-        var snapshot = QueueSnapshot()
-        snapshot.schedule = "scheduled: resumes at 01:00"
+    /// A closed run window says until when, at 80 columns too (the disk space goes first), and short at 40.
+    @Test func aScheduleThatHoldsTheQueueSaysUntilWhenAt80Columns() {
+        var snapshot = QueueSnapshot(rows: [TestQueue.row(1, "a.bin", .waiting)], sequence: 1)
+        snapshot.schedule = "scheduled: resumes at 23:00"
+        snapshot.scheduleHeldUntil = "23:00"
         let wide = TestQueue.screen(snapshot, width: 110, height: 8).lines()
-        #expect(wide[0] == " haul  0 running · 0 waiting · scheduled: resumes at 01:00                           ↓ —   disk 80.2 GiB free")
-        let narrow = TestQueue.screen(snapshot, width: 80, height: 8).lines()
-        #expect(narrow[0] == " haul  0 running · 0 waiting                           ↓ —   disk 80.2 GiB free")
+        #expect(wide[0] == " haul  0 running · 1 waiting · paused until 23:00 by the schedule                    ↓ —   disk 80.2 GiB free")
+        let eighty = TestQueue.screen(snapshot, width: 80, height: 8).lines()
+        #expect(eighty[0] == " haul  ▶0 ·1 · paused until 23:00 by the schedule      ↓ —   disk 80.2 GiB free")
+        let narrow = TestQueue.screen(snapshot, width: 40, height: 8).lines()
+        #expect(narrow[0] == " haul  ▶0 ·1  paused till 23:00     ↓ —")
+    }
+
+    /// `max-overall-download-limit = 4M` while a 300 KiB/s cap window holds: the header names the cap that holds
+    /// and why, at 120 and at 80 columns.
+    @Test func theHeaderShowsTheCapThatHoldsAndWhy() {
+        var snapshot = TestQueue.sketch
+        snapshot.overallLimit = RateLimit(bytesPerSecond: 4 << 20)
+        snapshot.scheduleCap = RateLimit(bytesPerSecond: 300 << 10)
+        snapshot.schedule = "schedule: cap 300.0 KiB/s until 18:00"
+        for width in [120, 80] {
+            let top = TestQueue.screen(snapshot, width: width).lines()[0]
+            #expect(top.contains("cap 300.0 KiB/s by the schedule"), "\(width): \(top)")
+            #expect(!top.contains("4.0 MiB/s"), "\(width): \(top)")
+        }
+        snapshot.scheduleCap = RateLimit(bytesPerSecond: 8 << 20)
+        #expect(TestQueue.screen(snapshot, width: 80).lines()[0].contains("cap 4.0 MiB/s (global)"))
+        #expect(TestQueue.screen(snapshot, width: 40).lines()[0].contains("↓ 16.1 MiB/s"))
     }
 
     @Test func theCompletedListShowsFinishedTasks() {
         let state = UIState(list: .completed)
         let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 8, state: state).lines()
-        #expect(lines[2] == "›✓ done.zip              ██████████████ 100.0%         10.0M         done")
-        #expect(lines[6] == " Completed 1/1                                                3 at a time (< >)")
+        #expect(lines[3] == "›✓ done.zip              ██████████████ 100.0%         10.0M         done")
+        #expect(lines[6] == " Completed 1/1                                              max 3 running (< >)")
     }
 
     @Test func asciiGlyphsForTerminalsWithoutUTF8() {
         let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 10, glyphs: .ascii).lines()
         #expect(lines[0] == " haul  >2 .1 =1 x1 +1                         v 16.1 MiB/s   disk 80.2 GiB free")
-        #expect(lines[2] == ">> 電影.第01集.mp4       #######-------  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s")
+        #expect(lines[3] == ">> 電影.第01集.mp4       #######-------  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s")
     }
 
     @Test func theSelectedRowIsMarkedForThePainterAndTheRolesFollowTheColumns() {
         let grid = TestQueue.screen(TestQueue.sketch, width: 80)
-        #expect((0..<80).allSatisfy { grid[2, $0].selected })
-        #expect((0..<80).allSatisfy { !grid[3, $0].selected })
-        #expect(grid[2, 0].role == .rowMarker)
-        #expect(grid[2, 1].role == .stateRunning)
-        #expect(grid[4, 1].role == .statePaused)
-        #expect(grid[6, 1].role == .stateFailed)
-        #expect(grid[2, 25].role == .barDone)
-        #expect(grid[2, 37].role == .barRemaining)
-        #expect(grid[6, 25].role == .rowError)
-        #expect(grid[6, 70].role == .rowHint)
+        #expect((0..<80).allSatisfy { grid[3, $0].selected })
+        #expect((0..<80).allSatisfy { !grid[4, $0].selected })
+        #expect(grid[3, 0].role == .rowMarker)
+        #expect(grid[3, 1].role == .stateRunning)
+        #expect(grid[5, 1].role == .statePaused)
+        #expect(grid[7, 1].role == .stateFailed)
+        #expect(grid[3, 25].role == .barDone)
+        #expect(grid[3, 37].role == .barRemaining)
+        #expect(grid[7, 25].role == .rowError)
+        #expect(grid[7, 70].role == .rowHint)
         // The wide first character of the name takes two cells.
-        #expect(grid[2, 3].character == "電" && grid[2, 3].width == 2 && grid[2, 4].width == 0)
+        #expect(grid[3, 3].character == "電" && grid[3, 3].width == 2 && grid[3, 4].width == 0)
     }
 
     @Test func thePromptShowsUTF8TextAndScrollsWithItsCursor() {

@@ -27,6 +27,6 @@ import Testing
         var snapshot = TestQueue.sketch
         snapshot.overallLimit = RateLimit(bytesPerSecond: 5 << 20)
         let top = TestQueue.screen(snapshot, width: 140).lines()[0]
-        #expect(top.contains("(cap 5.0 MiB/s)"))
+        #expect(top.contains("↓ 16.1 MiB/s cap 5.0 MiB/s (global)"))
     }
 }

@@ -31,26 +31,42 @@ import Testing
 
     @Test func helpIsGeneratedFromTheBindingTable() {
         // Tall enough for one column with no scrolling.
-        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 50, state: UIState(mode: .help)).lines().joined(separator: "\n")
-        for binding in KeyBinding.table {
-            let keys = binding.keys.map(\.label).joined(separator: " ")
-            #expect(text.contains(keys + String(repeating: " ", count: max(2, 9 - DisplayWidth.of(keys))) + binding.help), "\(binding.action)")
+        let text = TestQueue.screen(TestQueue.sketch, width: 80, height: 70, state: UIState(mode: .help)).lines().joined(separator: "\n")
+        for binding in KeyBinding.table where !binding.joinsHelpLine {
+            #expect(text.contains(binding.help), "\(binding.action)")
         }
         for section in KeyBinding.Section.allCases { #expect(text.contains("│ \(section.rawValue)")) }
         #expect(text.contains("↑/↓ scroll  PgUp/PgDn page  Esc close"), "the footer comes from the help scope of the table")
         #expect(!text.contains("↑ more") && !text.contains("↓ more"), "everything fits: no scroll hint")
     }
 
+    /// htop's F1 fits 80×24: every key of the table is on it, no line is cut, and no list text shows beside the box.
+    @Test func helpFitsEightyByTwentyFourWithEveryKeyAndNoCutLine() {
+        let lines = TestQueue.screen(TestQueue.sketch, width: 80, height: 24, state: UIState(mode: .help)).lines()
+        let box = lines[0..<23]
+        #expect(box.allSatisfy { !$0.contains("…") }, "no cut line")
+        #expect(!lines.joined().contains("↓ more") && !lines.joined().contains("↑ more"), "nothing to scroll to")
+        #expect(box.allSatisfy { $0.hasSuffix("│") || $0.hasSuffix("┐") || $0.hasSuffix("┘") }, "the box is the last column")
+        let text = box.joined(separator: "\n")
+        for binding in KeyBinding.table {
+            for key in binding.keys {
+                let label = key.label
+                #expect(text.contains(label), "\(label) (\(binding.action)) is in the help")
+            }
+        }
+        // A pair of bindings shares a line, its keys slashed.
+        #expect(text.contains("J/K           move down/up in queue"))
+        #expect(text.contains("x Del F9      remove (asks first)"))
+    }
+
     @Test func helpFlowsIntoTwoColumnsWhenTheScreenIsShortButWideAndScrollsBoth() {
-        let lines = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help)).lines()
-        #expect(lines[1] == "│ Move around                                                Screen                                                   │─")
-        #expect(lines[12] == "│ e        new link for the task (keeps its bytes if same…   PgUp     one page up                                     │")
-        #expect(lines[16] == "└────────────────────────────────────────────────────────────────────────────────────────────────────── ↓ more  PgDn ─┘")
-        let end = TestQueue.screen(TestQueue.sketch, width: 120, height: 18, state: UIState(mode: .help, helpScroll: 99)).lines()
-        #expect(end[0].hasSuffix("─ ↑ more ─┐"))
-        #expect(end[11].hasPrefix("│ K        move the task up in the queue      "))
-        #expect(end[15].hasPrefix("│ ]        raise the bandwidth cap on all downloads"))
-        #expect(end[16] == "└" + String(repeating: "─", count: 117) + "┘", "clamped at the end: nothing more below")
+        let lines = TestQueue.screen(TestQueue.sketch, width: 120, height: 14, state: UIState(mode: .help)).lines()
+        #expect(lines[1].contains("│ Move around                            Queue"))
+        #expect(lines[12].contains("─ ↓ more  PgDn ─┘"))
+        let end = TestQueue.screen(TestQueue.sketch, width: 120, height: 14, state: UIState(mode: .help, helpScroll: 99)).lines()
+        #expect(end[0].contains("─ ↑ more ─┐"))
+        #expect(end[11].contains("│ d             detach to background "))
+        #expect(end.contains { $0.contains("Enter         details: close") })
     }
 
     @Test func helpAt40x12ScrollsByLineAndPageAndStopsAtTheEnd() {
@@ -58,14 +74,14 @@ import Testing
         #expect(first == [
             "┌─ haul — keys ────────────────────────┐",
             "│ Move around                          │",
-            "│ ↑ k      select the previous task    │",
-            "│ ↓ j      select the next task        │",
-            "│ PgUp     one page up                 │",
-            "│ PgDn     one page down               │",
-            "│ Home g   first task                  │",
-            "│ End G    last task                   │",
+            "│ ↑/↓ k/j       select previous/next   │",
+            "│ PgUp/PgDn     one page up/down       │",
+            "│ Home/End g/G  first/last task        │",
+            "│ / F3          filter (Esc clears it) │",
+            "│ o F6          next sort order        │",
             "│                                      │",
             "│ Tasks                                │",
+            "│ space p       pause/resume/retry     │",
             "└─────────────────────── ↓ more  PgDn ─┘",
             " ↑/↓ scroll  PgUp/PgDn page  Esc close",
         ])
@@ -73,50 +89,50 @@ import Testing
         #expect(paged.helpScroll == 8, "a page keeps one line of the last one")
         #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: paged).lines() == [
             "┌─ haul — keys ─────────────── ↑ more ─┐",
-            "│ Tasks                                │",
-            "│ space p  pause, resume, or retry a … │",
-            "│ a        add URLs (paste works; Esc… │",
-            "│ e        new link for the task (kee… │",
-            "│ x Del    remove (asks whether to de… │",
-            "│ Enter    details: URL, path, valida… │",
-            "│ +        one connection more for th… │",
-            "│ -        one connection fewer for t… │",
+            "│ space p       pause/resume/retry     │",
+            "│ a             add URLs (paste works) │",
+            "│ e             new link, same bytes   │",
+            "│ x Del F9      remove (asks first)    │",
+            "│ Enter         details of the task    │",
+            "│ m/M           mark / clear marks     │",
+            "│ +/-           connections more/fewer │",
             "│                                      │",
+            "│ Screen                               │",
             "└─────────────────────── ↓ more  PgDn ─┘",
             " ↑/↓ scroll  PgUp/PgDn page  Esc close",
         ])
         let lineDown = Self.press([.down, .character("j")], from: paged, in: TestQueue.sketch)
-        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: lineDown).lines()[1] == "│ a        add URLs (paste works; Esc… │")
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: lineDown).lines()[1] == "│ e             new link, same bytes   │")
         // Far past the end, the offset stays at the last page: one ↑ then shows one line more above.
         let end = Self.press(Array(repeating: .character(" "), count: 10), from: UIState(mode: .help), in: TestQueue.sketch)
         #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: end).lines() == [
             "┌─ haul — keys ─────────────── ↑ more ─┐",
-            "│ ↑ k      details: the previous task  │",
-            "│ ↓ j      details: the next task      │",
-            "│ PgUp     one page up                 │",
-            "│ PgDn     one page down               │",
-            "│ space    help: one page down         │",
-            "│ Home g   to the top                  │",
-            "│ End G    to the end                  │",
-            "│ Esc q    close (help: any other key… │",
-            "│ Enter    details: close              │",
+            "│ [/]           lower/raise the cap    │",
+            "│                                      │",
+            "│ In help and details                  │",
+            "│ ↑/↓ k/j       scroll; details: task  │",
+            "│ PgUp/PgDn     page up/down           │",
+            "│ space         help: page down        │",
+            "│ Home/End g/G  to the top/end         │",
+            "│ Esc q         close (help: any key)  │",
+            "│ Enter         details: close         │",
             "└──────────────────────────────────────┘",
             " ↑/↓ scroll  PgUp/PgDn page  Esc close",
         ])
         let up = Self.press([.up], from: end, in: TestQueue.sketch)
-        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: up).lines()[1] == "│ ↓ j      help: one line down         │")
+        #expect(TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: up).lines()[1] == "│ </>           fewer/more running     │")
         #expect(Self.press([.home], from: up, in: TestQueue.sketch).helpScroll == 0)
     }
 
     @Test func theRendererClampsAnOffsetPastTheContent() {
         let far = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 1000)).lines()
-        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 37)).lines()
+        let last = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .help, helpScroll: 30)).lines()
         #expect(far == last)
-        #expect(last[9] == "│ Enter    details: close              │")
+        #expect(last[9] == "│ Enter         details: close         │")
         let layout = ScreenLayout(width: 40, height: 12)
         let model = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(mode: .help), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
-        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 37))
+        #expect(ListRenderer().overlayScroll(model, layout: layout) == OverlayScroll(page: 9, maxOffset: 30))
         let list = ViewModelBuilder().build(
             snapshot: TestQueue.sketch, state: UIState(), layout: layout, freeDiskBytes: nil, now: TestQueue.epoch, frame: 0)
         #expect(ListRenderer().overlayScroll(list, layout: layout) == nil)
@@ -256,15 +272,15 @@ import Testing
         let grid = TestQueue.screen(TestQueue.sketch, width: 80, height: 12, state: state)
         let lines = grid.lines()
         #expect(lines[2...8] == [
-            "›▶ 電影.第┌─ Remove this download? ─────────────────────────────────┐iB/s  2m11s",
-            " ▶ ubuntu-│ 電影.第01集.mp4                                         │iB/s  6m20s",
-            " ⏸ dataset│ Its partial file holds 552.0 MiB.                       │used",
-            " · notes.p│ d also deletes the partial file; that cannot be undone. │ting",
-            " ✗ broken.│                                                         │p to retry",
-            "          │ y remove, keep file   d remove + delete file   n cancel │",
-            "          └─────────────────────────────────────────────────────────┘",
+            "  ┌─ Remove this download? ─────────────────────────────────────────────────┐ETA",
+            "›▶│ 電影.第01集.mp4                                                         │11s",
+            " ▶│ Its partial file holds 552.0 MiB.                                       │20s",
+            " ⏸│ f also deletes the partial file; that cannot be undone.                 │",
+            " ·│                                                                         │",
+            " ✗│ y remove, keep partial file   f remove + delete partial file   n cancel │ry",
+            "  └─────────────────────────────────────────────────────────────────────────┘",
         ])
-        #expect(lines[11] == " y remove, keep file  d remove + delete file  n cancel")
+        #expect(lines[11] == " y remove, keep partial file  f remove + delete partial file  n cancel")
         #expect(grid[5, 12].role == .dialogWarning)
         #expect(!grid[2, 20].selected, "the dialog is not part of the selected row")
     }
@@ -291,23 +307,23 @@ import Testing
     @Test func aNarrowRemoveQuestionWrapsAndListsTheChoices() {
         let lines = TestQueue.screen(TestQueue.sketch, width: 40, height: 12, state: UIState(mode: .confirmRemove(TaskID(1)))).lines()
         #expect(lines[3...8] == [
-            " │ d also deletes the partial file;  │/s",
-            " │ that cannot be undone.            │ed",
-            " │                                   │ng",
-            " │ y remove, keep file               │ry",
-            " │ d remove + delete file            │",
+            "›│ f also deletes the partial file;  │/s",
+            " │ that cannot be undone.            │/s",
+            " │                                   │ed",
+            " │ y remove, keep partial file       │ng",
+            " │ f remove + delete partial file    │ry",
             " │ n cancel                          │",
         ])
-        #expect(lines[11] == " y remove, keep file  n cancel")
+        #expect(lines[11] == " y remove, keep partial file  n cancel")
     }
 
     @Test func onAShortScreenTheQuestionKeepsItsChoices() {
         let lines = TestQueue.screen(TestQueue.sketch, width: 40, height: 8, state: UIState(mode: .confirmRemove(TaskID(1)))).lines()
         #expect(lines[1...5] == [
             "─│ 電影.第01集.mp4                   │──",
-            "›│ Its partial file holds 552.0 MiB. │/s",
-            " │ y remove, keep file               │/s",
-            " │ d remove + delete file            │ed",
+            " │ Its partial file holds 552.0 MiB. │te",
+            "›│ y remove, keep partial file       │/s",
+            " │ f remove + delete partial file    │/s",
             "─│ n cancel                          │──",
         ])
     }

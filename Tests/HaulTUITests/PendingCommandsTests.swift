@@ -77,4 +77,24 @@ import Testing
         #expect(Self.base.applying(.pauseAll).downloading.map(\.state) == [.paused, .paused])
         #expect(Self.base.applying(.pauseAll).applying(.startAll).downloading.map(\.state) == [.waiting, .waiting])
     }
+
+    /// C on 10,000 finished rows sends 10,000 removes: the next key reads them in one pass, not one pass each (which
+    /// took minutes), and a second space on marks resumes what the first paused.
+    @Test func tenThousandCommandsApplyInOnePass() {
+        let completed = (1...10_000).map { UIContext.RowRef(id: TaskID(Int64($0)), state: .completed, name: "f\($0)") }
+        let base = UIContext(downloading: [], completed: completed, visibleRows: 8, maxConcurrent: 3, downloadDirectory: "/d")
+        let removes = completed.map { QueueCommand.remove($0.id, deleteFile: false) }
+        let clock = ContinuousClock()
+        var applied = base
+        let took = clock.measure { applied = base.applying(removes) }
+        #expect(applied.completed.isEmpty)
+        #expect(took < .seconds(2), "\(took)")
+
+        var marked = UIContext(
+            downloading: [UIContext.RowRef(id: TaskID(1), state: .running, name: "a")], completed: [], visibleRows: 8, maxConcurrent: 3,
+            downloadDirectory: "/d")
+        marked.marked = marked.downloading
+        let paused = marked.applying([.pause(TaskID(1))])
+        #expect(paused.marked.first?.state == .paused && paused.downloading.first?.state == .paused)
+    }
 }

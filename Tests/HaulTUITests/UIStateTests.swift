@@ -238,7 +238,7 @@ import Testing
         (state, commands) = Self.press([.character("y")], from: state, in: context)
         #expect(commands == [.remove(TaskID(1), deleteFile: false)])
         #expect(state.mode == .list)
-        (_, commands) = Self.press([.delete, .character("d")], in: context)
+        (_, commands) = Self.press([.delete, .character("f")], in: context)
         #expect(commands == [.remove(TaskID(1), deleteFile: true)])
         (state, commands) = Self.press([.character("x"), .character("a"), .character("n")], in: context)
         #expect(commands.isEmpty)
@@ -249,7 +249,7 @@ import Testing
 
     @Test func removingACompletedTaskNeverDeletesItsFile() {
         let context = Self.context([], completed: Self.refs([5], state: .completed))
-        var (state, commands) = Self.press([.tab, .character("x"), .character("d")], in: context)
+        var (state, commands) = Self.press([.tab, .character("x"), .character("f")], in: context)
         #expect(commands.isEmpty)
         #expect(state.mode == .confirmRemove(TaskID(5)))
         (state, commands) = Self.press([.character("y")], from: state, in: context)

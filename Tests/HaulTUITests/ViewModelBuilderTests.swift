@@ -89,7 +89,7 @@ import Testing
         let model = Self.model(snapshot, state: UIState(downloading: .init(selected: TaskID(5000), index: 0)))
         #expect(model.rows.count == ScreenLayout(width: 80, height: 20).visibleRows)
         #expect(model.rows.last?.id == TaskID(5000))
-        #expect(model.status == .info(left: "Downloading 5000/10000", right: "3 at a time (< >)"))
+        #expect(model.status == .info(left: "Downloading 5000/10000", right: "max 3 running (< >)"))
     }
 
     @Test func detailsShowTheURLWithCredentialsRemovedTheOneWayTheCoreRemovesThem() {

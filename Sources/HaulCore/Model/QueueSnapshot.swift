@@ -61,6 +61,11 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     public var schedule: String?
     /// The user set the schedule aside until its next change.
     public var scheduleSuspended = false
+    /// The schedule's cap on all downloads now (nil when it sets none); the cap that holds is the lower of this and
+    /// `overallLimit`.
+    public var scheduleCap: RateLimit?
+    /// When the schedule lets the queue run again (`23:00`, `Mon 01:00`, `never`), while it holds the queue; else nil.
+    public var scheduleHeldUntil: String?
     /// The process that owns the queue, as an attached list last reached it (it changes when the background haul
     /// is restarted); nil in the owner's own snapshots.
     public var ownerProcessID: Int32?
@@ -80,6 +85,7 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case storedRows = "rows", tally, maxConcurrent, totalSpeed, sequence, warning, overallLimit, schedule, scheduleSuspended, ownerProcessID
+        case scheduleCap, scheduleHeldUntil
     }
 
     /// Replaces the row at `index` by `row` of the same task in the same state (new live figures, a new retry

@@ -13,6 +13,8 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
     public var overallLimit: RateLimit?
     public var schedule: String?
     public var scheduleSuspended: Bool
+    public var scheduleCap: RateLimit?
+    public var scheduleHeldUntil: String?
     /// Every row's task, in order, when rows came, went or moved; nil when the order is the base's.
     public var order: [TaskID]?
     /// The rows that are new or differ from the base's.
@@ -27,6 +29,8 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
         overallLimit = new.overallLimit
         schedule = new.schedule
         scheduleSuspended = new.scheduleSuspended
+        scheduleCap = new.scheduleCap
+        scheduleHeldUntil = new.scheduleHeldUntil
         let sameOrder = old.rows.count == new.rows.count && zip(old.rows, new.rows).allSatisfy { $0.id == $1.id }
         if sameOrder {
             order = nil
@@ -56,6 +60,8 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
                 patched.overallLimit = overallLimit
                 patched.schedule = schedule
                 patched.scheduleSuspended = scheduleSuspended
+                patched.scheduleCap = scheduleCap
+                patched.scheduleHeldUntil = scheduleHeldUntil
                 return patched
             }
         }
@@ -82,6 +88,8 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
             overallLimit: overallLimit)
         snapshot.schedule = schedule
         snapshot.scheduleSuspended = scheduleSuspended
+        snapshot.scheduleCap = scheduleCap
+        snapshot.scheduleHeldUntil = scheduleHeldUntil
         return snapshot
     }
 }

@@ -37,6 +37,7 @@ public enum OptionKey: String, CaseIterable, Sendable, Codable, Comparable, Cust
     // The screen.
     case headless, theme
     case noColor = "no-color"
+    case noMouse = "no-mouse"
 
     /// The option's name (`max-concurrent`).
     public var name: String { rawValue }

@@ -118,6 +118,8 @@ public enum OptionRegistry {
             help: OptionHelp("Colour theme: a name from themes/ or a path to a .toml file.")),
         OptionDefinition(.noColor, kind: .bool, default: .bool(false),
             help: OptionHelp("Monochrome (also when NO_COLOR is set).")),
+        OptionDefinition(.noMouse, kind: .bool, default: .bool(false),
+            help: OptionHelp("Leave the mouse to the terminal (no clicks, wheel or text selection by the list).")),
     ]
 
     private static let index = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })

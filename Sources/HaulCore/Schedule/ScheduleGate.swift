@@ -27,6 +27,8 @@ public struct ScheduleGate: Sendable {
     public private(set) var cap: Int64?
     /// `scheduled: resumes at 01:00`; nil when the schedule neither holds nor caps the queue.
     public private(set) var note: String?
+    /// When the queue runs again (`23:00`, `never`) while the schedule holds it; nil otherwise.
+    public private(set) var heldUntil: String?
     /// The schedule is set aside until this moment (its next change when the user suspended it).
     public private(set) var suspendedUntil: Date?
     /// The next change as last looked for, and what the schedule held and capped then: while they stand and it has
@@ -56,10 +58,10 @@ public struct ScheduleGate: Sendable {
         let suspended = suspendedUntil != nil
         let runs = suspended || schedule.runs(at: now, calendar: calendar)
         let newCap = suspended ? nil : schedule.cap(at: now, calendar: calendar)
+        let next = suspended ? nil : nextChange(runs: runs, cap: newCap, now: now, calendar: calendar, force: force)
         let newNote = suspendedUntil.map { "schedule suspended until " + Schedule.clock($0, now: now, calendar: calendar) }
-            ?? schedule.note(
-                runs: runs, cap: newCap, next: nextChange(runs: runs, cap: newCap, now: now, calendar: calendar, force: force),
-                at: now, calendar: calendar)
+            ?? schedule.note(runs: runs, cap: newCap, next: next, at: now, calendar: calendar)
+        heldUntil = runs ? nil : next.map { Schedule.clock($0, now: now, calendar: calendar) } ?? "never"
         let change = Change(holds: holds != !runs, cap: newCap != cap || force, note: newNote != note)
         holds = !runs
         cap = newCap

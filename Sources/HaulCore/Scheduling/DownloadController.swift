@@ -312,6 +312,8 @@ public actor DownloadController {
             defaultSplit: split, sequence: sequence, warning: lastStoreError, now: .now, wallNow: Date())
         snapshot.schedule = scheduleGate.note
         snapshot.scheduleSuspended = scheduleGate.suspendedUntil != nil
+        snapshot.scheduleCap = scheduleGate.cap.flatMap { RateLimit(bytesPerSecond: $0) }
+        snapshot.scheduleHeldUntil = scheduleGate.heldUntil
         if patched == nil {
             rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
         }

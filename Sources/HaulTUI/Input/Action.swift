@@ -29,4 +29,12 @@ public enum Action: Hashable, Sendable, CaseIterable {
     case scrollUp, scrollDown, scrollPageUp, scrollPageDown, scrollTop, scrollBottom
     /// Close the open help or details box.
     case closeOverlay
+    /// Type a filter: rows whose name or link contain the text stay.
+    case filter
+    /// The next order of the list (queue order, name, size, progress, speed, time left, added).
+    case cycleSort
+    /// Mark or unmark the selected task; clear every mark.
+    case toggleMark, clearMarks
+    /// Remove the finished rows shown (files stay); retry the failed ones shown.
+    case clearFinished, retryFailed
 }

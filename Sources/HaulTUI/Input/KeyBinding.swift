@@ -4,8 +4,11 @@ public struct KeyBinding: Sendable, Equatable {
     /// Keys that trigger the action; the first few are shown in help.
     public var keys: [KeyPress]
     public var action: Action
-    /// The line in the help screen.
+    /// The line in the help screen; for a binding that joins the line before (`joinsHelpLine`), what it does alone.
     public var help: String
+    /// Shares the previous binding's help line, its keys joined with a slash (`↑/↓ k/j  select previous/next`),
+    /// so that the help fits 80×24 with every key in it.
+    public var joinsHelpLine = false
     /// The word in the footer; nil keeps the binding out of the footer. Adjacent bindings with the same
     /// footer word share one footer item (`J/K move`).
     public var footer: String?
@@ -17,8 +20,8 @@ public struct KeyBinding: Sendable, Equatable {
     public enum Section: String, Sendable, CaseIterable {
         case navigation = "Move around"
         case tasks = "Tasks"
-        case queue = "Queue"
         case screen = "Screen"
+        case queue = "Queue"
         case overlays = "In help and details"
     }
 
@@ -28,8 +31,10 @@ public struct KeyBinding: Sendable, Equatable {
     }
 
     public init(
-        _ keys: [KeyPress], _ action: Action, help: String, footer: String? = nil, section: Section, scopes: Set<Scope> = [.list]
+        _ keys: [KeyPress], _ action: Action, help: String, footer: String? = nil, section: Section, scopes: Set<Scope> = [.list],
+        joinsHelpLine: Bool = false
     ) {
+        self.joinsHelpLine = joinsHelpLine
         self.keys = keys
         self.action = action
         self.help = help
@@ -40,52 +45,60 @@ public struct KeyBinding: Sendable, Equatable {
 
     /// The table, in footer order of importance for the items that have a footer word.
     public static let table: [KeyBinding] = [
-        KeyBinding([.up, .character("k")], .selectPrevious, help: "select the previous task", section: .navigation),
-        KeyBinding([.down, .character("j")], .selectNext, help: "select the next task", section: .navigation),
-        KeyBinding([.pageUp], .pageUp, help: "one page up", section: .navigation),
-        KeyBinding([.pageDown], .pageDown, help: "one page down", section: .navigation),
-        KeyBinding([.home, .character("g")], .selectFirst, help: "first task", section: .navigation),
-        KeyBinding([.end, .character("G")], .selectLast, help: "last task", section: .navigation),
+        KeyBinding([.up, .character("k")], .selectPrevious, help: "select previous/next", section: .navigation),
+        KeyBinding([.down, .character("j")], .selectNext, help: "select the next task", section: .navigation, joinsHelpLine: true),
+        KeyBinding([.pageUp], .pageUp, help: "one page up/down", section: .navigation),
+        KeyBinding([.pageDown], .pageDown, help: "one page down", section: .navigation, joinsHelpLine: true),
+        KeyBinding([.home, .character("g")], .selectFirst, help: "first/last task", section: .navigation),
+        KeyBinding([.end, .character("G")], .selectLast, help: "last task", section: .navigation, joinsHelpLine: true),
         KeyBinding(
-            [.character(" "), .character("p")], .toggleSelected, help: "pause, resume, or retry a failed task",
+            [.character(" "), .character("p")], .toggleSelected, help: "pause/resume/retry",
             footer: "pause/resume", section: .tasks),
-        KeyBinding([.character("a")], .add, help: "add URLs (paste works; Esc cancels)", footer: "add", section: .tasks),
-        KeyBinding([.character("e")], .editLink, help: "new link for the task (keeps its bytes if same file)", section: .tasks),
+        KeyBinding([.character("/"), .function(3)], .filter, help: "filter (Esc clears it)", footer: "filter", section: .navigation),
+        KeyBinding([.character("o"), .function(6)], .cycleSort, help: "next sort order", footer: "sort", section: .navigation),
+        KeyBinding([.character("a")], .add, help: "add URLs (paste works)", footer: "add", section: .tasks),
+        KeyBinding([.character("e")], .editLink, help: "new link, same bytes", section: .tasks),
         KeyBinding(
-            [.character("x"), .delete], .remove, help: "remove (asks whether to delete the partial file)",
+            [.character("x"), .delete, .function(9)], .remove, help: "remove (asks first)",
             footer: "remove", section: .tasks),
-        KeyBinding([.enter], .showDetails, help: "details: URL, path, validators, attempts, error", footer: "details", section: .tasks),
+        KeyBinding([.enter], .showDetails, help: "details of the task", footer: "details", section: .tasks),
+        KeyBinding([.character("m")], .toggleMark, help: "mark / clear marks", footer: "mark", section: .tasks),
+        KeyBinding([.character("M")], .clearMarks, help: "clear every mark", section: .tasks, joinsHelpLine: true),
+        KeyBinding([.character("+")], .moreConnections, help: "connections more/fewer", section: .tasks),
+        KeyBinding([.character("-")], .fewerConnections, help: "one connection fewer", section: .tasks, joinsHelpLine: true),
         KeyBinding([.character("P")], .pauseAll, help: "pause all", section: .queue),
-        KeyBinding([.character("S")], .startAll, help: "start all (resume paused, retry failed)", section: .queue),
-        KeyBinding([.character("z")], .suspendSchedule, help: "set the schedule aside / take it up again", section: .queue),
-        KeyBinding([.character("J")], .moveDown, help: "move the task down in the queue", footer: "move", section: .queue),
-        KeyBinding([.character("K")], .moveUp, help: "move the task up in the queue", footer: "move", section: .queue),
-        KeyBinding([.character("<")], .decreaseConcurrency, help: "one download fewer at a time", footer: "limit", section: .queue),
-        KeyBinding([.character(">")], .increaseConcurrency, help: "one download more at a time", footer: "limit", section: .queue),
-        KeyBinding([.character("+")], .moreConnections, help: "one connection more for this download", section: .tasks),
-        KeyBinding([.character("-")], .fewerConnections, help: "one connection fewer for this download", section: .tasks),
-        KeyBinding([.character("[")], .lowerOverallLimit, help: "lower the bandwidth cap on all downloads", section: .queue),
-        KeyBinding([.character("]")], .raiseOverallLimit, help: "raise the bandwidth cap on all downloads (to none)", section: .queue),
-        KeyBinding([.tab], .switchList, help: "switch Downloading / Completed", footer: "lists", section: .screen),
+        KeyBinding([.character("S")], .startAll, help: "start or retry all", section: .queue),
+        KeyBinding([.character("R")], .retryFailed, help: "retry the failed shown", section: .queue),
+        KeyBinding([.character("C")], .clearFinished, help: "clear finished (asks)", section: .queue),
+        KeyBinding([.character("z")], .suspendSchedule, help: "schedule aside / back", section: .queue),
+        KeyBinding([.character("J")], .moveDown, help: "move down/up in queue", footer: "move", section: .queue),
+        KeyBinding([.character("K")], .moveUp, help: "move up in the queue", footer: "move", section: .queue, joinsHelpLine: true),
+        KeyBinding([.character("<")], .decreaseConcurrency, help: "fewer/more running", footer: "running", section: .queue),
+        KeyBinding(
+            [.character(">")], .increaseConcurrency, help: "one more running at a time", footer: "running", section: .queue,
+            joinsHelpLine: true),
+        KeyBinding([.character("[")], .lowerOverallLimit, help: "lower/raise the cap", footer: "cap", section: .queue),
+        KeyBinding([.character("]")], .raiseOverallLimit, help: "raise the cap (to none)", footer: "cap", section: .queue, joinsHelpLine: true),
+        KeyBinding([.tab], .switchList, help: "Downloading/Completed", footer: "lists", section: .screen),
         KeyBinding([.character("?"), .function(1)], .toggleHelp, help: "this help", footer: "help", section: .screen),
-        KeyBinding(
-            [.character("q")], .quit, help: "quit (state is saved; running tasks resume next start)",
-            footer: "quit", section: .screen),
-        KeyBinding(
-            [.character("d")], .detach, help: "detach: downloads go on in the background; `haul` shows them again",
-            section: .screen),
+        KeyBinding([.character("q"), .function(10)], .quit, help: "quit (all is saved)", footer: "quit", section: .screen),
+        KeyBinding([.character("d")], .detach, help: "detach to background", section: .screen),
         // In help, any key without a binding here closes it as well.
-        KeyBinding([.up, .character("k")], .scrollUp, help: "help: one line up", footer: "scroll", section: .overlays, scopes: [.help]),
-        KeyBinding([.down, .character("j")], .scrollDown, help: "help: one line down", footer: "scroll", section: .overlays, scopes: [.help]),
-        KeyBinding([.up, .character("k")], .selectPrevious, help: "details: the previous task", footer: "task", section: .overlays, scopes: [.details]),
-        KeyBinding([.down, .character("j")], .selectNext, help: "details: the next task", footer: "task", section: .overlays, scopes: [.details]),
-        KeyBinding([.pageUp], .scrollPageUp, help: "one page up", footer: "page", section: .overlays, scopes: [.help, .details]),
-        KeyBinding([.pageDown], .scrollPageDown, help: "one page down", footer: "page", section: .overlays, scopes: [.help, .details]),
-        KeyBinding([.character(" ")], .scrollPageDown, help: "help: one page down", section: .overlays, scopes: [.help]),
-        KeyBinding([.home, .character("g")], .scrollTop, help: "to the top", section: .overlays, scopes: [.help, .details]),
-        KeyBinding([.end, .character("G")], .scrollBottom, help: "to the end", section: .overlays, scopes: [.help, .details]),
+        KeyBinding([.up, .character("k")], .scrollUp, help: "scroll; details: task", footer: "scroll", section: .overlays, scopes: [.help]),
         KeyBinding(
-            [.escape, .character("q")], .closeOverlay, help: "close (help: any other key too)", footer: "close", section: .overlays,
+            [.down, .character("j")], .scrollDown, help: "help: one line down", footer: "scroll", section: .overlays, scopes: [.help],
+            joinsHelpLine: true),
+        KeyBinding([.up, .character("k")], .selectPrevious, help: "details: previous task", footer: "task", section: .overlays, scopes: [.details], joinsHelpLine: true),
+        KeyBinding([.down, .character("j")], .selectNext, help: "details: next task", footer: "task", section: .overlays, scopes: [.details], joinsHelpLine: true),
+        KeyBinding([.pageUp], .scrollPageUp, help: "page up/down", footer: "page", section: .overlays, scopes: [.help, .details]),
+        KeyBinding(
+            [.pageDown], .scrollPageDown, help: "one page down", footer: "page", section: .overlays, scopes: [.help, .details],
+            joinsHelpLine: true),
+        KeyBinding([.character(" ")], .scrollPageDown, help: "help: page down", section: .overlays, scopes: [.help]),
+        KeyBinding([.home, .character("g")], .scrollTop, help: "to the top/end", section: .overlays, scopes: [.help, .details]),
+        KeyBinding([.end, .character("G")], .scrollBottom, help: "to the end", section: .overlays, scopes: [.help, .details], joinsHelpLine: true),
+        KeyBinding(
+            [.escape, .character("q")], .closeOverlay, help: "close (help: any key)", footer: "close", section: .overlays,
             scopes: [.help, .details]),
         KeyBinding([.enter], .closeOverlay, help: "details: close", section: .overlays, scopes: [.details]),
     ]

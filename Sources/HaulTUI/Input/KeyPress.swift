@@ -10,6 +10,8 @@ public enum KeyPress: Hashable, Sendable {
     case function(Int)
     /// Text the terminal delivered as one bracketed paste.
     case paste(String)
+    /// A click or the wheel (`--no-mouse` turns these off).
+    case mouse(MouseEvent)
 
     /// How the key is written in the footer and the help screen.
     public var label: String {
@@ -34,6 +36,7 @@ public enum KeyPress: Hashable, Sendable {
         case .insert: return "Ins"
         case let .function(number): return "F\(number)"
         case .paste: return "paste"
+        case .mouse: return "mouse"
         }
     }
 }

@@ -30,7 +30,7 @@ public struct PendingCommands: Sendable, Equatable {
     /// applied in order. Forgets them once `base` already shows their effect, or after `patience`.
     public mutating func context(over base: UIContext, now: ContinuousClock.Instant) -> UIContext {
         guard !commands.isEmpty else { return base }
-        let expected = commands.reduce(base) { $0.applying($1) }
+        let expected = base.applying(commands)
         if expected == base || lastSent.map({ now - $0 > Self.patience }) ?? true {
             commands.removeAll()
             lastSent = nil
@@ -41,6 +41,55 @@ public struct PendingCommands: Sendable, Equatable {
 }
 
 extension UIContext {
+    /// This context once the controller has carried out `commands` in order. A run of commands on single tasks (the
+    /// marked ones paused, 10,000 finished rows cleared) is applied in one pass over the rows, not one pass each.
+    public func applying(_ commands: [QueueCommand]) -> UIContext {
+        var context = self
+        var run: [TaskID: [QueueCommand]] = [:]
+        func flush() {
+            guard !run.isEmpty else { return }
+            context = context.applyingToTasks(run)
+            run = [:]
+        }
+        for command in commands {
+            switch command {
+            case let .pause(id), let .resume(id), let .remove(id, _), let .setTaskConnections(id, _):
+                run[id, default: []].append(command)
+            default:
+                flush()
+                context = context.applying(command)
+            }
+        }
+        flush()
+        return context
+    }
+
+    /// Each task's commands, in order, applied to its rows (the marked list included, so a second space on marks
+    /// reads what the first asked for).
+    private func applyingToTasks(_ run: [TaskID: [QueueCommand]]) -> UIContext {
+        func update(_ rows: [RowRef]) -> [RowRef] {
+            rows.compactMap { row in
+                guard let commands = run[row.id] else { return row }
+                var row = row
+                for command in commands {
+                    switch command {
+                    case .pause: if row.state == .running || row.state == .waiting { row.state = .paused }
+                    case .resume: if row.state == .paused || row.state == .failed { row.state = .waiting }
+                    case .remove: return nil
+                    case let .setTaskConnections(_, count): if row.state.isUnfinished { row.split = count }
+                    default: break
+                    }
+                }
+                return row
+            }
+        }
+        var context = self
+        context.downloading = update(downloading)
+        context.completed = update(completed)
+        context.marked = update(marked)
+        return context
+    }
+
     /// This context as it will look once the controller has carried out `command` (as far as the
     /// reducer can tell: row states, rows removed, the concurrency limit).
     public func applying(_ command: QueueCommand) -> UIContext {

@@ -8,8 +8,11 @@ public struct PromptField: Sendable, Equatable {
     public private(set) var cursor: Int
     /// The task whose link the prompt edits; nil for the add prompt.
     public var linkOf: TaskID?
+    /// The marked tasks that all get the link typed here; empty unless `e` was pressed with marks.
+    public var linksOf: [TaskID] = []
 
-    public init(_ text: String = "", linkOf: TaskID? = nil) {
+    public init(_ text: String = "", linkOf: TaskID? = nil, linksOf: [TaskID] = []) {
+        self.linksOf = linksOf
         characters = Array(text)
         cursor = characters.count
         self.linkOf = linkOf

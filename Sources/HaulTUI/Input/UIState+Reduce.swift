@@ -32,6 +32,9 @@ extension UIState {
             return state.reduceConfirm(key, id: id, context: context)
         case let .confirmLink(id):
             return state.reduceConfirmLink(key, id: id, context: context)
+        case .filter, .confirmBulk:
+            let (next, commands) = handle(key, context: context)
+            return (next, commands.first)
         }
     }
 
@@ -109,6 +112,9 @@ extension UIState {
             state.helpScroll = 0
         case .quit: state.quitRequested = true
         case .detach: state.detachRequested = true
+        case .filter, .cycleSort, .toggleMark, .clearMarks, .clearFinished, .retryFailed:
+            let (next, commands) = handle(action, context: context)
+            return (next, commands.first)
         case .scrollUp, .scrollDown, .scrollPageUp, .scrollPageDown, .scrollTop, .scrollBottom:
             let extent = context.overlayScroll ?? .unknown(visibleRows: context.visibleRows)
             if state.mode == .help { state.helpScroll = extent.offset(after: action, from: state.helpScroll) }
@@ -243,11 +249,11 @@ extension UIState {
             return (state, nil)
         }
         switch key {
-        case .character("y"), .character("Y"):
+        case .character(RemoveKeys.keep), .character("Y"):
             state.mode = .list
             state.message = Message("removed \(row.name)")
             return (state, .remove(id, deleteFile: false))
-        case .character("d"), .character("D"):
+        case .character(RemoveKeys.deleteFile):
             // A completed task has no partial file, and its finished file is never deleted from here.
             guard row.state != .completed else { return (state, nil) }
             state.mode = .list

@@ -21,6 +21,10 @@ public struct UIState: Sendable, Equatable {
         case confirmRemove(TaskID)
         /// Asking what to do with a task's kept bytes when its new link did not prove the same file.
         case confirmLink(TaskID)
+        /// Typing the filter (`/`): the list narrows as it is typed.
+        case filter(PromptField)
+        /// Asking once before acting on several tasks (the marked ones, or the finished ones for `C`).
+        case confirmBulk(BulkQuestion)
 
         public var isPrompt: Bool {
             if case .prompt = self { return true }
@@ -65,11 +69,15 @@ public struct UIState: Sendable, Equatable {
     public var helpScroll: Int
     /// The first content line of the details box; 0 when it opens and when the selection moves.
     public var detailsScroll: Int
+    /// The filter, the order and the marks of the lists.
+    public var view = ListView()
 
     public init(
         list: ListKind = .downloading, downloading: Cursor = Cursor(), completed: Cursor = Cursor(),
-        mode: Mode = .list, message: Message? = nil, quitRequested: Bool = false, helpScroll: Int = 0, detailsScroll: Int = 0
+        mode: Mode = .list, message: Message? = nil, quitRequested: Bool = false, helpScroll: Int = 0, detailsScroll: Int = 0,
+        view: ListView = ListView()
     ) {
+        self.view = view
         self.list = list
         self.downloading = downloading
         self.completed = completed
@@ -95,6 +103,8 @@ public struct UIState: Sendable, Equatable {
         state.completed = Self.fit(completed, to: context.completed, visibleRows: context.visibleRows)
         if case let .confirmRemove(id) = mode, context.row(id) == nil { state.mode = .list }
         if case let .confirmLink(id) = mode, context.row(id)?.state.isUnfinished != true { state.mode = .list }
+        // A mark on a task that left the queue goes with it.
+        if !view.marks.isEmpty, !context.vanishedMarks.isEmpty { state.view.marks.subtract(context.vanishedMarks) }
         return state
     }
 
@@ -135,6 +145,16 @@ public struct UIContext: Sendable, Equatable {
         public var url: String
         public var linkChange: LinkChange?
 
+        /// The reference of a snapshot's row.
+        public init(_ row: QueueSnapshot.Row) {
+            self.init(
+                id: row.task.id, state: row.task.state, name: row.task.displayName, split: row.split, url: row.task.url,
+                linkChange: row.task.linkChange)
+        }
+
+        /// Every row's reference, by index.
+        public static func all(_ snapshot: QueueSnapshot) -> [RowRef] { snapshot.rows.map(RowRef.init) }
+
         public init(id: TaskID, state: TaskState, name: String, split: Int = 1, url: String = "", linkChange: LinkChange? = nil) {
             self.id = id
             self.state = state
@@ -164,6 +184,12 @@ public struct UIContext: Sendable, Equatable {
     /// How far the open help or details box scrolls, as last rendered (`ListRenderer.overlayScroll`);
     /// nil when unknown, and then only the renderer keeps the offset inside the content.
     public var overlayScroll: OverlayScroll?
+    /// The marked tasks that are still in the queue, shown or hidden by the filter, in queue order.
+    public var marked: [RowRef] = []
+    /// Marks the context was built with whose tasks are no longer in the queue.
+    public var vanishedMarks: Set<TaskID> = []
+    /// Which line of the screen holds what, for the mouse; nil when unknown.
+    public var screen: ScreenLayout?
 
     public init(
         downloading: [RowRef], completed: [RowRef], visibleRows: Int, maxConcurrent: Int, downloadDirectory: String,
@@ -177,22 +203,29 @@ public struct UIContext: Sendable, Equatable {
         self.overlayScroll = overlayScroll
     }
 
-    /// The context for a snapshot on a screen with `visibleRows` list rows.
-    public init(snapshot: QueueSnapshot, visibleRows: Int, downloadDirectory: String) {
-        var downloading: [RowRef] = []
-        var completed: [RowRef] = []
-        for row in snapshot.rows {
-            let ref = RowRef(
-                id: row.task.id, state: row.task.state, name: row.task.displayName, split: row.split, url: row.task.url,
-                linkChange: row.task.linkChange)
-            if row.task.state.isUnfinished { downloading.append(ref) } else { completed.append(ref) }
-        }
+    /// The context for a snapshot on a screen with `visibleRows` list rows, its lists filtered and ordered as
+    /// `shown` says (by default every row in queue order); `marks` are the marked tasks.
+    /// - Parameter refs: every row's `RowRef`, by index in the snapshot (`RowRef.all`), when the caller keeps them: a
+    ///   key in the filter then copies them instead of working out 10,000 names again.
+    public init(
+        snapshot: QueueSnapshot, visibleRows: Int, downloadDirectory: String, shown: ShownRows? = nil, marks: Set<TaskID> = [],
+        refs: [RowRef]? = nil
+    ) {
+        let shown = shown ?? ListView().shown(in: snapshot)
+        let rows = snapshot.rows
+        let ref = { (index: Int) in refs?[index] ?? RowRef(rows[index]) }
+        let downloading = shown.downloading.map(ref)
+        let completed = shown.completed.map(ref)
         self.init(
             downloading: downloading, completed: completed, visibleRows: visibleRows,
             maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
         overallLimit = snapshot.overallLimit
         schedule = snapshot.schedule
         scheduleSuspended = snapshot.scheduleSuspended
+        if !marks.isEmpty {
+            marked = rows.indices.lazy.filter { marks.contains(rows[$0].task.id) }.map(ref)
+            vanishedMarks = marks.subtracting(marked.map(\.id))
+        }
     }
 
     func rows(_ list: UIState.ListKind) -> [RowRef] { list == .downloading ? downloading : completed }

@@ -25,12 +25,16 @@ public struct GlyphSet: Sendable, Equatable {
     /// In a box's border when its content goes on above or below what it shows.
     public var moreAbove: String
     public var moreBelow: String
+    /// Beside a marked row's state glyph.
+    public var mark: Character = "*"
+    /// After the heading of the column the list is sorted by.
+    public var sorted: Character = "v"
 
     public static let unicode = GlyphSet(
         running: "▶", waiting: "·", retrying: "↻", paused: "⏸", failed: "✗", completed: "✓",
         barDone: "█", barRemaining: "░", barInFlight: "▒", marker: "›", rule: "─", download: "↓", separator: " · ",
         box: ["┌", "┐", "└", "┘", "─", "│"], spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
-        moreAbove: "↑ more", moreBelow: "↓ more")
+        moreAbove: "↑ more", moreBelow: "↓ more", mark: "*", sorted: "▾")
 
     public static let ascii = GlyphSet(
         running: ">", waiting: ".", retrying: "~", paused: "=", failed: "x", completed: "+",

@@ -77,7 +77,9 @@ extension ListRenderer {
             let split = breaks.min { abs($0 - middle) < abs($1 - middle) } ?? middle
             columnLines = [Array(lines[..<split]), Array(lines[split...].drop { $0.isEmpty })]
         }
-        let boxWidth = min(gridWidth, columnLines.count * (contentWidth + 3) + 1)
+        var boxWidth = min(gridWidth, columnLines.count * (contentWidth + 3) + 1)
+        // A cell or two of list beside the box reads as part of it (`│s`): the box takes them.
+        if gridWidth - boxWidth <= 2 { boxWidth = gridWidth }
         let boxHeight = min(height, (columnLines.map(\.count).max() ?? 0) + 2)
         let origin = (x: max(0, (gridWidth - boxWidth) / 2), y: max(0, (height - boxHeight) / 2))
         let columns = columnLines.enumerated().map { index, content in

@@ -2,11 +2,15 @@ extension ListRenderer {
     /// One task row, laid out by `RowLayout`; a row with a problem shows the error and its hint
     /// instead of the bar and figures.
     func drawRow(_ row: RowViewModel, layout: RowLayout, glyphs: GlyphSet, line: Int, into grid: inout ScreenGrid) {
+        // A tag the name's room cannot hold (`seg 120/480 ×4` at 80 columns) takes the bar's room: the bar goes first.
+        let tag = row.connections.isEmpty || row.problem != nil ? 0 : 1 + DisplayWidth.of(row.connections)
+        let layout = tag > layout.nameWidth / 2 && layout.barWidth > 0 ? layout.withoutBar : layout
         if row.isSelected {
             grid.markSelected(row: line)
             grid.write(glyphs.marker, row: line, column: 0, role: .rowMarker)
         }
         grid.write(row.glyph, row: line, column: 1, role: row.stateRole)
+        if row.isMarked { grid.write(glyphs.mark, row: line, column: 2, role: .rowMark) }
         // The connection count takes the end of the name's room, so the other columns never move.
         let count = row.connections.isEmpty || row.problem != nil ? "" : " " + row.connections
         let countWidth = DisplayWidth.of(count) <= layout.nameWidth / 2 ? DisplayWidth.of(count) : 0

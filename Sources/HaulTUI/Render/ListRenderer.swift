@@ -11,6 +11,7 @@ public struct ListRenderer: Sendable {
         if let line = layout.header { drawHeader(model.header, glyphs: glyphs, row: line, into: &grid) }
         if let line = layout.topRule { drawTabs(model.tabs, glyphs: glyphs, row: line, into: &grid) }
         let rowLayout = RowLayout(width: layout.width)
+        if let line = layout.columnHeader { drawColumnHeader(model.columns, layout: rowLayout, glyphs: glyphs, line: line, into: &grid) }
         for (offset, row) in model.rows.enumerated() where offset < layout.list.count {
             drawRow(row, layout: rowLayout, glyphs: glyphs, line: layout.list.lowerBound + offset, into: &grid)
         }
@@ -46,49 +47,11 @@ public struct ListRenderer: Sendable {
     /// A run of text in one role.
     typealias Segment = (text: String, role: ColorRole)
 
-    func drawHeader(_ header: ListViewModel.Header, glyphs: GlyphSet, row: Int, into grid: inout ScreenGrid) {
-        let title: [Segment] = [("haul", .headerTitle), ("  ", .header)]
-        var words: [Segment] = []
-        for (index, count) in header.counts.enumerated() {
-            if index > 0 { words.append((glyphs.separator, .headerCounts)) }
-            words.append(("\(count.number) \(count.word)", count.role))
-        }
-        var short: [Segment] = []
-        for (index, count) in header.counts.enumerated() {
-            if index > 0 { short.append((" ", .headerCounts)) }
-            short.append(("\(count.glyph)\(count.number)", count.role))
-        }
-        let speed: Segment = ("\(glyphs.download) \(header.speed)", .headerSpeed)
-        var rights: [[Segment]] = []
-        if let free = header.freeDisk, let compact = header.freeDiskCompact {
-            rights.append([speed, ("   ", .header), ("disk \(free) free", .headerDisk)])
-            rights.append([speed, ("  ", .header), ("\(compact) free", .headerDisk)])
-        }
-        rights.append([speed])
-        var lefts = [title + words, title + short, short]
-        if let schedule = header.schedule {
-            lefts.insert(title + words + [(glyphs.separator, .headerCounts), (schedule, .stateWaiting)], at: 0)
-        }
-        var candidates: [([Segment], [Segment])] = []
-        for right in rights { for left in lefts.dropLast() { candidates.append((left, right)) } }
-        for left in lefts.suffix(2) { candidates.append((left, [])) }
-        let available = grid.width - 2
-        let chosen = candidates.first { left, right in
-            width(left) + (right.isEmpty ? 0 : 2 + width(right)) <= available
-        } ?? (lefts[lefts.count - 1], [])
-        grid.fill(row: row, from: 0, to: grid.width, role: .header)
-        draw(chosen.0, row: row, column: 1, limit: grid.width, into: &grid)
-        if !chosen.1.isEmpty { draw(chosen.1, row: row, column: grid.width - 1 - width(chosen.1), limit: grid.width, into: &grid) }
-    }
-
     func drawTabs(_ tabs: [ListViewModel.Tab], glyphs: GlyphSet, row: Int, into grid: inout ScreenGrid) {
         grid.fill(row: row, from: 0, to: grid.width, character: glyphs.rule, role: .rule)
-        let full = tabs.map { " \($0.title) \($0.count) " }
-        let short = tabs.map { " \($0.title.prefix(4)) \($0.count) " }
-        let titles = DisplayWidth.of(full.joined()) + 2 + tabs.count <= grid.width ? full : short
-        var x = 1
-        for (tab, title) in zip(tabs, titles) {
-            x = grid.write(title, row: row, column: x, role: tab.isActive ? .tabActive : .tab) + 1
+        let titles = ListTabs.titles(tabs, width: grid.width)
+        for ((tab, title), cells) in zip(zip(tabs, titles), ListTabs.ranges(titles)) {
+            grid.write(title, row: row, column: cells.lowerBound, role: tab.isActive ? .tabActive : .tab)
         }
     }
 

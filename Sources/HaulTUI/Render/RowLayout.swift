@@ -44,6 +44,14 @@ public struct RowLayout: Sendable, Equatable {
             + (showsSpeed ? Self.speedColumns : 0) + (showsEta ? Self.etaColumns : 0)
     }
 
+    /// This layout with the bar's cells given to the name; the figures stay where they were.
+    var withoutBar: RowLayout {
+        var layout = self
+        layout.nameWidth += 1 + barWidth
+        layout.barWidth = 0
+        return layout
+    }
+
     /// The first column after the name.
     var afterName: Int { Self.leadColumns + nameWidth }
 }

@@ -22,6 +22,8 @@ public enum ColorRole: String, CaseIterable, Sendable, Hashable {
     /// The selection marker at the start of the selected row.
     case rowMarker = "row.marker"
     case rowName = "row.name"
+    /// The mark beside a marked row's state glyph (`m`).
+    case rowMark = "row.mark"
     /// The error text of a failed row.
     case rowError = "row.error"
     /// "press p to retry" and similar hints inside a row.
@@ -43,6 +45,9 @@ public enum ColorRole: String, CaseIterable, Sendable, Hashable {
     case columnSize = "column.size"
     case columnSpeed = "column.speed"
     case columnEta = "column.eta"
+    /// The column headings line, and the heading of the column the list is sorted by.
+    case columnHeading = "column.heading"
+    case columnSorted = "column.sorted"
     /// The line above the footer when it shows the list position and the concurrency limit.
     case status
     case message

@@ -11,8 +11,15 @@ public struct ListViewModel: Sendable, Equatable {
         public var freeDisk: String?
         /// `80.2G`, nil when unknown.
         public var freeDiskCompact: String?
-        /// What the schedule does now (`scheduled: resumes at 01:00`), nil when nothing; dropped first when narrow.
+        /// What the schedule does to the queue now, when it holds it or is set aside: `paused until 23:00 by the
+        /// schedule`, `schedule suspended until 23:00`; nil otherwise. Kept at 80 columns.
         public var schedule: String? = nil
+        /// Its short form for narrow screens: `paused till 23:00`.
+        public var scheduleShort: String? = nil
+        /// The cap that holds now and why: `cap 300.0 KiB/s by the schedule`, `cap 4.0 MiB/s (global)`; nil for none.
+        public var cap: String? = nil
+        /// The cap alone: `cap 300.0 KiB/s`.
+        public var capShort: String? = nil
     }
 
     public struct Count: Sendable, Equatable {
@@ -43,7 +50,27 @@ public struct ListViewModel: Sendable, Equatable {
         case confirm(ConfirmViewModel)
     }
 
+    /// What the column headings line says besides the headings.
+    public struct ColumnHeader: Sendable, Equatable {
+        /// The order of the rows; its column's heading is marked.
+        public var sort: SortOrder = .queue
+        /// The filter kept after Enter (or being typed), nil when none.
+        public var filter: String?
+        /// `10 of 300` while a filter hides rows.
+        public var matches: String?
+        /// How many tasks are marked; 0 for none.
+        public var marked = 0
+
+        public init(sort: SortOrder = .queue, filter: String? = nil, matches: String? = nil, marked: Int = 0) {
+            self.sort = sort
+            self.filter = filter
+            self.matches = matches
+            self.marked = marked
+        }
+    }
+
     public var header: Header
+    public var columns = ColumnHeader()
     public var tabs: [Tab]
     /// The rows in the visible window, top to bottom.
     public var rows: [RowViewModel]

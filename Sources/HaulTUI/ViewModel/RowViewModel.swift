@@ -13,6 +13,8 @@ public struct RowViewModel: Sendable, Equatable, Identifiable {
 
     public var id: TaskID
     public var isSelected: Bool
+    /// Marked with `m`: space, `x` and `+`/`-` act on the marked rows.
+    public var isMarked = false
     public var glyph: Character
     public var stateRole: ColorRole
     public var name: String

@@ -1,24 +1,27 @@
 import HaulCore
 
-/// The terminal's title while the list is open: the overall progress of what is left, so a minimised window or a
-/// tmux status line still tells how the queue goes (`haul 42% · 3 running · 12.3 MiB/s`). Numbers only: no
-/// task name (a hostile name) ever reaches the title.
+/// The terminal's title while the list is open: how far the whole queue is, so a minimised window or a tmux status
+/// line still tells how it goes (`haul 42.0% · 3 running · 12.3 MiB/s`). The percent is of the queue's tasks: a
+/// finished task counts whole, an unfinished one by its share of its known size (none when unknown), failed ones
+/// not at all. Numbers only: no task name (a hostile name) ever reaches the title.
 public enum TerminalTitle {
     public static func text(_ snapshot: QueueSnapshot) -> String {
         let running = snapshot.count(of: .running)
         let waiting = snapshot.count(of: .waiting)
-        var done: Int64 = 0
-        var total: Int64 = 0
-        for index in snapshot.downloadingIndices {
-            let row = snapshot.rows[index]
-            guard row.task.state == .running || row.task.state == .waiting, let size = row.task.totalBytes, size > 0 else { continue }
-            done += min(max(0, row.bytesReceived), size)
-            total += size
+        var done = 0.0
+        var total = 0
+        for row in snapshot.rows where row.task.state != .failed {
+            total += 1
+            if row.task.state == .completed {
+                done += 1
+            } else if let size = row.task.totalBytes, size > 0 {
+                done += Double(min(max(0, row.bytesReceived), size)) / Double(size)
+            }
         }
         var parts: [String] = []
         if running > 0 {
             var head = "haul"
-            if total > 0 { head += " " + PercentFormat.text(fraction: Double(done) / Double(total)) }
+            if total > 0 { head += " " + PercentFormat.text(fraction: done / Double(total)) }
             parts = [head, "\(running) running"]
             if waiting > 0 { parts.append("\(waiting) waiting") }
             if let speed = snapshot.totalSpeed { parts.append(ByteCountFormat.rate(speed)) }

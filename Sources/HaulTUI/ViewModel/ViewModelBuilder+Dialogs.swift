@@ -5,7 +5,9 @@ import HaulCore
 extension ViewModelBuilder {
     func overlay(_ state: UIState, selected: QueueSnapshot.Row?, in rows: [QueueSnapshot.Row], now: Date) -> ListViewModel.Overlay? {
         switch state.mode {
-        case .list, .prompt: return nil
+        case .list, .prompt, .filter: return nil
+        case let .confirmBulk(question):
+            return .confirm(confirmBulk(question))
         case .help:
             var help = help()
             help.scroll = state.helpScroll
@@ -26,12 +28,8 @@ extension ViewModelBuilder {
     }
 
     func help() -> HelpViewModel {
-        let sections = KeyBinding.Section.allCases.map { section in
-            HelpViewModel.Section(
-                title: section.rawValue,
-                entries: KeyBinding.table.filter { $0.section == section }.map { binding in
-                    HelpViewModel.Entry(keys: binding.keys.map(\.label).joined(separator: " "), text: binding.help)
-                })
+        let sections = KeyBinding.helpSections.map { section in
+            HelpViewModel.Section(title: section.title, entries: section.entries.map { HelpViewModel.Entry(keys: $0.keys, text: $0.text) })
         }
         return HelpViewModel(title: "haul — keys", sections: sections, closingHint: "any key closes this help")
     }
@@ -139,11 +137,32 @@ extension ViewModelBuilder {
         return ConfirmViewModel(
             title: "Remove this download?",
             lines: [task.displayName, partial],
-            warning: "d also deletes the partial file; that cannot be undone.",
-            choices: [
-                FooterItem(keys: "y", label: "remove, keep file", essential: true), FooterItem(keys: "d", label: "remove + delete file"),
-                FooterItem(keys: "n", label: "cancel", essential: true),
-            ])
+            warning: "\(RemoveKeys.deleteFile) also deletes the partial file; that cannot be undone.",
+            choices: Self.removeChoices(deletes: true))
+    }
+
+    /// `y remove, keep partial file  f remove + delete partial file  n cancel`.
+    static func removeChoices(deletes: Bool) -> [FooterItem] {
+        var choices = [FooterItem(keys: String(RemoveKeys.keep), label: deletes ? "remove, keep partial file" : "remove", essential: true)]
+        if deletes { choices.append(FooterItem(keys: String(RemoveKeys.deleteFile), label: "remove + delete partial file")) }
+        choices.append(FooterItem(keys: String(RemoveKeys.cancel), label: "cancel", essential: true))
+        return choices
+    }
+
+    /// The question before removing the marked tasks or clearing the finished rows: it names how many.
+    func confirmBulk(_ question: BulkQuestion) -> ConfirmViewModel {
+        switch question.kind {
+        case .clearFinished:
+            return ConfirmViewModel(
+                title: "Clear \(question.subject)?", lines: ["They leave the list; the downloaded files stay where they are."],
+                warning: nil, choices: Self.removeChoices(deletes: false))
+        case .removeMarked:
+            return ConfirmViewModel(
+                title: "Remove \(question.subject)?",
+                lines: ["Finished files stay where they are."],
+                warning: question.hasPartialFiles ? "\(RemoveKeys.deleteFile) also deletes their partial files; that cannot be undone." : nil,
+                choices: Self.removeChoices(deletes: question.hasPartialFiles))
+        }
     }
 
     func confirmLink(_ row: QueueSnapshot.Row) -> ConfirmViewModel {

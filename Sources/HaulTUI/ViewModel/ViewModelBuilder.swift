@@ -18,18 +18,22 @@ public struct ViewModelBuilder: Sendable {
     ///   - freeDiskBytes: free space at the download directory, nil when unknown.
     ///   - now: the wall clock, for retry countdowns.
     ///   - frame: a counter that advances once per redraw tick; it moves the activity indicator.
+    ///   - shown: the rows after the filter and the order (`ListView.shown`), when the caller keeps them.
     public func build(
-        snapshot: QueueSnapshot, state: UIState, layout: ScreenLayout, freeDiskBytes: Int64?, now: Date, frame: Int
+        snapshot: QueueSnapshot, state: UIState, layout: ScreenLayout, freeDiskBytes: Int64?, now: Date, frame: Int,
+        shown: ShownRows? = nil
     ) -> ListViewModel {
-        let downloading = snapshot.downloadingIndices
-        let completed = snapshot.completedIndices
-        let listed = state.list == .downloading ? downloading : completed
+        let shown = shown ?? state.view.shown(in: snapshot)
+        let listed = shown.indices(state.list)
+        let marks = state.view.marks
         // The listed rows, read in place: a frame shows a screenful of them, not a copy of thousands.
         let rows = listed.lazy.map { snapshot.rows[$0] }
         let cursor = state.cursor
         let window = listed.indices.clamped(to: cursor.top..<(cursor.top + layout.visibleRows))
         let rowModels = window.map { index in
-            row(rows[index], selected: rows[index].id == cursor.selected, now: now, frame: frame)
+            var model = row(rows[index], selected: rows[index].id == cursor.selected, now: now, frame: frame)
+            model.isMarked = !marks.isEmpty && marks.contains(model.id)
+            return model
         }
         let selectedRow = cursor.selected.flatMap { id in rows.first { $0.id == id } }
         let overlay = overlay(state, selected: selectedRow, in: snapshot.rows, now: now)
@@ -37,54 +41,26 @@ public struct ViewModelBuilder: Sendable {
         if case let .confirm(question)? = overlay {
             footer = question.choices
         }
-        return ListViewModel(
+        let total = shown.total(state.list)
+        let filter = state.view.filter
+        var model = ListViewModel(
             header: header(snapshot, freeDiskBytes: freeDiskBytes),
             tabs: [
-                .init(title: "Downloading", count: downloading.count, isActive: state.list == .downloading),
-                .init(title: "Completed", count: completed.count, isActive: state.list == .completed),
+                .init(title: "Downloading", count: shown.downloading.count, isActive: state.list == .downloading),
+                .init(title: "Completed", count: shown.completed.count, isActive: state.list == .completed),
             ],
             rows: rowModels,
-            emptyText: rows.isEmpty ? emptyText(for: state.list) : nil,
+            emptyText: rows.isEmpty ? (filter.isEmpty || total == 0 ? emptyText(for: state.list) : "No task matches \"\(filter)\" — Esc clears the filter") : nil,
             status: status(state, listCount: rows.count, maxConcurrent: snapshot.maxConcurrent),
             footer: footer,
             footerMessage: state.mode.isPrompt ? state.message : nil,
             overlay: overlay,
             glyphs: glyphs,
             warning: snapshot.warning)
-    }
-
-    // MARK: Header
-
-    func header(_ snapshot: QueueSnapshot, freeDiskBytes: Int64?) -> ListViewModel.Header {
-        var running = 0, waiting = 0, retrying = 0, paused = 0, failed = 0, done = 0
-        for row in snapshot.rows {
-            switch row.task.state {
-            case .running: running += 1
-            case .waiting: if row.retryAt != nil { retrying += 1 } else { waiting += 1 }
-            case .paused: paused += 1
-            case .failed: failed += 1
-            case .completed: done += 1
-            }
-        }
-        var counts: [ListViewModel.Count] = [
-            .init(number: running, word: "running", glyph: glyphs.running, role: .stateRunning),
-            .init(number: waiting, word: "waiting", glyph: glyphs.waiting, role: .stateWaiting),
-        ]
-        let optional: [ListViewModel.Count] = [
-            .init(number: retrying, word: "retrying", glyph: glyphs.retrying, role: .stateRetrying),
-            .init(number: paused, word: "paused", glyph: glyphs.paused, role: .statePaused),
-            .init(number: failed, word: "failed", glyph: glyphs.failed, role: .stateFailed),
-            .init(number: done, word: "done", glyph: glyphs.completed, role: .stateCompleted),
-        ]
-        counts += optional.filter { $0.number > 0 }
-        var header = ListViewModel.Header(
-            counts: counts,
-            speed: ByteCountFormat.rate(snapshot.totalSpeed)
-                + (snapshot.overallLimit.map { " (cap \($0))" } ?? ""),
-            freeDisk: freeDiskBytes.map { ByteCountFormat.size(max(0, $0)) },
-            freeDiskCompact: freeDiskBytes.map { ByteCountFormat.compact(max(0, $0)) })
-        header.schedule = snapshot.schedule
-        return header
+        model.columns = ListViewModel.ColumnHeader(
+            sort: state.view.sort, filter: filter.isEmpty ? nil : filter,
+            matches: filter.isEmpty ? nil : "\(listed.count) of \(total)", marked: marks.count)
+        return model
     }
 
     // MARK: Rows
@@ -181,12 +157,15 @@ public struct ViewModelBuilder: Sendable {
 
     func status(_ state: UIState, listCount: Int, maxConcurrent: Int) -> ListViewModel.StatusLine {
         if case let .prompt(field) = state.mode {
-            return .prompt(label: field.linkOf.map { "New link for #\($0): " } ?? "Add URL: ", field: field)
+            let label = field.linksOf.isEmpty ? field.linkOf.map { "New link for #\($0): " } ?? "Add URL: "
+                : "New link for \(field.linksOf.count) marked: "
+            return .prompt(label: label, field: field)
         }
+        if case let .filter(field) = state.mode { return .prompt(label: "Filter: ", field: field) }
         if let message = state.message { return .message(message.text, isError: message.isError) }
         let title = state.list == .downloading ? "Downloading" : "Completed"
         let position = listCount == 0 ? "empty" : "\(state.cursor.index + 1)/\(listCount)"
-        return .info(left: "\(title) \(position)", right: "\(maxConcurrent) at a time (\(Self.limitKeys))")
+        return .info(left: "\(title) \(position)", right: "max \(maxConcurrent) running (\(Self.limitKeys))")
     }
 
     static var limitKeys: String {
@@ -212,11 +191,16 @@ public struct ViewModelBuilder: Sendable {
         case .details: return KeyBinding.footerItems(in: .details)
         case let .prompt(field):
             return [
-                FooterItem(keys: "Enter", label: field.linkOf == nil ? "add" : "set link", essential: true),
+                FooterItem(keys: "Enter", label: field.linkOf == nil && field.linksOf.isEmpty ? "add" : "set link", essential: true),
                 FooterItem(keys: "Esc", label: "cancel", essential: true),
                 FooterItem(keys: "^U", label: "clear"), FooterItem(keys: "←/→", label: "move"),
             ]
-        case .confirmRemove, .confirmLink:
+        case .filter:
+            return [
+                FooterItem(keys: "Enter", label: "keep", essential: true), FooterItem(keys: "Esc", label: "clear", essential: true),
+                FooterItem(keys: "↑/↓", label: "select"),
+            ]
+        case .confirmRemove, .confirmLink, .confirmBulk:
             return []  // the question's own choices are the footer (see `build`)
         }
     }

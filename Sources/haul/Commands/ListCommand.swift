@@ -3,19 +3,27 @@ import Foundation
 import HaulCore
 import HaulStore
 
-/// `haul list [--json]`: print the queue.
+/// `haul list [--json] [--state STATE]`: print the queue, or the tasks in one state.
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Print the queue.")
 
-    @OptionGroup var state: StateOptions
+    @OptionGroup var stateOptions: StateOptions
     @Flag(help: "One JSON object per line.") var json = false
+    @Option(help: "Only the tasks in this state: waiting, running, paused, failed or completed.") var state: String?
+
+    func validate() throws {
+        if let state, TaskState(rawValue: state) == nil {
+            throw ValidationError("--state \(state): not a state (waiting, running, paused, failed, completed)")
+        }
+    }
 
     func run() async throws {
-        let session = try QueueSession.open(stateDirectory: state.stateDirectory)
+        let session = try QueueSession.open(stateDirectory: stateOptions.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
-        let tasks = try await endpoint.tasks()
+        let wanted = state.flatMap(TaskState.init(rawValue:))
+        let tasks = try await endpoint.tasks().filter { wanted == nil || $0.state == wanted }
         await endpoint.close()
-        if tasks.isEmpty { note("the queue is empty") }
+        if tasks.isEmpty { note(wanted.map { "no task is \($0.rawValue)" } ?? "the queue is empty") }
         for task in tasks { print(json ? QueueListing.jsonLine(task) : QueueListing.line(task)) }
         // Why nothing runs, on stderr (stdout stays the tasks).
         guard !json else { return }

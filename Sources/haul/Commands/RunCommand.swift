@@ -11,7 +11,10 @@ import HaulTerminal
 /// `haul [URL ...]`: add the URLs, then run the queue (live list on a terminal, headless otherwise).
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Add URLs (if any), then run the queue.", shouldDisplay: false)
+        commandName: "run", abstract: "Add URLs (if any), then run the queue.",
+        discussion: "Keys in the live list (a click selects, a double click opens details, the wheel scrolls, a click on a "
+            + "column heading sorts; --no-mouse leaves the mouse to the terminal):\n\n" + KeyBinding.manualText,
+        shouldDisplay: false)
 
     @OptionGroup var options: RunOptions
     @OptionGroup var display: DisplayOptions
@@ -37,6 +40,7 @@ struct RunCommand: AsyncParsableCommand {
         var terminal = theme.map { TerminalOptions(theme: $0, downloadDirectory: downloadDirectory) }
         terminal?.proxyDefaults = try settings.proxyDefaults()
         terminal?.intakeRules = settings.intakeRules
+        terminal?.mouse = !settings.bool(.noMouse)
         let lock: TransferLock
         do {
             lock = try TransferLock.acquire(at: session.directory.lockPath)

@@ -42,7 +42,15 @@ struct ScheduleCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         guard clear || !windows.isEmpty || !limits.isEmpty else {
-            print(Self.describe((try session.store.loadSchedule()) ?? Schedule()))
+            let stored = (try session.store.loadSchedule()) ?? Schedule()
+            // A running haul knows what holds now (a schedule set aside with the list's z included).
+            let live: String?? = session.owner == nil ? nil : await { () async -> String?? in
+                guard let endpoint = try? await QueueEndpoint.open(session) else { return nil }
+                let note = await endpoint.scheduleNote()
+                await endpoint.close()
+                return note
+            }()
+            print(Self.describe(stored, live: live))
             return
         }
         let schedule = try schedule()
@@ -60,12 +68,14 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 
     /// The windows and what they mean now.
-    static func describe(_ schedule: Schedule, now: Date = Date(), calendar: Calendar = .current) -> String {
+    /// - Parameter live: what the running haul says holds now, when one answered (`.some(nil)`: nothing holds).
+    static func describe(_ schedule: Schedule, live: String?? = nil, now: Date = Date(), calendar: Calendar = .current) -> String {
         guard !schedule.isEmpty else { return "no schedule: the queue runs at all hours with no scheduled cap" }
         var lines: [String] = []
         if !schedule.runWindows.isEmpty { lines.append("runs   " + schedule.runWindows.map(\.description).joined(separator: "  ")) }
         if !schedule.capWindows.isEmpty { lines.append("caps   " + schedule.capWindows.map(\.description).joined(separator: "  ")) }
-        lines.append("now    " + (schedule.note(at: now, calendar: calendar) ?? "running, no scheduled cap"))
+        let note = live ?? schedule.note(at: now, calendar: calendar)
+        lines.append("now    " + (note ?? "running, no scheduled cap"))
         return lines.joined(separator: "\n")
     }
 }

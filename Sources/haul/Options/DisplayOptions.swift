@@ -12,12 +12,16 @@ struct DisplayOptions: ParsableArguments {
     @Flag(name: .customLong(OptionKey.noColor.name), help: OptionKey.noColor.argumentHelp)
     var noColor = false
 
+    @Flag(name: .customLong(OptionKey.noMouse.name), help: OptionKey.noMouse.argumentHelp)
+    var noMouse = false
+
     /// The settings these options give, by key.
     var commandLine: [OptionKey: SettingValue] {
         var values: [OptionKey: SettingValue] = [:]
         values.given(.headless, headless ? .bool(true) : nil)
         values.given(.theme, theme.map(SettingValue.string))
         values.given(.noColor, noColor ? .bool(true) : nil)
+        values.given(.noMouse, noMouse ? .bool(true) : nil)
         return values
     }
 }

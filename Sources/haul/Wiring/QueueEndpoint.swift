@@ -98,6 +98,14 @@ enum QueueEndpoint {
         }
     }
 
+    /// What the running haul's schedule does now, as its list shows it (it knows when the user set the schedule
+    /// aside with `z`): `.some(nil)` when it neither holds nor caps the queue; nil without a running haul (or
+    /// when it does not answer), and the caller reads the stored schedule.
+    func scheduleNote() async -> String?? {
+        guard case let .owner(client, _) = self, let snapshot = try? await client.snapshot() else { return nil }
+        return .some(snapshot.schedule)
+    }
+
     /// Lets a local controller finish the disk work it was given (part files to delete).
     func close() async {
         if case let .local(controller, _) = self { await controller.finishEditing() }

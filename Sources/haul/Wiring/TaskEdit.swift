@@ -4,16 +4,17 @@ import HaulCore
 enum TaskEdit {
     /// Applies an edit through the running haul when there is one, else to the queue database (the same
     /// rules either way). Unknown ids and tasks the edit does not apply to are usage errors.
-    static func apply(_ action: EditAction, to selection: TaskSelection, state: StateOptions) async throws {
+    static func apply(_ action: EditAction, to selection: TaskChoice, state: StateOptions) async throws {
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
         let known = try await endpoint.tasks()
         let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
-        let targets: [TaskID] = selection.all ? known.map(\.id) : selection.ids.map(TaskID.init)
-        // With --all, only the tasks the edit applies to; named tasks go to the controller, which says no for itself
-        // (a task added a moment ago that a running haul has not read from the queue yet included: it reads it
-        // when a command names it).
-        let chosen = selection.all ? targets.filter { byID[$0].map(action.applies) ?? false } : targets
+        let inState = selection.state.map { wanted in known.filter { $0.state == wanted }.map(\.id) }
+        let targets: [TaskID] = inState ?? (selection.all ? known.map(\.id) : selection.ids)
+        // With --all or a state, only the tasks the edit applies to; named tasks go to the controller, which says no
+        // for itself (a task added a moment ago that a running haul has not read from the queue yet included: it
+        // reads it when a command names it).
+        let chosen = selection.isBulk ? targets.filter { byID[$0].map(action.applies) ?? false } : targets
         let commands = chosen.map(action.command)
         let results = try await endpoint.perform(commands)
         // The owner may be gone by now although it carried the commands out: a headless run ends once nothing is
@@ -29,11 +30,11 @@ enum TaskEdit {
                 refusals.append(refusal)
             } else {
                 changed += 1
-                if !selection.all { print("#\(id) \(after[id]?.state.rawValue ?? "removed")") }
+                if !selection.isBulk { print("#\(id) \(after[id]?.state.rawValue ?? "removed")") }
             }
         }
         if !refusals.isEmpty { throw CommandFailure.several(refusals) }
-        if selection.all {
+        if selection.isBulk {
             note("\(changed) task(s) \(action == .pause ? "now paused" : action == .resume ? "now waiting" : "removed")")
         }
     }

@@ -1,0 +1,56 @@
+import HaulCore
+
+extension ViewModelBuilder {
+    /// The header: tasks per state, the speed, the cap that holds now and why, what the schedule does to the queue,
+    /// the free disk space.
+    func header(_ snapshot: QueueSnapshot, freeDiskBytes: Int64?) -> ListViewModel.Header {
+        var running = 0, waiting = 0, retrying = 0, paused = 0, failed = 0, done = 0
+        for row in snapshot.rows {
+            switch row.task.state {
+            case .running: running += 1
+            case .waiting: if row.retryAt != nil { retrying += 1 } else { waiting += 1 }
+            case .paused: paused += 1
+            case .failed: failed += 1
+            case .completed: done += 1
+            }
+        }
+        var counts: [ListViewModel.Count] = [
+            .init(number: running, word: "running", glyph: glyphs.running, role: .stateRunning),
+            .init(number: waiting, word: "waiting", glyph: glyphs.waiting, role: .stateWaiting),
+        ]
+        let optional: [ListViewModel.Count] = [
+            .init(number: retrying, word: "retrying", glyph: glyphs.retrying, role: .stateRetrying),
+            .init(number: paused, word: "paused", glyph: glyphs.paused, role: .statePaused),
+            .init(number: failed, word: "failed", glyph: glyphs.failed, role: .stateFailed),
+            .init(number: done, word: "done", glyph: glyphs.completed, role: .stateCompleted),
+        ]
+        counts += optional.filter { $0.number > 0 }
+        var header = ListViewModel.Header(
+            counts: counts,
+            speed: ByteCountFormat.rate(snapshot.totalSpeed),
+            freeDisk: freeDiskBytes.map { ByteCountFormat.size(max(0, $0)) },
+            freeDiskCompact: freeDiskBytes.map { ByteCountFormat.compact(max(0, $0)) })
+        if let cap = Self.capInForce(global: snapshot.overallLimit, schedule: snapshot.scheduleCap) {
+            header.cap = "cap \(cap.limit) \(cap.why)"
+            header.capShort = "cap \(cap.limit)"
+        }
+        if let until = snapshot.scheduleHeldUntil {
+            header.schedule = "paused until \(until) by the schedule"
+            header.scheduleShort = "paused till \(until)"
+        } else if snapshot.scheduleSuspended, let note = snapshot.schedule {
+            header.schedule = note
+            header.scheduleShort = "schedule set aside"
+        }
+        return header
+    }
+
+    /// The cap the engine applies (the lower of the two) and why: `by the schedule` or `(global)`; nil for none.
+    static func capInForce(global: RateLimit?, schedule: RateLimit?) -> (limit: RateLimit, why: String)? {
+        switch (global, schedule) {
+        case let (global?, schedule?): schedule < global ? (schedule, "by the schedule") : (global, "(global)")
+        case let (global?, nil): (global, "(global)")
+        case let (nil, schedule?): (schedule, "by the schedule")
+        case (nil, nil): nil
+        }
+    }
+}
