@@ -21,7 +21,10 @@ struct AsciiLocaleTests {
         let tmux = try TmuxDriver(
             command: "env LANG=C LC_ALL=C \(haul) --state-dir \(run.state) -d \(run.downloads) -j 3 -s 1 " + urls.joined(separator: " "))
         defer { tmux.kill() }
-        let screen = try await tmux.waitFor("three running rows") { $0.contains("3 running") && $0.contains("plain.bin") }
+        // The header (the first line) counts them; the footer's "max 3 running" is the limit, not the count.
+        let screen = try await tmux.waitFor("three running rows") { screen in
+            screen.split(separator: "\n").first?.contains("3 running") == true && screen.contains("plain.bin")
+        }
         let lines = screen.split(separator: "\n").map(String.init)
         let japanese = try #require(lines.first { $0.contains("? ? ? .bin") }, "\(screen)")
         let emoji = try #require(lines.first { $0.contains("emoji-? .bin") }, "\(screen)")

@@ -5,8 +5,8 @@ import HaulCore
 final class StreamTrack {
     /// Its media playlist; its segment links are replaced when it is fetched again for fresh ones.
     var media: MediaPlaylist
-    /// Where its media playlist is fetched again for fresh segment links.
-    let link: String
+    /// Where its media playlist is fetched again for fresh segment links; nil when it is not (a DASH manifest's).
+    let link: String?
     /// Times its playlist was fetched again for fresh links; whether a fetch for them is under way; the segments
     /// that asked for them (each asks once).
     var linkGeneration = 0
@@ -27,7 +27,7 @@ final class StreamTrack {
     var position: Int64
     var doneSeconds: Double
 
-    init(media: MediaPlaylist, link: String, info: StreamTrackInfo, span: Int) {
+    init(media: MediaPlaylist, link: String?, info: StreamTrackInfo, span: Int) {
         self.media = media
         self.link = link
         self.info = info

@@ -35,9 +35,7 @@ extension StreamTransfer {
             }
         case let .stream(dash):
             dashManifest = nil
-            // Its tracks' links all come from the manifest.
             chosen = dash.variant
-            chosen?.uri = url
             bandwidth = dash.variant.averageBandwidth ?? dash.variant.bandwidth
             audio = dash.audio?.rendition
             videoMedia = dash.video

@@ -13,10 +13,11 @@ extension StreamTransfer {
         case .askAgain, .awaitFreshLinks:
             track.window.failed(index)
         case .fetchPlaylist:
+            guard let link = track.link else { return fail(.streamPart(label(number, index), error)) }
             track.askedForLinks.insert(index)
             track.refreshing = true
             track.window.failed(index)
-            add(StreamFetch(purpose: .freshLinks(track: number), url: track.link, range: nil, limit: PlaylistParser.maxBytes, task: request.id))
+            add(StreamFetch(purpose: .freshLinks(track: number), url: link, range: nil, limit: PlaylistParser.maxBytes, task: request.id))
         case .fail:
             fail(.streamPart(label(number, index), error))
         }

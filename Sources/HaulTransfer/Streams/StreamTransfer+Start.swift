@@ -53,8 +53,10 @@ extension StreamTransfer {
         }
         fileName = name
         let span = max(2 * request.options.split, 8)
-        // Where each track's fresh links come from: its media playlist (a DASH manifest's tracks share the manifest).
-        let links = [chosen?.uri ?? request.url] + (audioMedia == nil ? [] : [audio?.uri ?? chosen?.uri ?? request.url])
+        // HLS media playlists are fetched again for fresh segment links; a DASH manifest's tracks are not (yet): a
+        // segment whose link expired fails the task naming it.
+        let refreshable = manifestKind != .dash
+        let links: [String?] = [refreshable ? chosen?.uri ?? request.url : nil] + (audioMedia == nil ? [] : [refreshable ? audio?.uri : nil])
         tracks = zip(zip([video] + (audioMedia.map { [$0] } ?? []), links), zip(info.tracks, writers)).map { media, pair in
             let track = StreamTrack(media: media.0, link: media.1, info: pair.0, span: span)
             track.writer = pair.1
