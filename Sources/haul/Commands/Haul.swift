@@ -46,8 +46,11 @@ extension Haul {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // The shells' scripts and their callbacks see `run`'s options at the root too (CompletionRoot).
+        if CompletionRoot.handles(arguments) { await CompletionRoot.answer(arguments) }
         do {
-            var command = try parseAsRoot(subcommandFirst(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(subcommandFirst(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

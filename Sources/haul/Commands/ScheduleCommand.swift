@@ -17,7 +17,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "Run windows; none keeps the queue running at all hours.") var windows: [String] = []
-    @Option(name: .customLong("limit"), help: "A cap window, HH:MM-HH:MM=RATE (repeatable).") var limits: [String] = []
+    @Option(name: .customLong("limit"), help: ArgumentHelp("A cap window, HH:MM-HH:MM=RATE (repeatable).", valueName: "window=rate")) var limits: [String] = []
     @Flag(help: "Remove the schedule: the queue always runs, with no scheduled cap.") var clear = false
     @OptionGroup var state: StateOptions
 
