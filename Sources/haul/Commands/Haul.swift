@@ -49,6 +49,10 @@ extension Haul {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The shells' scripts and their callbacks see `run`'s options at the root too (CompletionRoot).
         if CompletionRoot.handles(arguments) { await CompletionRoot.answer(arguments) }
+        if let command = CommandSuggestion.similarCommand(to: arguments) {
+            FailureReport(CommandFailure.usage(
+                "'\(arguments[0])' is not a haul command; the most similar is '\(command)' (see `haul --help`)")).exit()
+        }
         do {
             var command = try parseAsRoot(subcommandFirst(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -57,7 +61,7 @@ extension Haul {
                 try command.run()
             }
         } catch {
-            FailureReport(error).exit()
+            FailureReport(error, help: CommandSuggestion.help(for: arguments)).exit()
         }
         ProcessExit.now(ExitStatus.success.rawValue)
     }

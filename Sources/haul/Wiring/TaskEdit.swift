@@ -9,7 +9,7 @@ enum TaskEdit {
         let endpoint = try await QueueEndpoint.open(session)
         let known = try await endpoint.tasks()
         let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
-        let targets: [TaskID] = selection.all ? known.map(\.id) : selection.ids.map(TaskID.init)
+        let targets: [TaskID] = selection.all ? known.map(\.id) : selection.uniqueIDs.map(TaskID.init)
         // With --all, only the tasks the edit applies to; named tasks go to the controller, which says no for itself
         // (a task added a moment ago that a running haul has not read from the queue yet included: it reads it
         // when a command names it).
