@@ -30,6 +30,16 @@ struct CommandLineHelpTests {
         #expect(schedule == 2 && scheduleErrors.contains("(see `haul schedule --help`)"), "\(scheduleErrors)")
     }
 
+    /// A limit or a reload is a right command that cannot be carried out when no haul runs: 3, not a usage error.
+    @Test func aLimitOrAReloadWithNoHaulRunningExits3() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let (limit, _, limitErrors) = try await Self.haul(["limit", "1M", "--state-dir", state.path])
+        #expect(limit == 3 && limitErrors.contains("no haul is running"), "\(limitErrors)")
+        let (reload, _, reloadErrors) = try await Self.haul(["config", "--reload", "--state-dir", state.path])
+        #expect(reload == 3 && reloadErrors.contains("no haul is running"), "\(reloadErrors)")
+    }
+
     @Test func aTaskNamedTwiceIsRemovedOnce() async throws {
         let state = try TemporaryDirectory()
         defer { state.remove() }
@@ -39,5 +49,16 @@ struct CommandLineHelpTests {
         let (removed, printed, removeErrors) = try await Self.haul(["remove", "1", "1", "--state-dir", state.path])
         #expect(removed == 0, "\(removeErrors)")
         #expect(printed == "#1 removed\n", "\(printed)")
+    }
+
+    /// A hint names the command with the options that find the same queue.
+    @Test func hintsRepeatTheStateDirectory() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let (added, _, addErrors) = try await Self.haul(
+            ["add", "--state-dir", state.path, "-d", state.path, "https://example.invalid/a.iso"])
+        #expect(added == 0)
+        #expect(addErrors.contains("run `haul --state-dir \(state.path)` (or `haul --headless --state-dir \(state.path)`)"),
+                "\(addErrors)")
     }
 }

@@ -47,7 +47,7 @@ struct ConfigCommand: AsyncParsableCommand {
         let endpoint = try await QueueEndpoint.open(session)
         guard case let .owner(client, pid) = endpoint else {
             await endpoint.close()
-            throw CommandFailure.usage("no haul is running; a haul reads the settings file when it starts")
+            throw CommandFailure.runtime("no haul is running; a haul reads the settings file when it starts")
         }
         let answer: SettingsReloadAnswer
         do {
