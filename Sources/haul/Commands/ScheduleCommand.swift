@@ -28,10 +28,11 @@ struct ScheduleCommand: AsyncParsableCommand {
 
     /// The schedule the arguments give.
     func schedule() throws -> Schedule {
+        let given = Self.joined(windows: windows, limits: limits)
         do {
             let schedule = Schedule(
-                runWindows: try windows.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: false) },
-                capWindows: try limits.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: true) })
+                runWindows: try given.run.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: false) },
+                capWindows: try given.cap.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: true) })
             try schedule.checkWindowCount()
             return schedule
         } catch {
