@@ -51,6 +51,17 @@ struct CommandLineHelpTests {
         #expect(printed == "#1 removed\n", "\(printed)")
     }
 
+    /// `haul config` shows the directory a run would download into, not "(none)".
+    @Test func configShowsTheDownloadDirectoryThatWillBeUsed() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let process = try HaulProcess(
+            try HaulProcess.binary(named: "haul"), arguments: ["config"], currentDirectory: URL(fileURLWithPath: folder.path))
+        #expect(try await process.waitForExit(timeout: .seconds(30)) == 0, "\(process.stderrText())")
+        let line = process.stdoutLines().first { $0.hasPrefix("dir ") } ?? ""
+        #expect(line.contains("\"\(folder.path)\""), "\(process.stdoutText())")
+    }
+
     /// A hint names the command with the options that find the same queue.
     @Test func hintsRepeatTheStateDirectory() async throws {
         let state = try TemporaryDirectory()
