@@ -3,10 +3,14 @@ SWIFT ?= swift
 BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 export SWIFT_BACKTRACE = interactive=no
 
-.PHONY: demo test test-unit test-engine test-e2e test-build test-tsan build release bench deps clean install uninstall
+.PHONY: demo test test-unit test-engine test-e2e test-build test-tsan build release release-haul bench deps test-deps clean install uninstall deb
 
+# `deps`: what builds and runs haul (build, release, install, deb); `test-deps` adds the test servers and tools.
 deps:
 	@scripts/install-deps.sh
+
+test-deps:
+	@scripts/install-deps.sh --test
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
@@ -27,10 +31,8 @@ RUN_TESTS = HAUL_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(SWIFT) test --sk
 # their bounds should measure haul, not a 2-core machine running them all at once.
 SERIAL = --no-parallel
 
-test-build: deps
+test-build: test-deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	# The argument parser's man page generator, for the install test (it is a dependency's product).
-	$(SWIFT) build --product generate-manual
 	@# Every test target is in a tier, so the three tiers together are `make test`.
 	@untiered=$$($(SWIFT) test list --skip-build | cut -d. -f1 | sort -u \
 		| grep -Ev '^($(UNIT_TARGETS)|$(ENGINE_TARGETS)|$(E2E_TARGETS))$$'); \
@@ -57,27 +59,39 @@ test-e2e: test-build
 TSAN_TIMEOUT = timeout --signal=INT --kill-after=30
 TSAN_FLAGS = --sanitize=thread --scratch-path .build-tsan
 TSAN_SUITES = HaulTransferTests\.|HaulCoreTests\.(DownloadController|SlotPolicy|TaskLifecycle|SegmentLedger)
-test-tsan: deps
+test-tsan: test-deps
 	$(TSAN_TIMEOUT) 480 $(SWIFT) build --build-tests $(TSAN_FLAGS) $(BUILD_FLAGS)
 	$(TSAN_TIMEOUT) 240 $(SWIFT) test --skip-build --no-parallel $(TSAN_FLAGS) --filter '$(TSAN_SUITES)'
 
 # The Swift runtime and Foundation linked in: the binary runs without the toolchain's libraries, starts about
 # 5 ms sooner and peaks about 4 MiB lower. Only the two programs (the test support library needs the toolchain).
-RELEASE_FLAGS = -c release --static-swift-stdlib $(BUILD_FLAGS)
-release: deps
+# Bound at load time (-z now), as Debian's hardening asks.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now $(BUILD_FLAGS)
+release-haul: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product haul
+
+release: release-haul
 	$(SWIFT) build $(RELEASE_FLAGS) --product haul-fault-server
 
 # `make install PREFIX=~/.local` (DESTDIR for packagers): the static release binary, the man page, completions,
 # themes and the systemd user unit; `make uninstall` (same PREFIX and DESTDIR) removes exactly those.
 PREFIX ?= /usr/local
-install: release
-	$(SWIFT) build --product generate-manual
+install: release-haul
+	$(SWIFT) build $(RELEASE_FLAGS) --product haul-manual
 	@scripts/install.sh "$$($(SWIFT) build -c release --show-bin-path)" "$(DESTDIR)$(PREFIX)" "$(PREFIX)" \
-		"$$($(SWIFT) build --show-bin-path)/generate-manual"
+		"$$($(SWIFT) build -c release --show-bin-path)/haul-manual"
 
 uninstall:
 	@scripts/uninstall.sh "$(DESTDIR)$(PREFIX)"
+
+# `make deb`: haul_VERSION-1_amd64.deb here, from the release build (scripts/deb.sh), checked by lintian when it
+# is installed (`make test-deps` installs it); lintian's errors fail the target.
+MAINTAINER ?= haul maintainers <haul@example.org>
+deb: release-haul
+	$(SWIFT) build $(RELEASE_FLAGS) --product haul-manual
+	@package=$$(scripts/deb.sh "$$($(SWIFT) build -c release --show-bin-path)" \
+		"$$($(SWIFT) build -c release --show-bin-path)/haul-manual" . "$(MAINTAINER)") && ls -l "$$package" && \
+	if command -v lintian >/dev/null; then lintian --fail-on error "$$package"; else echo "lintian is not installed: not checked"; fi
 
 bench: release
 	@scripts/install-deps.sh --bench

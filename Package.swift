@@ -61,6 +61,9 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // Writes haul(1) for `make install` and `make deb` from the commands and the registries; never installed.
+        .executableTarget(name: "haul-manual", dependencies: ["HaulCore", "HaulTUI"], swiftSettings: strict),
+
         .target(name: "FaultServer", dependencies: ["HaulCore", "CCipher"], swiftSettings: strict),
         .executableTarget(
             name: "haul-fault-server",

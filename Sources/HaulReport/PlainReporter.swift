@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 /// Turns controller events and snapshots into the lines of a headless run: human text for stderr,
@@ -6,25 +7,31 @@ public struct PlainReporter: Sendable {
     public enum Format: Sendable { case human, json }
 
     public let format: Format
+    /// The zone of the `time` field of JSON lines (ISO 8601 with its offset).
+    public let timeZone: TimeZone
 
-    public init(format: Format) { self.format = format }
+    public init(format: Format, timeZone: TimeZone = .current) {
+        self.format = format
+        self.timeZone = timeZone
+    }
 
-    /// One line per state change.
-    public func line(for event: ControllerEvent) -> String {
+    /// One line per state change; a JSON line says `time`, when it happened.
+    public func line(for event: ControllerEvent, at time: Date = Date()) -> String {
         switch format {
         case .human: return humanLine(for: event)
-        case .json: return jsonLine(for: event)
+        case .json: return jsonLine(for: event, at: time)
         }
     }
 
-    /// The periodic progress report: one summary line (human) or one line per running task (JSON).
-    public func progressLines(for snapshot: QueueSnapshot) -> [String] {
+    /// The periodic progress report: one summary line (human) or one line per running task (JSON, with `time`).
+    public func progressLines(for snapshot: QueueSnapshot, at time: Date = Date()) -> [String] {
         let running = snapshot.rows.filter { $0.task.state == .running }
         switch format {
         case .json:
             return running.map { row in
                 var json = JSONLine()
                 json.add("event", "progress")
+                json.add("time", TimestampFormat.text(time, in: timeZone))
                 json.add("id", row.task.id.rawValue)
                 json.add("name", row.task.displayName)
                 json.add("bytes", row.bytesReceived)
@@ -81,15 +88,18 @@ public struct PlainReporter: Sendable {
         }
     }
 
-    private func jsonLine(for event: ControllerEvent) -> String {
+    private func jsonLine(for event: ControllerEvent, at time: Date) -> String {
         var json = JSONLine()
+        let stamp = TimestampFormat.text(time, in: timeZone)
         if case let .warning(message) = event {
             json.add("event", "warning")
+            json.add("time", stamp)
             json.add("message", message)
             return json.text
         }
         if case let .schedule(note) = event {
             json.add("event", "schedule")
+            json.add("time", stamp)
             json.add("message", note)
             return json.text
         }
@@ -107,6 +117,7 @@ public struct PlainReporter: Sendable {
         case .warning, .schedule: preconditionFailure("handled above")
         }
         json.add("event", name)
+        json.add("time", stamp)
         json.add("id", task.id.rawValue)
         json.add("name", task.displayName)
         json.add("url", URLValidation.redacted(task.url))

@@ -115,12 +115,13 @@ extension SettingsFile {
         /// The tables of `[[section]]`.
         func entries(_ value: TOMLValueConvertible, section: String, line: Int) throws(SettingsFileError) -> [TOMLTable] {
             guard let array = value.array else {
-                throw .incompleteSection(path: path, line: line, section: section, message: "must be written [[\(section)]] (an array of tables)")
+                throw .notArrayOfTables(
+                    path: path, line: line, section: section, written: value.table != nil ? "[\(section)]" : "\(section) = …")
             }
             var tables: [TOMLTable] = []
             for element in array {
                 guard let table = element.table else {
-                    throw .incompleteSection(path: path, line: line, section: section, message: "must be written [[\(section)]] (an array of tables)")
+                    throw .notArrayOfTables(path: path, line: line, section: section, written: "\(section) = [ … ]")
                 }
                 tables.append(table)
             }

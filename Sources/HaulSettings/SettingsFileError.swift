@@ -15,6 +15,8 @@ public enum SettingsFileError: Error, Equatable, CustomStringConvertible {
     case refusedKey(path: String, line: Int, key: String, message: String)
     /// A `[[rule]]` or `[[category]]` without what it needs.
     case incompleteSection(path: String, line: Int, section: String, message: String)
+    /// A section written otherwise than as an array of tables: `written` is how (`[rule]`, `rule = …`).
+    case notArrayOfTables(path: String, line: Int, section: String, written: String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum SettingsFileError: Error, Equatable, CustomStringConvertible {
             "\(path):\(line): key '\(key)' is not allowed here: \(message)"
         case let .incompleteSection(path, line, section, message):
             "\(path):\(line): [[\(section)]] \(message)"
+        case let .notArrayOfTables(path, line, section, written):
+            "\(path):\(line): \(written) must be written [[\(section)]] (an array of tables: one [[\(section)]] header for each)"
         }
     }
 

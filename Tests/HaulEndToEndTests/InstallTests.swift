@@ -7,15 +7,13 @@ import Testing
 /// passes `systemd-analyze verify`, and uninstalling leaves the prefix as it was.
 @Suite(
     .timeLimit(.minutes(2)),
-    .enabled(if: BuiltTools.generateManual != nil || BuiltTools.madeByMake, "generate-manual is not built (make test builds it)"))
+    .enabled(if: BuiltTools.haulManual != nil || BuiltTools.madeByMake, "haul-manual is not built"))
 struct InstallTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let binDirectory = BuiltTools.binDirectory
-    static var generateManual: String? { BuiltTools.generateManual }
-
-    static func requireGenerateManual() throws -> String {
-        try #require(generateManual, "no generate-manual in \(binDirectory): `make test-e2e` builds it")
+    static func requireHaulManual() throws -> String {
+        try #require(BuiltTools.haulManual, "no haul-manual in \(binDirectory): `swift build` builds it")
     }
 
     /// Every path under `root`, relative, sorted.
@@ -23,9 +21,11 @@ struct InstallTests {
         (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (Int32, String, String) {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(60)
+    ) async throws -> (Int32, String, String) {
         let process = try HaulProcess(URL(fileURLWithPath: executable), arguments: arguments, environment: environment ?? [:])
-        let status = try await process.waitForExit(timeout: .seconds(60))
+        let status = try await process.waitForExit(timeout: timeout)
         return (status, process.stdoutText(), process.stderrText())
     }
 
@@ -38,8 +38,15 @@ struct InstallTests {
         let before = Self.tree(prefix.path)
 
         let (installed, out, err) = try await Self.run(
-            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try Self.requireGenerateManual()])
+            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try Self.requireHaulManual()])
         #expect(installed == 0, "\(out)\n\(err)")
+
+        // Installed stripped; the build folder's copy keeps its symbols (make bench, debuggers).
+        let (_, installedSections, _) = try await Self.run("/usr/bin/readelf", ["-S", "-W", prefix.file("bin/haul")])
+        let (_, builtSections, _) = try await Self.run("/usr/bin/readelf", ["-S", "-W", Self.binDirectory + "/haul"])
+        #expect(!installedSections.contains(".symtab") && !installedSections.contains(".debug_info")
+            && !installedSections.contains(".comment"))
+        #expect(builtSections.contains(".symtab"))
 
         // The binary runs with no toolchain on PATH.
         let (version, printed, _) = try await Self.run(
@@ -51,6 +58,11 @@ struct InstallTests {
         #expect(man == 0 && manErrors.isEmpty, "\(manErrors)")
         #expect(page.contains("haul") && page.contains("set-url"), "\(page.prefix(500))")
 
+        // `systemctl --user stop` (SIGTERM: haul saves every byte and exits 130) is a success, and reload is SIGHUP.
+        let unit = try String(contentsOfFile: prefix.file("lib/systemd/user/haul.service"), encoding: .utf8)
+        #expect(unit.contains("\nSuccessExitStatus=130\n"), "\(unit)")
+        #expect(unit.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"), "\(unit)")
+        #expect(unit.contains("\nExecStart=\(prefix.path)/bin/haul "), "\(unit)")
         // The unit is valid where systemd is there to say so.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
             let (verified, _, verifyErrors) = try await Self.run("/usr/bin/systemd-analyze", ["verify", prefix.file("lib/systemd/user/haul.service")])
@@ -63,11 +75,27 @@ struct InstallTests {
         #expect(Self.tree(prefix.path) == before)
     }
 
+    /// `make install` installs what builds and runs haul, never the test servers or Python packages.
+    @Test func installNeedsOnlyWhatBuildsAndRunsHaul() async throws {
+        let deps = Self.repository + "/scripts/install-deps.sh"
+        let (_, build, _) = try await Self.run(deps, ["--print"])
+        let (_, test, _) = try await Self.run(deps, ["--test", "--print"])
+        let buildPackages = Set(build.split(separator: "\n").map(String.init))
+        #expect(buildPackages == ["libcurl4-openssl-dev", "libncurses-dev", "libsqlite3-dev"], "\(build)")
+        #expect(Set(test.split(separator: "\n").map(String.init)).isSuperset(of: ["tinyproxy", "microsocks", "nginx", "zsh", "fish"]))
+        let (planned, plan, planErrors) = try await Self.run(
+            "/usr/bin/make", ["-n", "-C", Self.repository, "install", "PREFIX=/nonexistent/haul-prefix"])
+        #expect(planned == 0, "\(planErrors)")
+        let steps = plan.split(separator: "\n")
+        #expect(steps.contains { $0.hasSuffix("scripts/install-deps.sh") }, "\(plan)")
+        #expect(!steps.contains { $0.contains("--test") || $0.contains("pip") }, "\(plan)")
+    }
+
     @Test(.enabled(if: TmuxDriver.isAvailable)) func bashCompletesASubcommandInARealShell() async throws {
         let prefix = try TemporaryDirectory()
         defer { prefix.remove() }
         let (installed, out, err) = try await Self.run(
-            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try Self.requireGenerateManual()])
+            Self.repository + "/scripts/install.sh", [Self.binDirectory, prefix.path, prefix.path, try Self.requireHaulManual()])
         #expect(installed == 0, "\(out)\n\(err)")
         let tmux = try TmuxDriver(command: "env -i TERM=xterm PATH=\(prefix.path)/bin:/usr/bin:/bin HOME=\(prefix.path) bash --norc --noprofile -i")
         defer { tmux.kill() }
@@ -85,11 +113,11 @@ struct InstallTests {
 /// Where the built programs are.
 enum BuiltTools {
     static let binDirectory = HaulProcess.binDirectory().path
-    /// Whether `make` named the build (it builds generate-manual too, so a missing one fails the suite then).
+    /// Whether `make` named the build (it builds haul-manual too, so a missing one fails the suite then).
     static let madeByMake = HaulProcess.binDirectory().origin == .variable
-    /// The argument parser's man page generator, built beside haul by `make test` and `make test-e2e`.
-    static var generateManual: String? {
-        let path = binDirectory + "/generate-manual"
+    /// The man page writer (Sources/haul-manual), built beside haul.
+    static var haulManual: String? {
+        let path = binDirectory + "/haul-manual"
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 }

@@ -33,14 +33,17 @@ import Testing
     }
 
     @Test func jsonLinesAreOneObjectEach() throws {
-        let reporter = PlainReporter(format: .json)
-        let line = reporter.line(for: .completed(Self.task(4, "d \"q\".bin", .completed, done: 10, total: 10)))
+        let reporter = PlainReporter(format: .json, timeZone: TimeZone(secondsFromGMT: 3600)!)
+        let moment = Date(timeIntervalSince1970: 1_795_000_000.25)
+        let line = reporter.line(for: .completed(Self.task(4, "d \"q\".bin", .completed, done: 10, total: 10)), at: moment)
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["event"] as? String == "completed")
+        // When, in ISO 8601 with the zone's offset.
+        #expect(object["time"] as? String == "2026-11-18T12:06:40.250+01:00")
         #expect(object["name"] as? String == "d \"q\".bin")
         #expect(object["path"] as? String == "/downloads/d \"q\".bin")
-        let progress = reporter.progressLines(for: Self.snapshot)
+        let progress = reporter.progressLines(for: Self.snapshot, at: moment)
         #expect(progress.count == 1)
-        #expect(progress[0] == #"{"event":"progress","id":1,"name":"a.iso","bytes":552,"total":1000,"speed":2048.0,"eta":65.0}"#)
+        #expect(progress[0] == #"{"event":"progress","time":"2026-11-18T12:06:40.250+01:00","id":1,"name":"a.iso","bytes":552,"total":1000,"speed":2048.0,"eta":65.0}"#)
     }
 }

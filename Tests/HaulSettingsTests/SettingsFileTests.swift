@@ -116,6 +116,9 @@ import Testing
         let typo = error("[[rule]]\nhost = \"a.example\"\nspilt = 3\n")
         #expect(typo?.description == "\(Self.path):3: unknown key 'spilt' in [[rule]] (did you mean 'split'?)")
         #expect(error("[[rule]]\nsplit = 3\n")?.description.hasPrefix("\(Self.path):1: [[rule]] needs host") == true)
+        // A single table is named as written, not as the form it should take.
+        #expect(error("[rule]\nhost = \"a\"\n")?.description.hasPrefix("\(Self.path):1: [rule] must be written [[rule]]") == true)
+        #expect(error("rule = 3\n")?.description.hasPrefix("\(Self.path):1: rule = … must be written [[rule]]") == true)
         #expect(error("x = 1\n[[rule]]\nhost = \"a\"\nsplit = 99\n")?.description.hasPrefix("\(Self.path):1: unknown key 'x'") == true)
         #expect(error("[[rule]]\nhost = \"a\"\nsplit = 99\n")?.description == "\(Self.path):3: key 'split' in [[rule]]: must be between 1 and 16, got 99")
         #expect(error("[[category]]\nextensions = [\"mp4\"]\n")?.description.hasPrefix("\(Self.path):1: [[category]] needs dir") == true)

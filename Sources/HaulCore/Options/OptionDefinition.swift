@@ -32,6 +32,8 @@ public struct OptionDefinition: Sendable {
     /// Its value names a local file haul reads (a CA bundle, cookies, logins): an RPC client may name one for its own
     /// download only inside `--rpc-allowed-dir`, and never for the whole run.
     public let namesFile: Bool
+    /// What its value is, for completions and the man page (a file when it names one, else text unless given).
+    public let values: OptionValues
     /// Why a value is refused (nil: accepted), without the key's name: "must be 0 or more, got -1".
     public let check: @Sendable (SettingValue) -> String?
     /// The value as shown (`haul config`, the reload's report, RPC): credentials in it masked.
@@ -44,7 +46,7 @@ public struct OptionDefinition: Sendable {
 
     public init(
         _ key: OptionKey, flag: String? = nil, kind: SettingKind, default defaultValue: SettingValue? = nil,
-        change: Change = .restart, scope: Scope = .run, aria2: Aria2Form? = nil, namesFile: Bool = false,
+        change: Change = .restart, scope: Scope = .run, aria2: Aria2Form? = nil, namesFile: Bool = false, values: OptionValues? = nil,
         check: @escaping @Sendable (SettingValue) -> String? = { _ in nil },
         shown: @escaping @Sendable (SettingValue) -> SettingValue = { $0 }, help: OptionHelp
     ) {
@@ -56,6 +58,7 @@ public struct OptionDefinition: Sendable {
         self.scope = scope
         self.aria2 = aria2.map { $0 == .same ? Aria2Form(key.rawValue) : $0 }
         self.namesFile = namesFile
+        self.values = values ?? (namesFile ? .file : .text)
         self.check = check
         self.shown = shown
         self.help = help

@@ -4,7 +4,8 @@ public enum OptionRegistry {
     public static let all: [OptionDefinition] = [
         // Where and how tasks are added (live: the next task added gets them).
         OptionDefinition(
-            .dir, flag: "-d/--dir", kind: .string, change: .live, scope: .task, aria2: .same, check: notEmpty,
+            .dir, flag: "-d/--dir", kind: .string, change: .live, scope: .task, aria2: .same, values: .directory,
+            check: notEmpty,
             help: OptionHelp("Download directory (default: the current directory).")),
         OptionDefinition(
             .header, flag: "-H/--header", kind: .strings, change: .live, scope: .task, aria2: .same,
@@ -44,17 +45,18 @@ public enum OptionRegistry {
             help: OptionHelp("Fetch a finished file again and replace it, or any file at the name.")),
         OptionDefinition(
             .stream, kind: .string, default: .string("auto"), change: .live, scope: .task, aria2: .same,
-            check: streamOption(.stream),
+            values: .choices(["auto", "off"]), check: streamOption(.stream),
             help: OptionHelp(
         "What an HLS playlist link becomes: auto (a stream task: its segments in one video file) or off (the playlist saved as a file).",
         valueName: "auto|off")),
         OptionDefinition(
             .streamQuality, kind: .string, default: .string("best"), change: .live, scope: .task,
-            aria2: .same, check: streamOption(.streamQuality),
+            aria2: .same, values: .choices(["best", "worst", "2160", "1080", "720", "480", "360"]),
+            check: streamOption(.streamQuality),
             help: OptionHelp(
         "The variant of a master playlist: best (default), worst, a height like 720, or a bandwidth in bit/s.", valueName: "choice")),
         OptionDefinition(
-            .streamRemux, kind: .string, change: .live, scope: .task, aria2: .same,
+            .streamRemux, kind: .string, change: .live, scope: .task, aria2: .same, values: .choices(["mp4"]),
             check: streamOption(.streamRemux),
             help: OptionHelp(
         "Remux a finished MPEG-TS stream into this container with ffmpeg -c copy, when ffmpeg is installed.", valueName: "mp4")),
@@ -97,11 +99,11 @@ public enum OptionRegistry {
         // Remote control and hooks.
         OptionDefinition(.rpcListen, kind: .string, check: notEmpty,
             help: OptionHelp("Also serve aria2 JSON-RPC on TCP [HOST:]PORT or [IPV6]:PORT (host 127.0.0.1 unless given); a secret is always required.")),
-        OptionDefinition(.rpcSecretFile, kind: .string, check: notEmpty,
+        OptionDefinition(.rpcSecretFile, kind: .string, values: .file, check: notEmpty,
             help: OptionHelp("File holding the RPC secret (else $HAUL_RPC_SECRET, else one made in the state directory).")),
         OptionDefinition(.rpcAllowOrigin, kind: .string, check: notEmpty,
             help: OptionHelp("Send CORS headers to this web origin only (e.g. an AriaNg page).")),
-        OptionDefinition(.rpcAllowedDir, kind: .strings,
+        OptionDefinition(.rpcAllowedDir, kind: .strings, values: .directory,
             help: OptionHelp("A directory RPC clients may download into besides the default one (repeatable).")),
         OptionDefinition(.onDownloadComplete, kind: .string, aria2: .same, check: hook,
             help: OptionHelp("Command run (no shell) with GID, 1 and the file's path when a download completes.")),
@@ -114,7 +116,7 @@ public enum OptionRegistry {
         // The screen.
         OptionDefinition(.headless, kind: .bool, default: .bool(false),
             help: OptionHelp("Run without the live list until nothing is waiting or running.")),
-        OptionDefinition(.theme, kind: .string, check: notEmpty,
+        OptionDefinition(.theme, kind: .string, values: .theme, check: notEmpty,
             help: OptionHelp("Colour theme: a name from themes/ or a path to a .toml file.")),
         OptionDefinition(.noColor, kind: .bool, default: .bool(false),
             help: OptionHelp("Monochrome (also when NO_COLOR is set).")),

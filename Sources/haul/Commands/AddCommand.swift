@@ -29,7 +29,7 @@ struct AddCommand: AsyncParsableCommand {
         if let pid = endpoint.ownerPID {
             note("queued \(added.count) task(s) for the running haul (pid \(pid))")
         } else {
-            note("queued \(added.count) task(s); run `haul` (or `haul --headless`) to download")
+            note("queued \(added.count) task(s); run `haul\(state.repeated)` (or `haul --headless\(state.repeated)`) to download")
         }
     }
 }

@@ -47,7 +47,7 @@ struct ConfigCommand: AsyncParsableCommand {
         let endpoint = try await QueueEndpoint.open(session)
         guard case let .owner(client, pid) = endpoint else {
             await endpoint.close()
-            throw CommandFailure.usage("no haul is running; a haul reads the settings file when it starts")
+            throw CommandFailure.runtime("no haul is running; a haul reads the settings file when it starts")
         }
         let answer: SettingsReloadAnswer
         do {
@@ -62,8 +62,10 @@ struct ConfigCommand: AsyncParsableCommand {
     /// `KEY  VALUE  ORIGIN` per setting, then the rules and categories.
     static func table(_ settings: RunSettings) -> String {
         var lines = ["settings file  " + (settings.path.map { path in settings.file == nil ? "\(path) (none there)" : path } ?? "(none)")]
+        // The directory a run would download into, also when nothing names one (the current directory).
         let rows = settings.resolution.entries.map { entry in
-            (entry.key.name, entry.shownValue?.description ?? "(none)", entry.origin.description)
+            let unset = entry.key.key == .dir ? settings.downloadDirectory.jsonStringLiteral : "(none)"
+            return (entry.key.name, entry.shownValue?.description ?? unset, entry.origin.description)
         }
         let keyWidth = (rows.map(\.0.count).max() ?? 0) + 2
         let valueWidth = min(40, (rows.map(\.1.count).max() ?? 0) + 2)

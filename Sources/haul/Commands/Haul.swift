@@ -46,15 +46,22 @@ extension Haul {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // The shells' scripts and their callbacks see `run`'s options at the root too (CompletionRoot).
+        if CompletionRoot.handles(arguments) { await CompletionRoot.answer(arguments) }
+        if let command = CommandSuggestion.similarCommand(to: arguments) {
+            FailureReport(CommandFailure.usage(
+                "'\(arguments[0])' is not a haul command; the most similar is '\(command)' (see `haul --help`)")).exit()
+        }
         do {
-            var command = try parseAsRoot(subcommandFirst(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(subcommandFirst(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            FailureReport(error).exit()
+            FailureReport(error, help: CommandSuggestion.help(for: arguments)).exit()
         }
         ProcessExit.now(ExitStatus.success.rawValue)
     }

@@ -29,7 +29,7 @@ struct LimitCommand: AsyncParsableCommand {
         let endpoint = try await QueueEndpoint.open(session)
         guard endpoint.ownerPID != nil else {
             await endpoint.close()
-            throw CommandFailure.usage("no haul is running; start one with --limit-rate or --max-overall-download-limit")
+            throw CommandFailure.runtime("no haul is running; start one with --limit-rate or --max-overall-download-limit")
         }
         let command: QueueCommand = values.count == 2 ? .setTaskLimit(TaskID(Int64(values[0]) ?? 0), rate) : .setOverallLimit(rate)
         let result = try await endpoint.perform([command])[0]

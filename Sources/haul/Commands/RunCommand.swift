@@ -48,7 +48,8 @@ struct RunCommand: AsyncParsableCommand {
             // Another haul owns the downloads: the live list attaches to it.
             if let terminal, let owner = session.owner {
                 let status = try await Attachment.run(
-                    owner: owner, newTasks: newTasks, linkCheck: settings.linkCheckOptions, terminal: terminal)
+                    owner: owner, newTasks: newTasks, linkCheck: settings.linkCheckOptions, terminal: terminal,
+                    again: options.state.repeated)
                 throw ExitCode(status.rawValue)
             }
             throw CommandFailure.usage(error.description)
@@ -86,7 +87,8 @@ struct RunCommand: AsyncParsableCommand {
                 lock.release()
                 let pid = try await BackgroundHaul.launch(
                     arguments: Self.handOverArguments(urls: add.urls), state: session.directory)
-                note("the downloads go on in the background (pid \(pid)); `haul` shows them again, `haul stop` ends them")
+                let again = options.state.repeated
+                note("the downloads go on in the background (pid \(pid)); `haul\(again)` shows them again, `haul stop\(again)` ends them")
                 throw ExitCode.success
             }
         } else {

@@ -17,7 +17,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "Run windows; none keeps the queue running at all hours.") var windows: [String] = []
-    @Option(name: .customLong("limit"), help: "A cap window, HH:MM-HH:MM=RATE (repeatable).") var limits: [String] = []
+    @Option(name: .customLong("limit"), help: ArgumentHelp("A cap window, HH:MM-HH:MM=RATE (repeatable).", valueName: "window=rate")) var limits: [String] = []
     @Flag(help: "Remove the schedule: the queue always runs, with no scheduled cap.") var clear = false
     @OptionGroup var state: StateOptions
 
@@ -28,10 +28,11 @@ struct ScheduleCommand: AsyncParsableCommand {
 
     /// The schedule the arguments give.
     func schedule() throws -> Schedule {
+        let given = Self.joined(windows: windows, limits: limits)
         do {
             let schedule = Schedule(
-                runWindows: try windows.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: false) },
-                capWindows: try limits.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: true) })
+                runWindows: try given.run.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: false) },
+                capWindows: try given.cap.map { text throws(ScheduleError) in try ScheduleWindow(parsing: text, cap: true) })
             try schedule.checkWindowCount()
             return schedule
         } catch {

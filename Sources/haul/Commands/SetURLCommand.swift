@@ -17,13 +17,14 @@ struct SetURLCommand: AsyncParsableCommand {
             the new link.
             """)
 
-    @Argument(help: "The task's id (see haul list).") var id: Int64
+    @Argument(help: "The task's id (see haul list).", completion: .custom(TaskCompletion.candidates)) var id: Int64
     @Argument(help: "The new link.") var url: String
     @Flag(name: .customLong("keep-bytes"), help: "Keep the bytes even if the new link's ETag or Last-Modified differ (same length still required).")
     var keepBytes = false
     @Flag(name: .customLong("restart"), help: "Drop the kept bytes and fetch the whole file from the new link.")
     var restart = false
-    @Option(name: .customLong("mirror"), help: "Another link to the same file (repeatable): replaces the task's mirrors; without it they stay.")
+    @Option(name: .customLong("mirror"), help: ArgumentHelp(
+        "Another link to the same file (repeatable): replaces the task's mirrors; without it they stay.", valueName: "url"))
     var mirrors: [String] = []
     @OptionGroup var state: StateOptions
 

@@ -7,19 +7,20 @@ struct AddOptions: ParsableArguments {
     @Argument(help: "http(s) URLs to download.")
     var urls: [String] = []
 
-    @Option(name: [.short, .customLong(OptionKey.dir.name)], help: OptionKey.dir.argumentHelp)
+    @Option(name: [.short, .customLong(OptionKey.dir.name)], help: OptionKey.dir.argumentHelp, completion: OptionKey.dir.completion)
     var directory: String?
 
-    @Option(name: [.short, .customLong("output")], help: "File name for the single URL given.")
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("File name for the single URL given.", valueName: "name"))
     var output: String?
 
-    @Option(name: [.short, .customLong("input-file")], help: "File of URLs in aria2's format (out=, dir=, checksum= options).")
+    @Option(name: [.short, .customLong("input-file")], help: ArgumentHelp("File of URLs in aria2's format (out=, dir=, checksum= options).", valueName: "file"),
+            completion: .file())
     var inputFile: String?
 
     @Option(name: [.customShort("H"), .customLong(OptionKey.header.name)], help: OptionKey.header.argumentHelp)
     var headers: [String] = []
 
-    @Option(help: "Expected digest of the finished file: sha-256=HEX.")
+    @Option(help: ArgumentHelp("Expected digest of the finished file: sha-256=HEX.", valueName: "sha-256=hex"))
     var checksum: String?
 
     @Option(name: .customLong(OptionKey.userAgent.name), help: OptionKey.userAgent.argumentHelp)
@@ -34,10 +35,10 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong(OptionKey.noProxy.name), help: OptionKey.noProxy.argumentHelp)
     var noProxy: String?
 
-    @Option(name: .customLong(OptionKey.loadCookies.name), help: OptionKey.loadCookies.argumentHelp)
+    @Option(name: .customLong(OptionKey.loadCookies.name), help: OptionKey.loadCookies.argumentHelp, completion: OptionKey.loadCookies.completion)
     var loadCookies: String?
 
-    @Option(name: .customLong(OptionKey.netrcFile.name), help: OptionKey.netrcFile.argumentHelp)
+    @Option(name: .customLong(OptionKey.netrcFile.name), help: OptionKey.netrcFile.argumentHelp, completion: OptionKey.netrcFile.completion)
     var netrcFile: String?
 
     @Flag(name: [.short, .customLong(OptionKey.continuePartial.name)], help: OptionKey.continuePartial.argumentHelp)
@@ -46,13 +47,13 @@ struct AddOptions: ParsableArguments {
     @Flag(name: .customLong(OptionKey.allowOverwrite.name), help: OptionKey.allowOverwrite.argumentHelp)
     var allowOverwrite = false
 
-    @Option(name: .customLong(OptionKey.stream.name), help: OptionKey.stream.argumentHelp)
+    @Option(name: .customLong(OptionKey.stream.name), help: OptionKey.stream.argumentHelp, completion: OptionKey.stream.completion)
     var stream: String?
 
-    @Option(name: .customLong(OptionKey.streamQuality.name), help: OptionKey.streamQuality.argumentHelp)
+    @Option(name: .customLong(OptionKey.streamQuality.name), help: OptionKey.streamQuality.argumentHelp, completion: OptionKey.streamQuality.completion)
     var streamQuality: String?
 
-    @Option(name: .customLong(OptionKey.streamRemux.name), help: OptionKey.streamRemux.argumentHelp)
+    @Option(name: .customLong(OptionKey.streamRemux.name), help: OptionKey.streamRemux.argumentHelp, completion: OptionKey.streamRemux.completion)
     var streamRemux: String?
 
     /// The settings these options give, by key (the URLs, `-o`, `-i`, `--checksum` and `--mirror` name tasks, not settings).
@@ -74,7 +75,8 @@ struct AddOptions: ParsableArguments {
         return values
     }
 
-    @Option(name: .customLong("mirror"), help: "Another link to the same file, fetched from at once (repeatable; one URL).")
+    @Option(name: .customLong("mirror"), help: ArgumentHelp(
+        "Another link to the same file, fetched from at once (repeatable; one URL).", valueName: "url"))
     var mirrors: [String] = []
 
     /// The tasks these options describe, with the run's settings, validated by the core intake; throws a

@@ -6,7 +6,7 @@ struct DisplayOptions: ParsableArguments {
     @Flag(name: .customLong(OptionKey.headless.name), help: OptionKey.headless.argumentHelp)
     var headless = false
 
-    @Option(name: .customLong(OptionKey.theme.name), help: OptionKey.theme.argumentHelp)
+    @Option(name: .customLong(OptionKey.theme.name), help: OptionKey.theme.argumentHelp, completion: OptionKey.theme.completion)
     var theme: String?
 
     @Flag(name: .customLong(OptionKey.noColor.name), help: OptionKey.noColor.argumentHelp)

@@ -4,7 +4,8 @@ import HaulCore
 extension OptionKey {
     /// The option's help (`OptionRegistry`) as the argument parser shows it, in `--help`, the man page and completions.
     var argumentHelp: ArgumentHelp {
-        let help = OptionRegistry[self].help
-        return ArgumentHelp(help.abstract, discussion: help.discussion, valueName: help.valueName)
+        let definition = OptionRegistry[self]
+        let valueName = definition.kind == .bool ? nil : definition.valueName
+        return ArgumentHelp(definition.help.abstract, discussion: definition.help.discussion, valueName: valueName)
     }
 }

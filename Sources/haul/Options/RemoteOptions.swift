@@ -6,13 +6,15 @@ struct RemoteOptions: ParsableArguments {
     @Option(name: .customLong(OptionKey.rpcListen.name), help: OptionKey.rpcListen.argumentHelp)
     var rpcListen: String?
 
-    @Option(name: .customLong(OptionKey.rpcSecretFile.name), help: OptionKey.rpcSecretFile.argumentHelp)
+    @Option(name: .customLong(OptionKey.rpcSecretFile.name), help: OptionKey.rpcSecretFile.argumentHelp,
+            completion: OptionKey.rpcSecretFile.completion)
     var rpcSecretFile: String?
 
     @Option(name: .customLong(OptionKey.rpcAllowOrigin.name), help: OptionKey.rpcAllowOrigin.argumentHelp)
     var rpcAllowOrigin: String?
 
-    @Option(name: .customLong(OptionKey.rpcAllowedDir.name), help: OptionKey.rpcAllowedDir.argumentHelp)
+    @Option(name: .customLong(OptionKey.rpcAllowedDir.name), help: OptionKey.rpcAllowedDir.argumentHelp,
+            completion: OptionKey.rpcAllowedDir.completion)
     var rpcAllowedDirectories: [String] = []
 
     @Option(name: .customLong(OptionKey.onDownloadComplete.name), help: OptionKey.onDownloadComplete.argumentHelp)

@@ -17,7 +17,7 @@ struct TransferFlags: ParsableArguments {
     @Option(name: .customLong(OptionKey.timeout.name), parsing: .unconditional, help: OptionKey.timeout.argumentHelp)
     var timeout: Int?
 
-    @Option(name: .customLong(OptionKey.caCert.name), help: OptionKey.caCert.argumentHelp)
+    @Option(name: .customLong(OptionKey.caCert.name), help: OptionKey.caCert.argumentHelp, completion: OptionKey.caCert.completion)
     var caCertificate: String?
 
     @Option(name: .customLong(OptionKey.diskReserve.name), help: OptionKey.diskReserve.argumentHelp)

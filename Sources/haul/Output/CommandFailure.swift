@@ -3,8 +3,8 @@ import HaulCore
 /// Why a command failed, typed by what the user can do about it. `FailureReport` turns it into text and an
 /// exit status.
 enum CommandFailure: Error, Equatable {
-    /// Bad arguments or configuration, or a request the queue refuses (a queue another haul runs, a limit
-    /// with no haul running): the command must change.
+    /// Bad arguments or configuration, or a request the queue refuses (a queue another haul runs): the command
+    /// must change.
     case usage(String)
     /// No task with this id is in the queue (a usage error).
     case unknownTask(TaskID)
@@ -12,8 +12,8 @@ enum CommandFailure: Error, Equatable {
     case notAllowed(TaskID, state: TaskState, verb: String)
     /// The haul that holds the queue (pid, when known) did not answer; `context` says to what ("to the command").
     case ownerUnreachable(pid: Int32?, context: String, reason: String)
-    /// A right command that could not be carried out: a background haul that did not start, the live list
-    /// failing, a queue database that cannot be written.
+    /// A right command that could not be carried out: a background haul that did not start, a limit or a reload
+    /// with no haul running, the live list failing, a queue database that cannot be written.
     case runtime(String)
     /// Several of the above (a batch edit), one line each.
     indirect case several([CommandFailure])

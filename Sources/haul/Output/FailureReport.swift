@@ -14,7 +14,8 @@ struct FailureReport: Equatable {
     var stream: Stream
     var status: Int32
 
-    init(_ error: any Error) {
+    /// `help` names the help that documents what ran (`haul schedule --help`); usage errors end by pointing to it.
+    init(_ error: any Error, help: String = "haul --help") {
         switch error {
         case let code as ExitCode:
             self.init(text: "", stream: .standardError, status: code.rawValue)
@@ -28,7 +29,7 @@ struct FailureReport: Equatable {
                 self.init(text: Haul.fullMessage(for: error), stream: .standardOutput, status: ExitStatus.success.rawValue)
             case .validationFailure:
                 self.init(
-                    text: Haul.message(for: error) + "\n(see `haul --help`)", stream: .standardError,
+                    text: Haul.message(for: error) + "\n(see `\(help)`)", stream: .standardError,
                     status: ExitStatus.usage.rawValue)
             default:
                 self.init(text: Haul.message(for: error), stream: .standardError, status: ExitStatus.commandFailed.rawValue)

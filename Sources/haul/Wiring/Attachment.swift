@@ -6,9 +6,10 @@ import HaulTUI
 
 /// The live list attached to a background haul: its snapshots, its commands; `q` closes only the view.
 enum Attachment {
-    /// `linkCheck`: how a new link that may continue a task is asked (`QueueEndpoint.add`).
+    /// `linkCheck`: how a new link that may continue a task is asked (`QueueEndpoint.add`); `again`: the options
+    /// a hint repeats so its command finds the same queue (`StateOptions.repeated`).
     static func run(
-        owner: OwnerClient, newTasks: [NewTask], linkCheck: TransferOptions, terminal: TerminalOptions
+        owner: OwnerClient, newTasks: [NewTask], linkCheck: TransferOptions, terminal: TerminalOptions, again: String = ""
     ) async throws -> ExitStatus {
         let pid: Int32
         let first: QueueSnapshot
@@ -38,7 +39,7 @@ enum Attachment {
         let last = remote.snapshots.read().ownerProcessID ?? pid
         switch end {
         case .success:
-            note("the downloads go on in the background (pid \(last)); `haul` shows them again, `haul stop` ends them")
+            note("the downloads go on in the background (pid \(last)); `haul\(again)` shows them again, `haul stop\(again)` ends them")
             return .success
         case let .failure(error as TerminalUnavailable):
             // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.

@@ -1,0 +1,75 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// What a newcomer meets on a mistyped command line: a typo of a command is named as one, a usage error points to
+/// the help that documents what ran, and a task named twice is edited once.
+@Suite(.timeLimit(.minutes(1)))
+struct CommandLineHelpTests {
+    static func haul(_ arguments: [String]) async throws -> (Int32, String, String) {
+        let process = try HaulProcess(try HaulProcess.binary(named: "haul"), arguments: arguments)
+        let status = try await process.waitForExit(timeout: .seconds(30))
+        return (status, process.stdoutText(), process.stderrText())
+    }
+
+    @Test func aMistypedCommandGetsTheMostSimilarOne() async throws {
+        let (status, _, errors) = try await Self.haul(["lsit"])
+        #expect(status == 2)
+        #expect(errors.contains("'lsit' is not a haul command; the most similar is 'list'"), "\(errors)")
+        let (scheduled, _, scheduleErrors) = try await Self.haul(["shcedule"])
+        #expect(scheduled == 2 && scheduleErrors.contains("'schedule'"), "\(scheduleErrors)")
+        // A word like no command is still taken as a link, and refused as one.
+        let (link, _, linkErrors) = try await Self.haul(["--state-dir", "/nonexistent/haul-state", "zzzzzz"])
+        #expect(link == 2 && !linkErrors.contains("most similar"), "\(linkErrors)")
+    }
+
+    @Test func usageErrorsPointToTheHelpOfTheCommandThatRan() async throws {
+        let (run, _, runErrors) = try await Self.haul(["--limit-rat", "1M"])
+        #expect(run == 2 && runErrors.contains("(see `haul run --help`)"), "\(runErrors)")
+        let (schedule, _, scheduleErrors) = try await Self.haul(["schedule", "--bogus"])
+        #expect(schedule == 2 && scheduleErrors.contains("(see `haul schedule --help`)"), "\(scheduleErrors)")
+    }
+
+    /// A limit or a reload is a right command that cannot be carried out when no haul runs: 3, not a usage error.
+    @Test func aLimitOrAReloadWithNoHaulRunningExits3() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let (limit, _, limitErrors) = try await Self.haul(["limit", "1M", "--state-dir", state.path])
+        #expect(limit == 3 && limitErrors.contains("no haul is running"), "\(limitErrors)")
+        let (reload, _, reloadErrors) = try await Self.haul(["config", "--reload", "--state-dir", state.path])
+        #expect(reload == 3 && reloadErrors.contains("no haul is running"), "\(reloadErrors)")
+    }
+
+    @Test func aTaskNamedTwiceIsRemovedOnce() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let (added, _, addErrors) = try await Self.haul(
+            ["add", "--state-dir", state.path, "-d", state.path, "https://example.invalid/a.iso"])
+        try #require(added == 0, "\(addErrors)")
+        let (removed, printed, removeErrors) = try await Self.haul(["remove", "1", "1", "--state-dir", state.path])
+        #expect(removed == 0, "\(removeErrors)")
+        #expect(printed == "#1 removed\n", "\(printed)")
+    }
+
+    /// `haul config` shows the directory a run would download into, not "(none)".
+    @Test func configShowsTheDownloadDirectoryThatWillBeUsed() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let process = try HaulProcess(
+            try HaulProcess.binary(named: "haul"), arguments: ["config"], currentDirectory: URL(fileURLWithPath: folder.path))
+        #expect(try await process.waitForExit(timeout: .seconds(30)) == 0, "\(process.stderrText())")
+        let line = process.stdoutLines().first { $0.hasPrefix("dir ") } ?? ""
+        #expect(line.contains("\"\(folder.path)\""), "\(process.stdoutText())")
+    }
+
+    /// A hint names the command with the options that find the same queue.
+    @Test func hintsRepeatTheStateDirectory() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let (added, _, addErrors) = try await Self.haul(
+            ["add", "--state-dir", state.path, "-d", state.path, "https://example.invalid/a.iso"])
+        #expect(added == 0)
+        #expect(addErrors.contains("run `haul --state-dir \(state.path)` (or `haul --headless --state-dir \(state.path)`)"),
+                "\(addErrors)")
+    }
+}
