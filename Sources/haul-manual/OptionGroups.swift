@@ -7,7 +7,7 @@ enum OptionGroups {
         ("Video streams", ["stream", "stream-quality", "stream-remux"]),
         ("Transfers and limits", ["max-concurrent", "split", "min-split-size", "max-host-connections", "limit-rate",
                                   "max-overall-download-limit", "retries", "timeout", "disk-reserve"]),
-        ("Screen and output", ["headless", "json", "keep-running", "theme", "no-color", "notify"]),
+        ("Screen and output", ["headless", "json", "keep-running", "theme", "no-color", "no-mouse", "notify"]),
         ("Remote control and hooks", ["rpc-listen", "rpc-secret-file", "rpc-allow-origin", "rpc-allowed-dir",
                                       "on-download-complete", "on-download-error", "on-link-expired"]),
         ("State and settings", ["state-dir", "config"]),

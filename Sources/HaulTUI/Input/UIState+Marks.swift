@@ -161,17 +161,7 @@ extension UIState {
             var (next, _) = reduce(action, context: context)
             next.mode = .filter(field)
             return (next, [])
-        case let .character(character): field.insert(String(character))
-        case let .paste(text): field.insert(text)
-        case .backspace, .control("h"): field.deleteBackward()
-        case .delete, .control("d"): field.deleteForward()
-        case .left, .control("b"): field.moveLeft()
-        case .right, .control("f"): field.moveRight()
-        case .home, .control("a"): field.moveToStart()
-        case .end, .control("e"): field.moveToEnd()
-        case .control("u"): field.deleteToStart()
-        case .control("w"): field.deleteWordBackward()
-        default: break
+        default: _ = field.edit(key)
         }
         state.mode = .filter(field)
         if state.view.filter != field.text {

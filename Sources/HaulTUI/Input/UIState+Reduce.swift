@@ -164,7 +164,6 @@ extension UIState {
             return (state, nil)
         case .enter:
             return state.submitPrompt(field, context: context)
-        case let .character(character): field.insert(String(character))
         case let .paste(text):
             // Every line the paste completes is added, as Enter would; the text after the last line break stays.
             guard let lastBreak = text.lastIndex(where: \.isNewline) else {
@@ -179,15 +178,7 @@ extension UIState {
             var next = submitted
             next.mode = .prompt(rest)
             return (next, command)
-        case .backspace, .control("h"): field.deleteBackward()
-        case .delete, .control("d"): field.deleteForward()
-        case .left, .control("b"): field.moveLeft()
-        case .right, .control("f"): field.moveRight()
-        case .home, .control("a"): field.moveToStart()
-        case .end, .control("e"): field.moveToEnd()
-        case .control("u"): field.deleteToStart()
-        case .control("w"): field.deleteWordBackward()
-        default: break
+        default: _ = field.edit(key)
         }
         state.mode = .prompt(field)
         return (state, nil)
