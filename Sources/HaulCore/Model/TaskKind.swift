@@ -9,12 +9,17 @@ public enum TaskKind: String, Sendable, Codable, CaseIterable {
     /// A DASH stream: a manifest whose representations' segments are appended in order, as an HLS stream's (§11).
     case dash
 
+    /// Whether its body is a stream of segments appended in order (HLS or DASH) rather than one file's bytes.
+    public var isStream: Bool {
+        switch self {
+        case .file: false
+        case .stream, .dash: true
+        }
+    }
+
     /// Whether another link that serves the same bytes may continue the bytes kept (a rerun, `set-url`): a file's
     /// bytes are offsets in one resource; a stream's are segments of a playlist, matched by its own rules.
     public var keepsBytesAcrossLinks: Bool {
-        switch self {
-        case .file: true
-        case .stream, .dash: false
-        }
+        !isStream
     }
 }

@@ -45,14 +45,15 @@ final class BandwidthBudget {
     }
 
     /// Whether `connection` may take bytes now; if not it is queued to resume. `taskConnections`: how many its task
-    /// has or may soon open, for its share of the task's limit.
-    func mayReceive(_ connection: any PacedConnection, taskConnections: Int) -> Bool {
+    /// has or may soon open, for its share of the task's limit (counted only when a limit is set: this runs for every
+    /// chunk of every connection).
+    func mayReceive(_ connection: any PacedConnection, taskConnections: @autoclosure () -> Int) -> Bool {
         // The write callback asks for every chunk: with no limit at all, no lookups.
         guard overall != nil || !tasks.isEmpty else {
             if connection.receiveBuffer != nil { widen(connection) }
             return true
         }
-        narrow(connection, taskConnections: taskConnections)
+        narrow(connection, taskConnections: taskConnections())
         guard hasBudget(for: connection) else {
             if !throttled.contains(where: { $0 === connection }) { throttled.append(connection) }
             return false

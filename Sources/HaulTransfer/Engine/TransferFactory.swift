@@ -11,7 +11,7 @@ struct TransferFactory {
 
     /// The transfer for `request` in `attempt`; `playlist`: a stream's playlist that its first answer brought.
     func make(_ request: TransferRequest, attempt: Int, playlist: FetchedPlaylist? = nil) throws(DownloadError) -> any EngineTransfer {
-        if request.kind == .stream || request.kind == .dash || playlist != nil {
+        if request.kind?.isStream == true || playlist != nil {
             return try StreamTransfer(
                 request: request, attempt: attempt, partsInUse: partsInUse, budget: budget, hosts: hosts, playlist: playlist, emit: emit)
         }
@@ -20,6 +20,6 @@ struct TransferFactory {
 
     /// The bytes a task whose transfer could not be made keeps on record.
     static func keptBytes(of request: TransferRequest) -> Int64 {
-        request.kind == .stream || request.kind == .dash ? request.stream?.appendedBytes ?? 0 : request.resumeFrom
+        request.kind?.isStream == true ? request.stream?.appendedBytes ?? 0 : request.resumeFrom
     }
 }

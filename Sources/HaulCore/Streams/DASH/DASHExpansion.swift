@@ -139,10 +139,11 @@ struct DASHExpansion {
         return value
     }
 
-    /// `first-last` (inclusive, as DASH writes byte ranges) as a range.
+    /// `first-last` (inclusive, as DASH writes byte ranges) as a range, within 2^62.
     static func range(_ text: String, _ name: String) throws(PlaylistError) -> Range<Int64> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let first = Int64(parts[0]), let last = Int64(parts[1]), first >= 0, last >= first, last < Int64.max
+        // Offsets past 2^62 are no file haul can fetch (as an HLS byte range): refused, so sums on them never overflow.
+        guard parts.count == 2, let first = Int64(parts[0]), let last = Int64(parts[1]), first >= 0, last >= first, last < 1 << 62
         else { throw PlaylistError(line: nil, .malformedTag(name)) }
         return first..<last + 1
     }

@@ -43,6 +43,13 @@ struct DASHPeriod {
         return near
     }
 
+    /// What continues `chosen` (from the first Period) in each of `periods`, in order.
+    static func counterparts(of chosen: Representation, in periods: [DASHPeriod]) throws(PlaylistError) -> [Representation] {
+        var found: [Representation] = []
+        for period in periods { found.append(try period.counterpart(of: chosen)) }
+        return found
+    }
+
     /// Every Period of `root` (an `MPD` fetched from `url`), in order, with its start and length worked out.
     static func all(in root: XMLNode, url: String) throws(PlaylistError) -> [DASHPeriod] {
         let base = try DASHLink.base(of: root, over: url)

@@ -19,10 +19,11 @@ public struct DASHStream: Sendable, Equatable {
     public var variant: Variant
     public var video: MediaPlaylist
     /// The audio representation beside the video, when the video carries none of its own.
-    public var audio: (rendition: Rendition, media: MediaPlaylist)?
+    public var audio: Audio?
 
-    public static func == (a: DASHStream, b: DASHStream) -> Bool {
-        a.variant == b.variant && a.video == b.video && a.audio?.rendition == b.audio?.rendition && a.audio?.media == b.audio?.media
+    public struct Audio: Sendable, Equatable {
+        public var rendition: Rendition
+        public var media: MediaPlaylist
     }
 
     /// Whether an answer is a DASH manifest: its content type says so, or its first bytes open an `MPD` element.
@@ -63,17 +64,13 @@ public struct DASHStream: Sendable, Equatable {
             throw PlaylistError(line: nil, .empty)
         }
         var expansion = DASHExpansion(indexes: indexes)
-        var videoPeriods: [DASHPeriod.Representation] = []
-        for period in periods { videoPeriods.append(try period.counterpart(of: chosen)) }
-        let video = try expansion.media(videoPeriods)
-        var audio: (Rendition, MediaPlaylist)?
+        let video = try expansion.media(DASHPeriod.counterparts(of: chosen, in: periods))
+        var audio: Audio?
         if let sound = first.bestAudio {
             let rendition = Rendition(
                 type: .audio, groupID: "dash", name: sound.language.flatMap { $0 == "und" ? nil : $0 } ?? "audio \(sound.id)",
                 language: sound.language, isDefault: true, uri: nil)
-            var audioPeriods: [DASHPeriod.Representation] = []
-            for period in periods { audioPeriods.append(try period.counterpart(of: sound)) }
-            audio = (rendition, try expansion.media(audioPeriods))
+            audio = Audio(rendition: rendition, media: try expansion.media(DASHPeriod.counterparts(of: sound, in: periods)))
         }
         if !expansion.missing.isEmpty { return .needs(expansion.missing) }
         return .stream(DASHStream(variant: variant, video: video, audio: audio))

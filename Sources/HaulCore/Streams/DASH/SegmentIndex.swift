@@ -10,6 +10,8 @@ public struct SegmentIndex: Sendable, Equatable {
 
     /// The index in `bytes`, which the file holds at offset `start` (the `indexRange`'s first byte).
     public static func parse(_ bytes: [UInt8], at start: Int64) throws(PlaylistError) -> SegmentIndex {
+        // Offsets stay within 2^62 (`DASHExpansion.range`), so the sums below cannot overflow.
+        guard (0...(1 << 62)).contains(start) else { throw PlaylistError(line: nil, .outOfRange("indexRange", String(start), limit: "2^62")) }
         var reader = BoxReader(bytes: bytes)
         let size = try reader.uint32()
         guard try reader.uint32() == 0x7369_6478 else { throw PlaylistError(line: nil, .manifest("the segment index is not a sidx box")) }
