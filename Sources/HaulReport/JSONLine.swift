@@ -58,6 +58,20 @@ extension JSONLine {
         json.add("container", info.container)
         json.add("estimated", info.isEstimate)
         json.add("note", info.note)
+        if let live = info.live {
+            // A live recording: whether it still records, why it ended, the media recorded and every gap.
+            json.add("live", true)
+            json.add("recording", info.isRecording)
+            json.add("ended", live.ended)
+            json.add("recordedSeconds", info.tracks.first?.doneSeconds ?? 0)
+            // Always there, empty when nothing was missed.
+            json.add("gaps", json: "[" + live.gaps.map { gap in
+                var entry = JSONLine()
+                entry.add("segments", gap.segments)
+                entry.add("atSeconds", gap.atSeconds)
+                return entry.text
+            }.joined(separator: ",") + "]")
+        }
         return json
     }
 }

@@ -125,12 +125,11 @@ struct PlaylistParserTests {
         #expect(!PlaylistParser.isPlaylist(prefix: Array("<html>".utf8), contentType: "text/html"))
     }
 
-    static let endless = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n"
+
 
     @Test(arguments: [
         ("<!DOCTYPE html>\n<html>", PlaylistError(line: 1, .notAPlaylist(html: true))),
         ("", PlaylistError(line: nil, .notAPlaylist(html: false))),
-        (endless, PlaylistError(line: nil, .live)),
         ("#EXTM3U\n#EXTINF:2,\na.ts\n#EXTINF:2,\n", PlaylistError(line: 4, .truncated)),
         ("#EXTM3U\n#EXTINF:-2,\na.ts\n#EXT-X-ENDLIST", PlaylistError(line: 2, .invalidDuration("-2"))),
         ("#EXTM3U\n#EXTINF:nan,\na.ts\n#EXT-X-ENDLIST", PlaylistError(line: 2, .invalidDuration("nan"))),

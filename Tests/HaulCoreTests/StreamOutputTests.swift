@@ -135,10 +135,10 @@ struct StreamOutputTests {
         let text = PlaylistError(line: nil, .plainM3U).description
         #expect(text.contains("not an HLS media playlist") && text.contains("--stream off keeps it as a file"), "\(text)")
         #expect(!text.contains("live"))
-        // An HLS playlist without an end list is still live.
-        #expect(throws: PlaylistError(line: nil, .live)) {
-            try PlaylistParser.parse(Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n".utf8), url: PlaylistParserTests.base)
-        }
+        // An HLS playlist without an end list is live: recorded, not refused.
+        let live = try PlaylistParser.parse(Array("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n".utf8), url: PlaylistParserTests.base)
+        guard case let .media(media) = live else { Issue.record("not a media playlist: \(live)"); return }
+        #expect(media.isLive && media.segments.count == 1)
     }
 
     @Test func freshLinksAreTakenWhenThePlaylistIsTheSameStream() throws {

@@ -114,7 +114,7 @@ public final class ScriptedDriver: TransferDriver {
         for command in commands {
             switch command {
             case let .start(request): ids.append(request.id)
-            case let .pause(id), let .deletePart(id, _, _): ids.removeAll { $0 == id }
+            case let .pause(id), let .stopRecording(id), let .deletePart(id, _, _): ids.removeAll { $0 == id }
             case .shutdown, .setOverallLimit, .setTaskLimit, .setTaskConnections: break
             }
         }

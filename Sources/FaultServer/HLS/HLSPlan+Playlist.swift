@@ -19,19 +19,19 @@ extension HLSPlan {
 
     /// The media playlist of `track` as served at its fetch number `fetch` (1-based): `change` and `rotate` depend on it.
     public func mediaPlaylist(track: Track = .main, fetch: Int = 1) -> String {
-        let count = segmentCount(atFetch: fetch)
+        let (shown, ended) = listed(atFetch: fetch)
         let duration = durationMilliseconds(atFetch: fetch)
         var lines = [
             "#EXTM3U", "#EXT-X-VERSION:\(byteRange ? 4 : 3)", "#EXT-X-TARGETDURATION:\((duration + 999) / 1000)",
-            "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
+            "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence + Int64(shown.lowerBound))",
         ]
-        if !live { lines.append("#EXT-X-PLAYLIST-TYPE:VOD") }
+        if !live, growth == nil { lines.append("#EXT-X-PLAYLIST-TYPE:VOD") }
         if encrypted {
             let iv = implicitIV ? "" : ",IV=0x" + Self.explicitIV.map { hex($0) }.joined()
             lines.append("#EXT-X-KEY:METHOD=AES-128,URI=\"\(uri("key.bin"))\"\(iv)")
         }
         let token = rotate ? "r\(fetch)/" : ""
-        for index in 0..<count {
+        for index in shown {
             lines.append("#EXTINF:\(Self.seconds(duration)),")
             if byteRange {
                 lines.append("#EXT-X-BYTERANGE:\(servedSize(of: index))@\(byteRangeOffset(of: index, track: track))")
@@ -40,7 +40,7 @@ extension HLSPlan {
                 lines.append(uri(token + "seg\(index).ts"))
             }
         }
-        if !live { lines.append("#EXT-X-ENDLIST") }
+        if ended { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -3,6 +3,10 @@ extension HLSPlan {
     public static let queryParameters = """
         segments=N (required)  segsize=S (required)  duration=SECONDS (2)
         seed=S  mediaseq=M  type=MIME (of the playlists)  live=1 (no ENDLIST)
+        livestep=K livestart=S window=W
+                             a growing live stream: fetch 1 lists S segments (3),
+                             each later fetch K more, ENDLIST once all are listed;
+                             with W only the last W are listed (older get 404)
         ts=1                 segments are MPEG-TS that ffmpeg can copy (a private
                              data stream; segsize rounded down to 188-byte packets)
         key=1                AES-128-CBC, key 00112233…eeff at key.bin;
@@ -76,6 +80,9 @@ extension HLSPlan {
         plan.implicitIV = query["iv"] == "seq"
         plan.byteRange = flag("byterange")
         plan.live = flag("live")
+        if let step = number("livestep"), step > 0 {
+            plan.growth = LiveGrowth(start: max(1, number("livestart") ?? 3), step: step, window: number("window").flatMap { $0 > 0 ? $0 : nil })
+        }
         plan.variants = min(number("variants") ?? 0, variantHeights.count)
         plan.audio = flag("audio")
         plan.rotate = flag("rotate")

@@ -69,6 +69,15 @@ public struct HLSPlan: Sendable, Equatable {
     public var transportStream = false
     /// No `EXT-X-ENDLIST`.
     public var live = false
+    /// A live stream that grows: the first playlist fetch lists `liveStart` segments, each later one `step` more,
+    /// until all `segments` are listed with `EXT-X-ENDLIST`. With `window`, a playlist lists only its last `window`
+    /// segments (a sliding window: older segments answer 404).
+    public var growth: LiveGrowth?
+    public struct LiveGrowth: Sendable, Equatable {
+        public var start: Int
+        public var step: Int
+        public var window: Int?
+    }
     /// The top playlist is a master of this many variants (0: a media playlist).
     public var variants = 0
     /// The variants name an `AUDIO` group whose default rendition is `audio/index.m3u8`.
@@ -117,6 +126,17 @@ public struct HLSPlan: Sendable, Equatable {
     public func durationMilliseconds(atFetch fetch: Int) -> Int {
         guard let change, fetch > change.afterFetches else { return durationMilliseconds }
         return change.durationMilliseconds
+    }
+
+    /// The segments listed at playlist fetch `fetch` (1-based; 0 before any: the first fetch's), and whether the list
+    /// has ended.
+    public func listed(atFetch fetch: Int) -> (range: Range<Int>, ended: Bool) {
+        let count = segmentCount(atFetch: fetch)
+        guard let growth else { return (0..<count, !live) }
+        let (grown, overflow) = growth.step.multipliedReportingOverflow(by: max(fetch, 1) - 1)
+        let end = overflow ? count : min(count, growth.start + grown)
+        let first = growth.window.map { max(0, end - $0) } ?? 0
+        return (first..<end, end == count)
     }
 
     /// Any index a playlist of this plan may list.

@@ -33,6 +33,8 @@ enum HLSResponder {
             answer = FaultPlan(body: plan.byteRangeFile(track: route.track), contentType: "video/mp2t")
         case .segment(let index, let token):
             guard !plan.byteRange, index < plan.highestSegmentCount, trackExists(route.track, in: plan) else { return .status(404) }
+            // A growing live stream has only the segments its latest playlist lists.
+            if plan.growth != nil, !plan.listed(atFetch: fetch).range.contains(index) { return .status(404) }
             guard tokenHolds(token, plan: plan, fetch: fetch) else { return .status(403) }
             if let uses = plan.tokenUses, tokenUses > uses { return .status(410) }
             answer = FaultPlan(body: plan.servedBody(index, track: route.track), contentType: "video/mp2t")

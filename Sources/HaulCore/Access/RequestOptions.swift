@@ -20,6 +20,8 @@ public struct RequestOptions: Sendable, Equatable, Codable {
     public var streamQuality: String?
     /// `--stream-remux mp4`: a finished MPEG-TS stream is remuxed into MP4 with `ffmpeg -c copy`.
     public var streamRemux: String?
+    /// `--live-limit`: seconds of media after which a live recording stops; nil: until the stream ends.
+    public var liveLimit: Double?
 
     /// Connections per download a settings rule set when the task was added (nil: the run's `--split`).
     public var split: Int?

@@ -61,6 +61,7 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
             let expected = switch option {
             case "stream": "auto or off"
             case "stream-quality": "best, worst, a height like 720, or a bandwidth in bit/s"
+            case "live-limit": "a length of media above zero such as 90s, 12m, 2h, 1h30m or 1:30:00"
             default: "mp4"
             }
             return "\(option) '\(value.escapingAllControlCharacters)' is not valid: use \(expected)"

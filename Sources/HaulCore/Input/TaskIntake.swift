@@ -99,6 +99,10 @@ public struct TaskIntake: Sendable {
             guard remux.lowercased() == "mp4" else { throw .invalidStreamOption("stream-remux", remux) }
             options.streamRemux = "mp4"
         }
+        if let limit = request.liveLimit {
+            guard let seconds = MediaDuration.seconds(limit) else { throw .invalidStreamOption("live-limit", limit) }
+            options.liveLimit = seconds
+        }
     }
 
     /// The absolute path of a local file a request names; over RPC it must lie inside the allowed directories.

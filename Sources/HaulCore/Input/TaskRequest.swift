@@ -73,6 +73,8 @@ public struct AccessRequest: Sendable, Equatable {
     public var streamQuality: String?
     /// `--stream-remux` / `stream-remux=`: `mp4` remuxes a finished MPEG-TS stream with ffmpeg.
     public var streamRemux: String?
+    /// `--live-limit` / `live-limit=`: how much of a live stream to record (`MediaDuration`).
+    public var liveLimit: String?
 
     public init(allProxy: String? = nil, noProxy: String? = nil, loadCookies: String? = nil, netrcFile: String? = nil) {
         self.allProxy = allProxy
@@ -83,12 +85,13 @@ public struct AccessRequest: Sendable, Equatable {
 }
 
 extension AccessRequest {
-    /// Sets the stream option `key` (`stream`, `stream-quality`, `stream-remux`) to `value`, checked as the intake
+    /// Sets the stream option `key` (`stream`, `stream-quality`, `stream-remux`, `live-limit`) to `value`, checked as the intake
     /// checks it.
     public mutating func setStreamOption(_ key: OptionKey, _ value: String) throws(IntakeError) {
         switch key {
         case .stream: stream = value
         case .streamQuality: streamQuality = value
+        case .liveLimit: liveLimit = value
         default: streamRemux = value
         }
         var checked = RequestOptions()

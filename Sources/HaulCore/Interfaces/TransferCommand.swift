@@ -6,6 +6,9 @@ public enum TransferCommand: Sendable, Equatable {
     case start(TransferRequest)
     /// Stop a running transfer, keep the part file, make its bytes durable and answer `finished(.paused)`.
     case pause(TaskID)
+    /// A user stopped a live recording: what it appended is published as the finished file, and the engine answers
+    /// `finished(.completed)`. Anything else is paused as for `pause`.
+    case stopRecording(TaskID)
     /// Delete the task's part file, which belongs to the engine: a transfer the engine holds for the task
     /// stops first (answering `finished`) and its own part file goes once its closing work is done;
     /// otherwise the part of `fileName` in `directory` goes at once. A published file is never deleted.

@@ -8,12 +8,14 @@ public enum TaskKind: String, Sendable, Codable, CaseIterable {
     case stream
     /// A DASH stream: a manifest whose representations' segments are appended in order, as an HLS stream's (§11).
     case dash
+    /// A live HLS stream, recorded as it plays until it ends, `--live-limit` or the user stops it (§11).
+    case live
 
     /// Whether its body is a stream of segments appended in order (HLS or DASH) rather than one file's bytes.
     public var isStream: Bool {
         switch self {
         case .file: false
-        case .stream, .dash: true
+        case .stream, .dash, .live: true
         }
     }
 
@@ -22,4 +24,9 @@ public enum TaskKind: String, Sendable, Codable, CaseIterable {
     public var keepsBytesAcrossLinks: Bool {
         !isStream
     }
+}
+
+extension TaskKind {
+    /// Whether a user's pause ends it with what it has (a live recording is published), rather than keeping it to go on.
+    public var pauseFinishes: Bool { self == .live }
 }

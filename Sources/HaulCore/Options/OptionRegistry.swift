@@ -60,6 +60,11 @@ public enum OptionRegistry {
             check: streamOption(.streamRemux),
             help: OptionHelp(
         "Remux a finished MPEG-TS stream into this container with ffmpeg -c copy, when ffmpeg is installed.", valueName: "mp4")),
+        OptionDefinition(
+            .liveLimit, kind: .string, change: .live, scope: .task, aria2: .same, check: streamOption(.liveLimit),
+            help: OptionHelp(
+        "Stop recording a live stream after this much media (90s, 12m, 2h, 1:30:00); without it, it records until the stream ends.",
+        valueName: "duration")),
         // Transfers.
         OptionDefinition(
             .maxConcurrent, flag: "-j/--max-concurrent", kind: .int, default: .int(ConcurrencyLimit.defaultValue),

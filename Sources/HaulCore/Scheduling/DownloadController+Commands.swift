@@ -226,9 +226,10 @@ extension DownloadController {
         guard let paused = TaskLifecycle.pause(task) else { return .notAllowed(id, state: task.state) }
         runtime[id].backoff = nil
         save(paused)
-        // A running task reports `paused` once the engine has synced its bytes.
+        // A running task reports `paused` once the engine has synced its bytes; a live recording reports `completed`
+        // with what it recorded.
         if runtime.isInFlight(id) {
-            driver.send(.pause(id))
+            driver.send(task.kind?.pauseFinishes == true ? .stopRecording(id) : .pause(id))
         } else {
             announce(.paused(paused))
         }

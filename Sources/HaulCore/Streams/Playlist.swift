@@ -93,18 +93,21 @@ public struct Rendition: Sendable, Equatable {
     }
 }
 
-/// The segments of one rendition of a video on demand.
+/// The segments of one rendition: of a video on demand, or the window a live stream lists now.
 public struct MediaPlaylist: Sendable, Equatable {
     /// `EXT-X-TARGETDURATION`, seconds.
     public var targetDuration: Int
     /// The first segment's media sequence number (`EXT-X-MEDIA-SEQUENCE`).
     public var mediaSequence: Int64
     public var segments: [MediaSegment]
+    /// No `EXT-X-ENDLIST`: a live (or event) stream whose playlist grows while it plays (`LiveRecording`).
+    public var isLive: Bool
 
-    public init(targetDuration: Int, mediaSequence: Int64 = 0, segments: [MediaSegment]) {
+    public init(targetDuration: Int, mediaSequence: Int64 = 0, segments: [MediaSegment], isLive: Bool = false) {
         self.targetDuration = targetDuration
         self.mediaSequence = mediaSequence
         self.segments = segments
+        self.isLive = isLive
     }
 
     /// Seconds of media in all.

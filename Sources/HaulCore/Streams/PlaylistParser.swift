@@ -50,11 +50,7 @@ public enum PlaylistParser {
             }
         }
         guard sawHeader else { throw PlaylistError(line: nil, .notAPlaylist(html: false)) }
-        do throws(PlaylistError) {
-            return try state.finish()
-        } catch {
-            throw state.plainM3U(instead: error)
-        }
+        return try state.finish()
     }
 }
 
@@ -177,7 +173,7 @@ private struct ParseState {
                 uri: resolved, byteRange: range,
                 key: key.map { SegmentKey(uri: $0.uri, iv: $0.iv ?? SegmentKey.implicitIV(sequence: sequence)) })
         case "#EXT-X-PLAYLIST-TYPE":
-            // VOD or EVENT: an event playlist without an end list is refused as live when it ends.
+            // VOD or EVENT: either without an end list is recorded live as it grows (`LiveRecording`).
             break
         default:
             // Comments and tags that change nothing haul fetches (EXT-X-VERSION, EXT-X-INDEPENDENT-SEGMENTS, …).
@@ -226,18 +222,12 @@ private struct ParseState {
         }
         if duration != nil { throw PlaylistError(line: durationLine, .truncated) }
         guard !segments.isEmpty else { throw PlaylistError(line: nil, .empty) }
-        guard ended else { throw PlaylistError(line: nil, .live) }
+        // A list of entries without an end and without any `#EXT-X-` tag is a plain M3U (a music playlist, say). A live
+        // HLS playlist always has tags (`EXT-X-TARGETDURATION` is required, RFC 8216 §4.3.3.1).
+        guard ended || sawHLSTag else { throw PlaylistError(line: nil, .plainM3U) }
         return .media(MediaPlaylist(
             targetDuration: targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 0),
-            mediaSequence: mediaSequence, segments: segments))
-    }
-
-    /// A list of entries without an end and without any `#EXT-X-` tag is a plain M3U (a music playlist, say): what it
-    /// is, rather than `error`, which reads it as a live stream. A live HLS playlist always has tags
-    /// (`EXT-X-TARGETDURATION` is required, RFC 8216 §4.3.3.1).
-    func plainM3U(instead error: PlaylistError) -> PlaylistError {
-        guard !sawHLSTag, variants.isEmpty, pendingVariant == nil, error.reason == .live else { return error }
-        return PlaylistError(line: nil, .plainM3U)
+            mediaSequence: mediaSequence, segments: segments, isLive: !ended))
     }
 
     /// `text` resolved against the playlist's link; only an http(s) link passes.

@@ -15,6 +15,8 @@ public struct StreamInfo: Sendable, Equatable, Codable {
     public var container: String
     /// A note for the details pane (how a separate audio rendition is saved, say).
     public var note: String?
+    /// A live stream's recording (its gaps, why it ended); nil for video on demand.
+    public var live: LiveRecord?
 
     public init(tracks: [StreamTrackInfo], variant: String? = nil, variantKey: String? = nil, encryption: String? = nil, container: String = "ts") {
         self.tracks = tracks
@@ -39,20 +41,31 @@ public struct StreamInfo: Sendable, Equatable, Codable {
     }
 
     /// Every segment is in (the stream was published).
+    /// A live recording ends with what it recorded.
     public mutating func markComplete() {
         for index in tracks.indices {
-            tracks[index].segmentsDone = tracks[index].segmentCount
-            tracks[index].doneSeconds = tracks[index].durationSeconds
+            if live != nil {
+                tracks[index].segmentCount = tracks[index].segmentsDone
+                tracks[index].durationSeconds = tracks[index].doneSeconds
+            } else {
+                tracks[index].segmentsDone = tracks[index].segmentCount
+                tracks[index].doneSeconds = tracks[index].durationSeconds
+            }
         }
+        if live != nil, live?.ended == nil { live?.ended = "the recording was stopped" }
     }
 
     /// Whether the total is still an estimate (until every segment is in).
     public var isEstimate: Bool { segmentsDone < segmentCount }
 
+    /// A live recording that has not ended: it has no total.
+    public var isRecording: Bool { live != nil && live?.ended == nil }
+
     /// The whole stream's size, each track estimated from the bytes per second of media appended so far (or,
     /// before any, from the variant's `bandwidth`); nil when nothing tells, or when the playlist's numbers make
     /// it more than `StatedSize.limit` (a hostile `BANDWIDTH`, say). Exact once every segment is in.
     public func estimatedTotal(bandwidth: Int64? = nil) -> Int64? {
+        if live != nil { return isEstimate || isRecording ? nil : appendedBytes }
         if !isEstimate { return appendedBytes }
         var total: Int64 = 0
         for track in tracks {
@@ -71,8 +84,12 @@ public struct StreamInfo: Sendable, Equatable, Codable {
         bytes.roundedInt64().flatMap { (0...StatedSize.limit).contains($0) ? $0 : nil }
     }
 
-    /// "seg 120/480".
-    public var segmentFigure: String { "seg \(segmentsDone)/\(segmentCount)" }
+    /// "seg 120/480"; a live recording's "● REC 12:34" (the media recorded), with its gaps.
+    public var segmentFigure: String {
+        guard let live else { return "seg \(segmentsDone)/\(segmentCount)" }
+        let gaps = live.gaps.isEmpty ? "" : " (\(live.gaps.count) gap\(live.gaps.count == 1 ? "" : "s"))"
+        return (isRecording ? "● REC " : "recorded ") + DurationFormat.clock(tracks.first?.doneSeconds ?? 0) + gaps
+    }
 }
 
 /// One media playlist of a stream and how far its part file got.
@@ -89,6 +106,8 @@ public struct StreamTrackInfo: Sendable, Equatable, Codable {
     public var doneSeconds: Double = 0
     /// The rendition's name for an audio track ("English"); nil for the variant's own.
     public var rendition: String?
+    /// A live track's last appended segment (its media sequence number), where a resumed recording goes on.
+    public var lastSequence: Int64?
 
     public init(fingerprint: StreamFingerprint, segmentCount: Int, durationSeconds: Double, rendition: String? = nil) {
         self.fingerprint = fingerprint
@@ -113,5 +132,32 @@ public struct StreamTrackInfo: Sendable, Equatable, Codable {
         if segmentsDone >= segmentCount { return appendedBytes }
         guard doneSeconds > 0, appendedBytes > 0 else { return nil }
         return StreamInfo.estimate(Double(appendedBytes) / doneSeconds * durationSeconds)
+    }
+}
+
+/// What a live recording keeps besides its tracks' figures (DESIGN §11).
+public struct LiveRecord: Sendable, Equatable, Codable {
+    /// Segments that left the playlist's window before they were fetched: never skipped silently.
+    public var gaps: [LiveGap] = []
+    /// Why the recording ended ("the stream ended", "--live-limit 12s"); nil while it records.
+    public var ended: String?
+
+    public init(gaps: [LiveGap] = [], ended: String? = nil) {
+        self.gaps = gaps
+        self.ended = ended
+    }
+
+    /// Segments missed in all.
+    public var missedSegments: Int64 { gaps.reduce(0) { $0.addingReportingOverflow($1.segments).partialValue } }
+}
+
+/// Segments of a live stream the recording missed: how many, and after how many seconds of recorded media.
+public struct LiveGap: Sendable, Equatable, Codable {
+    public var segments: Int64
+    public var atSeconds: Double
+
+    public init(segments: Int64, atSeconds: Double) {
+        self.segments = segments
+        self.atSeconds = atSeconds
     }
 }

@@ -3,8 +3,8 @@
 /// the window and never by the stream. Fetched segments wait until every one before them is in; then they are
 /// appended in order. A pure value: the engine asks it and tells it what happened.
 public struct StreamWindow: Sendable, Equatable {
-    /// Segments in the stream.
-    public let count: Int
+    /// Segments in the stream (a live one's grow as its playlist does).
+    public private(set) var count: Int
     /// Segments appended to the part file: `0..<appended` are done.
     public private(set) var appended: Int
     /// Most segments fetched or in flight beyond `appended`.
@@ -72,6 +72,21 @@ public struct StreamWindow: Sendable, Equatable {
     public mutating func failed(_ index: Int) {
         guard inFlight.remove(index) != nil else { return }
         retry.insert(index)
+    }
+
+    /// A live playlist listed `more` segments after the last one.
+    public mutating func extend(by more: Int) {
+        count += max(0, more)
+    }
+
+    /// A live recording stops: nothing after what is appended is fetched or appended (what was held is dropped).
+    public mutating func end() {
+        count = appended
+        next = appended
+        inFlight = []
+        held = [:]
+        retry = []
+        queued = []
     }
 
     /// Bytes held in memory for segments waiting their turn.

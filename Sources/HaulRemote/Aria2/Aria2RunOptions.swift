@@ -90,6 +90,7 @@ public struct Aria2RunOptions: Sendable {
             (.stream, task.requestOptions.streamOff == true ? .string("off") : nil),
             (.streamQuality, task.requestOptions.streamQuality.map(SettingValue.string)),
             (.streamRemux, task.requestOptions.streamRemux.map(SettingValue.string)),
+            (.liveLimit, task.requestOptions.liveLimit.map { .string(DurationFormat.clock($0)) }),
             (.split, .int(row.split)),
             (.limitRate, row.rateLimit.map { .string(String($0.bytesPerSecond)) }),
         ]

@@ -82,7 +82,8 @@ public struct ViewModelBuilder: Sendable {
         var model = RowViewModel(
             id: task.id, isSelected: selected, glyph: glyphs.waiting, stateRole: .stateWaiting, name: task.displayName,
             fill: fill, percent: percent,
-            size: Self.size(done: done, total: total, state: task.state, estimated: task.stream?.isEstimate ?? false),
+            size: task.stream?.isRecording == true && task.state != .completed
+                ? ByteCountFormat.compact(done) : Self.size(done: done, total: total, state: task.state, estimated: task.stream?.isEstimate ?? false),
             speed: "", speedRole: .columnSpeed, eta: "", problem: nil, spinner: nil)
 
         let hintKey = KeyBinding.hintKey(for: .toggleSelected)

@@ -18,6 +18,9 @@ extension ActiveTransfer: EngineTransfer {
         return .keepGoing
     }
 
+    /// One file has no recording to end: it pauses.
+    func stopRecording() -> TransferNext { .conclude(.paused) }
+
     func takeNewHandles() -> (handles: [CurlEasy], next: TransferNext) {
         var handles: [CurlEasy] = []
         var next = takeNewConnections()

@@ -43,6 +43,8 @@ protocol EngineTransfer: AnyObject, CurlReceiver {
     func couldNotStart(_ easy: CurlEasy, _ error: CurlError) -> TransferNext
     /// libcurl let go of `easy`, which is off the multi handle now.
     func finished(_ easy: CurlEasy, result: CurlResult) -> HandleEnd
+    /// A user stopped it: a live recording ends with what it appended (published as finished); anything else pauses.
+    func stopRecording() -> TransferNext
     /// A new connection count from now on, and the handles to take off the network at once.
     func setTargetConnections(_ count: Int) -> (next: TransferNext, shed: [CurlEasy])
     /// Gives up one extra connection so another task can have its host; nil when it has none to give.

@@ -98,6 +98,9 @@ final class TransferThread {
             start(request)
         case let .pause(id):
             if let transfer = transfers[id] { conclude(transfer, .paused) }
+        case let .stopRecording(id):
+            guard let transfer = transfers[id] else { return }
+            proceed(transfer, transfer.stopRecording())
         case let .setOverallLimit(rate):
             budget.setOverall(rate)
         case let .setTaskLimit(id, rate):

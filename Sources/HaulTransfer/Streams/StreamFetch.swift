@@ -17,6 +17,8 @@ final class StreamFetch: EngineRequest {
         case segmentIndex(DASHIndexRequest)
         /// A track's media playlist fetched again for fresh segment links.
         case freshLinks(track: Int)
+        /// A live track's media playlist fetched again for the segments added since (`StreamTransfer+Live`).
+        case liveReload(track: Int)
     }
 
     let purpose: Purpose
@@ -180,7 +182,7 @@ extension StreamFetch.Purpose {
     /// Whether it fetches media or a key, not a playlist.
     var isSegmentOrPart: Bool {
         switch self {
-        case .playlist, .audioPlaylist, .freshLinks: false
+        case .playlist, .audioPlaylist, .freshLinks, .liveReload: false
         case .key, .initSection, .segment, .segmentIndex: true
         }
     }

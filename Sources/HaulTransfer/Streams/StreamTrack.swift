@@ -20,18 +20,28 @@ final class StreamTrack {
     /// Failures so far of each segment, and when a failed one may be asked again.
     var failures: [Int: Int] = [:]
     var retryAt: [Int: ContinuousClock.Instant] = [:]
-    /// (segments appended, part length, seconds of media) after each append since the last checkpoint.
-    var appendLog: [(segments: Int, bytes: Int64, seconds: Double)] = []
+    /// (segments appended, part length, seconds of media, the last one's media sequence) after each append since the
+    /// last checkpoint.
+    var appendLog: [(segments: Int, bytes: Int64, seconds: Double, sequence: Int64)] = []
+    /// A live track's recording (`StreamTransfer+Live`); nil for video on demand.
+    var live: LiveTrack?
+    /// Segments and seconds of media appended by earlier runs of a live recording, which this run's window does not
+    /// count.
+    var segmentBase = 0
+    var baseSeconds = 0.0
     var writer: FileWriter?
     /// The part file's length: every appended segment, and the seconds of media in them.
     var position: Int64
     var doneSeconds: Double
 
-    init(media: MediaPlaylist, link: String?, info: StreamTrackInfo, span: Int) {
+    init(media: MediaPlaylist, link: String?, info: StreamTrackInfo, span: Int, live: LiveTrack? = nil) {
         self.media = media
         self.link = link
         self.info = info
-        window = StreamWindow(count: media.segments.count, appended: info.segmentsDone, span: span)
+        self.live = live
+        segmentBase = live == nil ? 0 : info.segmentsDone
+        baseSeconds = live == nil ? 0 : info.doneSeconds
+        window = StreamWindow(count: media.segments.count, appended: live == nil ? info.segmentsDone : 0, span: span)
         position = info.appendedBytes
         doneSeconds = info.doneSeconds
     }
@@ -41,9 +51,13 @@ final class StreamTrack {
     /// Its figures with everything appended so far (what a sync covering `position` makes durable).
     var appendedInfo: StreamTrackInfo {
         var info = info
-        info.segmentsDone = window.appended
+        info.segmentsDone = segmentBase + window.appended
         info.appendedBytes = position
         info.doneSeconds = doneSeconds
+        if live != nil {
+            info.segmentCount = segmentBase + window.count
+            if window.appended > 0 { info.lastSequence = media.segments[window.appended - 1].sequence }
+        }
         return info
     }
 
@@ -55,5 +69,33 @@ final class StreamTrack {
         info.segmentsDone = mark.segments
         info.appendedBytes = mark.bytes
         info.doneSeconds = mark.seconds
+        if live != nil {
+            info.lastSequence = mark.sequence
+            info.segmentCount = segmentBase + window.count
+        }
     }
+
+    /// The segments a live playlist lists after the last one known: taken in, the window extended over them.
+    func extend(with segments: ArraySlice<MediaSegment>) {
+        guard let last = segments.last else { return }
+        media.segments.append(contentsOf: segments)
+        window.extend(by: segments.count)
+        live?.lastSequence = last.sequence
+    }
+}
+
+/// Where a live track's recording stands on the transfer thread.
+struct LiveTrack {
+    /// The last segment taken into the track's playlist (its media sequence number).
+    var lastSequence: Int64
+    /// Nothing more is taken: the playlist ended, the limit is reached, or the stream stopped.
+    var ended = false
+    /// When the playlist is fetched again, and whether a fetch of it is under way.
+    var nextReload: ContinuousClock.Instant
+    var reloading = false
+    /// When a reload last added a segment, and reloads that failed in a row since one answered.
+    var lastGrowth: ContinuousClock.Instant
+    var failedReloads = 0
+    /// Segments that left the window before they could be fetched: appended as nothing.
+    var missing: Set<Int> = []
 }

@@ -63,7 +63,10 @@ extension StreamTransfer: EngineTransfer {
 
     func tick(now: ContinuousClock.Instant, progressDue: Bool) -> TransferNext {
         cookies.trimIfGrown()
-        return progressDue ? tick(now: now) : .keepGoing
+        // Live reloads are due at the target duration, not once a second.
+        let reloads = isLive && liveTick(now: now)
+        let next = progressDue ? tick(now: now) : .keepGoing
+        return next == .keepGoing && reloads ? pump() : next
     }
 
     func checkpointDue(now: ContinuousClock.Instant) -> CheckpointSync? {

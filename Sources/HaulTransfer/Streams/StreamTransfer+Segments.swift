@@ -8,7 +8,8 @@ extension StreamTransfer {
     func pump() -> TransferNext {
         if case let .failed(error) = phase { return .conclude(.failed(error)) }
         guard !tracks.isEmpty else { return .keepGoing }
-        if tracks.allSatisfy(\.window.isComplete) { return .conclude(.complete) }
+        // A live track is complete once it ended and every segment it took is in.
+        if tracks.allSatisfy({ $0.window.isComplete && $0.live?.ended != false }) { return .conclude(.complete) }
         var missing = false
         for track in tracks {
             for index in track.window.appended..<min(track.window.count, track.window.appended + track.window.span) {
@@ -96,6 +97,10 @@ extension StreamTransfer {
             arrived(tracks[number], number, index, body)
         case let (.success(body), .freshLinks(number)):
             receivedLinks(body, from: fetch.easy.effectiveURL ?? fetch.url, track: number)
+        case let (.success(body), .liveReload(number)):
+            reloaded(body, from: fetch.easy.effectiveURL ?? fetch.url, track: number)
+        case let (.failure(error), .liveReload(number)):
+            reloadFailed(track: number, error)
         case let (.failure(error), .freshLinks(number)):
             // The playlist itself failed: its error as it is, so that an expired link runs `--on-link-expired`.
             tracks[number].refreshing = false
@@ -111,6 +116,8 @@ extension StreamTransfer {
             if fetch.shed {
                 shedSize = max(shedSize, fetch.bodyCount)
                 tracks[number].window.failed(index)
+            } else if tracks[number].live != nil, let code = error.httpCode, LinkRenewal.expiredStatuses.contains(code) {
+                segmentLeftWindow(tracks[number], index)
             } else if let code = error.httpCode, LinkRenewal.expiredStatuses.contains(code) {
                 linkRefused(tracks[number], number, index, generation: fetch.linkGeneration, error)
             } else {
@@ -159,11 +166,16 @@ extension StreamTransfer {
     }
 
     /// Writes segment `index` (after its init section when it changes there) at the end of the track's part file.
-    private func append(_ index: Int, of track: StreamTrack) {
+    /// A live segment that left the window is appended as nothing (`StreamTransfer+Live`); the first of a resumed
+    /// live recording goes on from the init section its part file holds.
+    func append(_ index: Int, of track: StreamTrack) {
         guard let writer = track.writer, let bytes = track.held.removeValue(forKey: index) else { return }
         let segment = track.media.segments[index]
+        let missing = track.live?.missing.contains(index) == true
+        let resumesLive = index == 0 && track.segmentBase > 0
         do throws(DownloadError) {
-            if let section = segment.initSection, index == 0 || track.media.segments[index - 1].initSection != section {
+            if !missing, !resumesLive, let section = segment.initSection,
+               index == 0 || track.media.segments[index - 1].initSection != section {
                 guard let prefix = inits[section] else { throw .inconsistentTransfer("segment \(index) without its init section") }
                 try write(try clearInit(prefix, section, before: index), to: writer, of: track)
             }
@@ -172,8 +184,8 @@ extension StreamTransfer {
             return fail(error)
         }
         track.window.didAppend(index)
-        track.doneSeconds += segment.duration
-        track.appendLog.append((index + 1, track.position, track.doneSeconds))
+        if !missing { track.doneSeconds += segment.duration }
+        track.appendLog.append((track.segmentBase + index + 1, track.position, track.doneSeconds, segment.sequence))
     }
 
     /// An init section's clear bytes: decrypted with the key in force where its `EXT-X-MAP` stands, if any.

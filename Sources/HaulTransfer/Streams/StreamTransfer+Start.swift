@@ -3,7 +3,23 @@ import HaulCore
 /// The media playlists are known: the part files are opened (or continued when the playlists still match by
 /// sequence and durations), and the task is told what the stream is.
 extension StreamTransfer {
-    func start(video: MediaPlaylist, audio audioMedia: MediaPlaylist?) {
+    func start(video listed: MediaPlaylist, audio listedAudio: MediaPlaylist?) {
+        // A live stream is recorded from where it joins its window (`StreamTransfer+Live`).
+        let stored = request.stream?.live != nil && request.stream?.tracks.count == (listedAudio == nil ? 1 : 2) ? request.stream : nil
+        var video = listed, audioMedia = listedAudio
+        var live: [LiveTrack] = []
+        var missed: Int64 = 0
+        if listed.isLive {
+            let now = ContinuousClock.now
+            let joined = joinLive(listed, stored: stored?.tracks[0], recorded: stored?.tracks[0].doneSeconds ?? 0, now: now)
+            (video, missed) = (joined.media, joined.missed)
+            live.append(joined.live)
+            if let listedAudio {
+                let audio = joinLive(listedAudio, stored: stored?.tracks[1], recorded: stored?.tracks[1].doneSeconds ?? 0, now: now)
+                audioMedia = audio.media
+                live.append(audio.live)
+            }
+        }
         switch StreamOutput.decide(
             video: video, audio: audioMedia, requestedName: request.requestedName, remux: request.requestOptions.streamRemux,
             ffmpeg: FFmpeg.path != nil
@@ -16,12 +32,16 @@ extension StreamTransfer {
             variant: chosen.map(Self.describe), variantKey: chosen.map(Self.key(of:)),
             encryption: video.isEncrypted || audioMedia?.isEncrypted == true ? "AES-128" : nil,
             container: video.isFragmentedMP4 ? "mp4" : "ts")
-        var restartReason = Self.mismatch(stored: request.stream, fresh: info)
-        if restartReason == nil, let stored = request.stream {
+        if listed.isLive { info.live = stored?.live ?? LiveRecord() }
+        if missed > 0 { info.live?.gaps.append(LiveGap(segments: missed, atSeconds: stored?.tracks[0].doneSeconds ?? 0)) }
+        // A live recording goes on in its part files whatever the window lists now.
+        var restartReason = listed.isLive ? nil : Self.mismatch(stored: request.stream, fresh: info)
+        if restartReason == nil, let stored = listed.isLive ? stored : request.stream {
             for index in info.tracks.indices {
                 info.tracks[index].segmentsDone = stored.tracks[index].segmentsDone
                 info.tracks[index].appendedBytes = stored.tracks[index].appendedBytes
                 info.tracks[index].doneSeconds = stored.tracks[index].doneSeconds
+                info.tracks[index].lastSequence = stored.tracks[index].lastSequence
             }
         }
         var writers: [FileWriter] = []
@@ -58,7 +78,7 @@ extension StreamTransfer {
         let refreshable = manifestKind != .dash
         let links: [String?] = [refreshable ? chosen?.uri ?? request.url : nil] + (audioMedia == nil ? [] : [refreshable ? audio?.uri : nil])
         tracks = zip(zip([video] + (audioMedia.map { [$0] } ?? []), links), zip(info.tracks, writers)).map { media, pair in
-            let track = StreamTrack(media: media.0, link: media.1, info: pair.0, span: span)
+            let track = StreamTrack(media: media.0, link: media.1, info: pair.0, span: span, live: live.isEmpty ? nil : live.removeFirst())
             track.writer = pair.1
             partsInUse.paths.insert(pair.1.path)
             return track
@@ -73,7 +93,7 @@ extension StreamTransfer {
         phase = .receiving
         emit(.responded(request.id, ResponseSummary(
             fileName: name, totalBytes: info.estimatedTotal(bandwidth: bandwidth), validators: RemoteValidators(),
-            offset: position, restartReason: restartReason, httpStatus: 200, kind: manifestKind)))
+            offset: position, restartReason: restartReason, httpStatus: 200, kind: listed.isLive ? .live : manifestKind)))
         emit(.streamResolved(request.id, info, fileName: name, bandwidth: bandwidth))
     }
 

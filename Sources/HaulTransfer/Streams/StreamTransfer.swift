@@ -102,7 +102,9 @@ final class StreamTransfer {
     /// A published file carrying the task's mark settles it even where part files were left (a crash after a mux
     /// was published and before its inputs were removed): they are removed now.
     private var publishedEarlier: String? {
-        guard let stored = request.stream, stored.segmentsDone == stored.segmentCount, let name = request.fileName else { return nil }
+        guard let stored = request.stream, stored.segmentsDone == stored.segmentCount, stored.isRecording == false,
+              let name = request.fileName
+        else { return nil }
         // Where the closing work publishes: the remuxed or muxed name (the name itself when the container is its own).
         let format = StreamOutput.format(
             requestedName: request.requestedName, remux: request.requestOptions.streamRemux, container: stored.container)

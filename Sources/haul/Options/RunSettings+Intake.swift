@@ -17,6 +17,7 @@ extension RunSettings {
         access.stream = string(.stream)
         access.streamQuality = string(.streamQuality)
         access.streamRemux = string(.streamRemux)
+        access.liveLimit = string(.liveLimit)
         return access
     }
 

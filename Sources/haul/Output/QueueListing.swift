@@ -41,6 +41,8 @@ enum QueueListing {
             entry.add("dropped", task.dropReason(of: link))
             return entry
         })
+        // What the task's first answer made it (file, stream, dash, live); null until then.
+        line.add("kind", task.kind?.rawValue)
         line.add("stream", task.stream.map(JSONLine.stream))
         return line.text
     }
