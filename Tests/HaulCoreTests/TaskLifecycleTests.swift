@@ -78,6 +78,23 @@ import Testing
         #expect(effect == .pausedByError(full))
     }
 
+    @Test func aFinishedLiveRecordingResumesAsANewRecordingPart() {
+        var recorded = DownloadTask(id: TaskID(1), url: "http://127.0.0.1/live.m3u8", directory: "/d", state: .completed, position: 1)
+        recorded.fileName = "live.ts"
+        recorded.bytesDone = 4096
+        recorded.totalBytes = 4096
+        recorded.kind = .live
+        recorded.stream = StreamInfo(tracks: [])
+        let again = TaskLifecycle.resume(recorded)
+        #expect(again?.state == .waiting && again?.fileName == nil && again?.stream == nil && again?.bytesDone == 0, "\(String(describing: again))")
+        #expect(again?.requestedName == "live (2).ts")
+        #expect(SafeFileName.next(after: "live (2).ts") == "live (3).ts" && SafeFileName.next(after: "(1)") == "(1) (2)")
+        #expect(SafeFileName.next(after: "a (99999999999999999999).ts") == "a (99999999999999999999) (2).ts")
+        // A finished file or video on demand is done.
+        recorded.kind = .stream
+        #expect(TaskLifecycle.resume(recorded) == nil)
+    }
+
     @Test func resumeAndPauseOnlyFromTheRightStates() {
         var failed = running(attempts: 4)
         failed.state = .failed

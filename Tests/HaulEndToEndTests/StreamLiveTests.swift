@@ -90,6 +90,17 @@ import Testing
         let live = try #require(StreamRun.stream(row))
         #expect((live["ended"] as? String)?.contains("stopped by the user") == true, "\(live)")
         #expect(StreamRun.size(run, "index.ts.part") == nil, "published, no part file left")
+
+        // Resumed, it records a new part beside the first, from the live edge.
+        #expect(try await run.run(["resume", "1"]).0 == 0)
+        try await eventually("a second part recording", timeout: .seconds(20), poll: .milliseconds(100)) {
+            let again = try await Self.row(run)
+            return again["state"] as? String == "running" && (StreamRun.stream(again)?["segmentsDone"] as? Int ?? 0) >= 2
+        }
+        #expect(try await run.run(["pause", "1"]).0 == 0)
+        try await eventually("task 1 completed again", timeout: .seconds(10)) { events(runner, named: "completed", id: 1).count == 2 }
+        let parts = StreamRun.names(run).filter { $0.hasSuffix(".ts") }
+        #expect(parts == ["index (2).ts", "index.ts"] && run.file("index.ts") == file, "two parts, the first as it was: \(parts)")
     }
 
     @Test func aKilledRecordingGoesOnRightAfterItsLastSegment() async throws {
@@ -114,5 +125,32 @@ import Testing
         #expect(after.indices.filter { after[$0] > 1 }.count <= 4, "at most the segments in flight at the kill again: \(before) → \(after)")
         let live = try #require(StreamRun.stream(try await Self.row(run)))
         #expect((live["gaps"] as? [Any])?.isEmpty == true, "no gap: \(live)")
+    }
+
+    @Test func aLiveStreamFfmpegPublishesIsRecordedToTheLimitAndPlays() async throws {
+        let nginx = try await NginxFixture.start()
+        let directory = nginx.root + "/live"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // A live encoder as TECH_NOTES §I.3 measured: 1 s segments, a sliding window of 6, old segments deleted.
+        let encoder = try HaulProcess(URL(fileURLWithPath: FFmpegStreamFixture.ffmpeg), arguments: [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi",
+            "-i", "sine=frequency=440:sample_rate=48000", "-t", "60", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_list_size", "6",
+            "-hls_flags", "delete_segments", directory + "/live.m3u8",
+        ])
+        defer { encoder.terminate(SIGKILL) }
+        try await eventually("three live segments", timeout: .seconds(30), poll: .milliseconds(100)) {
+            let text = (try? String(contentsOfFile: directory + "/live.m3u8", encoding: .utf8)) ?? ""
+            return text.components(separatedBy: "#EXTINF").count > 3
+        }
+        let run = try HaulRun()
+        let haul = try run.start(["--headless", "--json", "--live-limit", "4s", nginx.url("/live/live.m3u8")])
+        #expect(try await haul.waitForExit(timeout: .seconds(40)) == 0, "\(StreamRun.transcript(haul))")
+        let path = run.downloads + "/live.ts"
+        let duration = try #require(try await MediaCheck.duration(path), "ffprobe reads the recording")
+        #expect(duration >= 3.5 && duration <= 6, "about four seconds of media: \(duration)")
+        #expect(try await MediaCheck.streamCount(path) == 2, "video and audio")
+        let errors = try await MediaCheck.decodeErrors(path)
+        #expect(errors.isEmpty, "decodes cleanly: \(errors)")
     }
 }

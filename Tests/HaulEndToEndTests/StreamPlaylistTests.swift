@@ -43,7 +43,6 @@ import Testing
         Bad(name: "a DRM key format",
             body: Array((header + "#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n#EXTINF:2.0,\ns0.ts\n#EXT-X-ENDLIST\n").utf8),
             prefix: "playlist line 3: ", says: "com.apple.streamingkeydelivery"),
-        Bad(name: "a live playlist", body: Array((header + "#EXTINF:2.0,\ns0.ts\n").utf8), prefix: "playlist", says: "live"),
     ]
 
     @Test(arguments: cases)

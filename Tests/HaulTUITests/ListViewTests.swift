@@ -201,4 +201,17 @@ import Testing
         let lines = TestQueue.screen(QueueSnapshot(rows: [row], sequence: 1), width: 80, height: 12).lines()
         #expect(lines[3].contains("seg 120/480"), "\(lines[3])")
     }
+
+    @Test func aLiveRecordingShowsWhatItRecordedInsteadOfATotal() {
+        var row = TestQueue.row(1, "news.ts", .running, done: 3 << 20, total: nil, speed: 1024, eta: nil)
+        var track = StreamTrackInfo(
+            fingerprint: StreamFingerprint(mediaSequence: 0, segmentCount: 380, durations: 1), segmentCount: 380, durationSeconds: 760)
+        track.segmentsDone = 377
+        track.doneSeconds = 754
+        row.task.stream = StreamInfo(tracks: [track])
+        row.task.stream?.live = LiveRecord()
+        let lines = TestQueue.screen(QueueSnapshot(rows: [row], sequence: 1), width: 80, height: 12).lines()
+        #expect(lines[3].contains("● REC 12:34"), "\(lines[3])")
+        #expect(!lines[3].contains("/—") && !lines[3].contains("seg "), "no total, no segment count: \(lines[3])")
+    }
 }

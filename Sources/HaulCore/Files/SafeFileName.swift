@@ -60,6 +60,18 @@ public enum SafeFileName {
         return capped("\(stem) (\(n))") + ext
     }
 
+    /// The name after `name` in its numbered series: `talk (2).ts` after `talk.ts`, `talk (3).ts` after `talk (2).ts`
+    /// (a live recording's next part).
+    public static func next(after name: String) -> String {
+        let (stem, ext) = split(name)
+        if stem.hasSuffix(")"), let open = stem.lastIndex(of: "("), open > stem.startIndex,
+           stem[stem.index(before: open)] == " ", let n = Int(stem[stem.index(after: open)..<stem.index(before: stem.endIndex)]),
+           (1..<1_000_000).contains(n) {
+            return capped(String(stem[..<stem.index(before: open)]) + " (\(n + 1))") + ext
+        }
+        return numbered(name, 2)
+    }
+
     /// The common case, checked without allocating: printable ASCII, no separators, nothing to trim.
     static func isPlainASCIIName(_ name: String) -> Bool {
         let bytes = name.utf8

@@ -113,10 +113,21 @@ public enum TaskLifecycle {
         requeue(task)
     }
 
-    /// A user's resume or retry: back in line, with a fresh count of attempts.
+    /// A user's resume or retry: back in line, with a fresh count of attempts. A finished live recording starts a new
+    /// recording part: a new file beside the one it published (its name numbered), from the live edge.
     public static func resume(_ task: DownloadTask) -> DownloadTask? {
-        guard task.state == .paused || task.state == .failed else { return nil }
+        let recordsAgain = task.state == .completed && task.kind?.pauseFinishes == true
+        guard task.state == .paused || task.state == .failed || recordsAgain else { return nil }
         var task = task
+        if recordsAgain {
+            // Its own mark on the published part would let the new one replace it: the new part is named after it.
+            task.requestedName = task.fileName.map(SafeFileName.next(after:)) ?? task.requestedName
+            task.stream = nil
+            task.fileName = nil
+            task.bytesDone = 0
+            task.totalBytes = nil
+            task.finishedAt = nil
+        }
         task.state = .waiting
         task.attempts = 0
         task.lastError = nil

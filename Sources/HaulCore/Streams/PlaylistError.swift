@@ -18,8 +18,8 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case outOfRange(String, String, limit: String)
         /// A URI that is not http(s) after resolving (what it is for, the URI without credentials).
         case unsupportedURI(what: String, String)
-        /// No `#EXT-X-ENDLIST`: a live or event stream, which has no end to download.
-        case live
+        /// A live stream that ended (the reason) before any segment of it could be recorded.
+        case liveNothingRecorded(String)
         /// An M3U list without any HLS tag (a music playlist): no HLS media playlist; `--stream off` keeps it as a file.
         case plainM3U
         /// The init section (`EXT-X-MAP`) changes at a segment after the first (`segment`: its index): one file
@@ -75,7 +75,7 @@ public struct PlaylistError: Error, Sendable, Equatable, CustomStringConvertible
         case let .outOfRange(name, value, limit):
             return "\(name) '\(value.escapingAllControlCharacters)' is out of range (\(limit))"
         case let .unsupportedURI(what, uri): return "\(what) URI '\(uri.escapingAllControlCharacters)' is not an http(s) link"
-        case .live: return "a live stream (no #EXT-X-ENDLIST): haul downloads video on demand only"
+        case let .liveNothingRecorded(reason): return "a live stream that ended before any segment was recorded: \(reason)"
         case .plainM3U:
             return "not an HLS media playlist (a plain M3U list without #EXT-X- tags, such as a music playlist): "
                 + "--stream off keeps it as a file"

@@ -9,7 +9,13 @@ extension StreamTransfer {
         if case let .failed(error) = phase { return .conclude(.failed(error)) }
         guard !tracks.isEmpty else { return .keepGoing }
         // A live track is complete once it ended and every segment it took is in.
-        if tracks.allSatisfy({ $0.window.isComplete && $0.live?.ended != false }) { return .conclude(.complete) }
+        if tracks.allSatisfy({ $0.window.isComplete && $0.live?.ended != false }) {
+            // A recording with nothing in it is no file: it fails, saying why it ended.
+            if isLive, tracks.allSatisfy({ $0.segmentBase == 0 && $0.position == 0 }) {
+                return .conclude(.failed(.playlist(PlaylistError(line: nil, .liveNothingRecorded(info?.live?.ended ?? "it ended")))))
+            }
+            return .conclude(.complete)
+        }
         var missing = false
         for track in tracks {
             for index in track.window.appended..<min(track.window.count, track.window.appended + track.window.span) {
