@@ -58,6 +58,16 @@ extension JSONLine {
         json.add("container", info.container)
         json.add("estimated", info.isEstimate)
         json.add("note", info.note)
+        // The variant's audio and subtitle renditions, and which were taken.
+        json.add("renditions", (info.renditions ?? []).map { rendition in
+            var entry = JSONLine()
+            entry.add("kind", rendition.kind)
+            entry.add("name", rendition.name)
+            entry.add("language", rendition.language)
+            entry.add("default", rendition.isDefault)
+            entry.add("chosen", rendition.chosen)
+            return entry
+        })
         if let live = info.live {
             // A live recording: whether it still records, why it ended, the media recorded and every gap.
             json.add("live", true)

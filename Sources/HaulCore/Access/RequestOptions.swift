@@ -22,6 +22,13 @@ public struct RequestOptions: Sendable, Equatable, Codable {
     public var streamRemux: String?
     /// `--live-limit`: seconds of media after which a live recording stops; nil: until the stream ends.
     public var liveLimit: Double?
+    /// `--stream-audio`: the audio rendition by language, in order of preference; nil: the stream's default.
+    public var streamAudio: [String]?
+    /// `--stream-subs`: the subtitle renditions to fetch ("all", or languages separated by commas); nil: none.
+    public var streamSubs: String?
+
+    /// The subtitle renditions asked for.
+    public var subtitleChoice: SubtitleChoice { streamSubs.flatMap(SubtitleChoice.init(parsing:)) ?? .none }
 
     /// Connections per download a settings rule set when the task was added (nil: the run's `--split`).
     public var split: Int?

@@ -62,6 +62,8 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
             case "stream": "auto or off"
             case "stream-quality": "best, worst, a height like 720, or a bandwidth in bit/s"
             case "live-limit": "a length of media above zero such as 90s, 12m, 2h, 1h30m or 1:30:00"
+            case "stream-audio": "languages or rendition names separated by commas, such as deu,eng"
+            case "stream-subs": "all, none, or languages separated by commas, such as eng,deu"
             default: "mp4"
             }
             return "\(option) '\(value.escapingAllControlCharacters)' is not valid: use \(expected)"

@@ -103,6 +103,18 @@ public struct TaskIntake: Sendable {
             guard let seconds = MediaDuration.seconds(limit) else { throw .invalidStreamOption("live-limit", limit) }
             options.liveLimit = seconds
         }
+        if let audio = request.streamAudio {
+            guard let languages = SubtitleChoice.languages(audio) else { throw .invalidStreamOption("stream-audio", audio) }
+            options.streamAudio = languages
+        }
+        if let subs = request.streamSubs {
+            guard let choice = SubtitleChoice(parsing: subs) else { throw .invalidStreamOption("stream-subs", subs) }
+            options.streamSubs = switch choice {
+            case .none: nil
+            case .all: "all"
+            case let .languages(languages): languages.joined(separator: ",")
+            }
+        }
     }
 
     /// The absolute path of a local file a request names; over RPC it must lie inside the allowed directories.

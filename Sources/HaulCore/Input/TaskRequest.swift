@@ -75,6 +75,10 @@ public struct AccessRequest: Sendable, Equatable {
     public var streamRemux: String?
     /// `--live-limit` / `live-limit=`: how much of a live stream to record (`MediaDuration`).
     public var liveLimit: String?
+    /// `--stream-audio` / `stream-audio=`: audio languages in order of preference.
+    public var streamAudio: String?
+    /// `--stream-subs` / `stream-subs=`: subtitle languages, or `all`.
+    public var streamSubs: String?
 
     public init(allProxy: String? = nil, noProxy: String? = nil, loadCookies: String? = nil, netrcFile: String? = nil) {
         self.allProxy = allProxy
@@ -92,6 +96,8 @@ extension AccessRequest {
         case .stream: stream = value
         case .streamQuality: streamQuality = value
         case .liveLimit: liveLimit = value
+        case .streamAudio: streamAudio = value
+        case .streamSubs: streamSubs = value
         default: streamRemux = value
         }
         var checked = RequestOptions()

@@ -16,6 +16,8 @@ public enum OptionKey: String, CaseIterable, Sendable, Codable, Comparable, Cust
     case streamQuality = "stream-quality"
     case streamRemux = "stream-remux"
     case liveLimit = "live-limit"
+    case streamAudio = "stream-audio"
+    case streamSubs = "stream-subs"
     // Transfers.
     case maxConcurrent = "max-concurrent"
     case split

@@ -65,6 +65,16 @@ public enum OptionRegistry {
             help: OptionHelp(
         "Stop recording a live stream after this much media (90s, 12m, 2h, 1:30:00); without it, it records until the stream ends.",
         valueName: "duration")),
+        OptionDefinition(
+            .streamAudio, kind: .string, change: .live, scope: .task, aria2: .same, check: streamOption(.streamAudio),
+            help: OptionHelp(
+        "The audio rendition of a stream by language, first found wins (deu,eng); default: the stream's default audio.",
+        valueName: "langs")),
+        OptionDefinition(
+            .streamSubs, kind: .string, change: .live, scope: .task, aria2: .same, check: streamOption(.streamSubs),
+            help: OptionHelp(
+        "Fetch a stream's WebVTT subtitles in these languages (eng,deu) or all, saved beside the video as NAME.LANG.vtt.",
+        valueName: "langs|all")),
         // Transfers.
         OptionDefinition(
             .maxConcurrent, flag: "-j/--max-concurrent", kind: .int, default: .int(ConcurrencyLimit.defaultValue),

@@ -18,7 +18,7 @@ extension TaskRequest {
             case .referer: try HeaderRule.check("Referer: " + text)
             case .allProxy: _ = try ProxySettings.resolve(allProxy: text, noProxy: nil, defaults: ProxySettings())
             case .noProxy: if !text.isEmpty { _ = try ProxyURL.checkedNoProxy(text) }
-            case .stream, .streamQuality, .streamRemux, .liveLimit: try access.setStreamOption(key, text)
+            case .stream, .streamQuality, .streamRemux, .liveLimit, .streamAudio, .streamSubs: try access.setStreamOption(key, text)
             default: break
             }
         } catch {
@@ -35,7 +35,7 @@ extension TaskRequest {
         case .loadCookies: access.loadCookies = text
         case .netrcFile: access.netrcFile = text
         case .allowOverwrite: transfer.allowOverwrite = value.boolValue ?? false
-        case .stream, .streamQuality, .streamRemux, .liveLimit: break
+        case .stream, .streamQuality, .streamRemux, .liveLimit, .streamAudio, .streamSubs: break
         case .split: transfer.split = value.intValue
         case .limitRate: transfer.rateLimit = (try? RateLimit.parse(text))??.bytesPerSecond ?? 0
         default: throw .notPerTask(key)

@@ -16,12 +16,28 @@ public struct MasterPlaylist: Sendable, Equatable {
         self.renditions = renditions
     }
 
-    /// The audio rendition to fetch beside `variant`: the default one of its `AUDIO` group (else the group's
-    /// first) when it has its own URI; nil when the variant carries its audio.
-    public func audio(for variant: Variant) -> Rendition? {
+    /// The audio rendition to fetch beside `variant`: the first of its `AUDIO` group in a language of `languages`
+    /// (`--stream-audio`), else the group's default one (else its first), when it has its own URI; nil when the
+    /// variant carries its audio.
+    public func audio(for variant: Variant, languages: [String] = []) -> Rendition? {
         guard let group = variant.audioGroup else { return nil }
         let members = renditions.filter { $0.type == .audio && $0.groupID == group && $0.uri != nil }
+        for language in languages {
+            if let match = members.first(where: { $0.speaks(language) }) { return match }
+        }
         return members.first(where: \.isDefault) ?? members.first
+    }
+
+    /// The subtitle renditions of `variant`'s `SUBTITLES` group that `choice` asks for (`--stream-subs`).
+    public func subtitles(for variant: Variant, _ choice: SubtitleChoice) -> [Rendition] {
+        guard let group = variant.subtitleGroup else { return [] }
+        let members = renditions.filter { $0.type == .subtitles && $0.groupID == group && $0.uri != nil }
+        switch choice {
+        case .none: return []
+        case .all: return members
+        case let .languages(languages):
+            return members.filter { member in languages.contains { member.speaks($0) } }
+        }
     }
 }
 
@@ -33,19 +49,21 @@ public struct Variant: Sendable, Equatable {
     public var averageBandwidth: Int64?
     public var resolution: Resolution?
     public var codecs: String?
-    /// The `AUDIO` group its audio comes from.
+    /// The `AUDIO` group its audio comes from, and the `SUBTITLES` group of its subtitles.
     public var audioGroup: String?
+    public var subtitleGroup: String?
     /// Its line in the playlist.
     public var line: Int
 
     public init(uri: String, bandwidth: Int64, averageBandwidth: Int64? = nil, resolution: Resolution? = nil,
-                codecs: String? = nil, audioGroup: String? = nil, line: Int = 0) {
+                codecs: String? = nil, audioGroup: String? = nil, subtitleGroup: String? = nil, line: Int = 0) {
         self.uri = uri
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
         self.resolution = resolution
         self.codecs = codecs
         self.audioGroup = audioGroup
+        self.subtitleGroup = subtitleGroup
         self.line = line
     }
 }
@@ -82,6 +100,16 @@ public struct Rendition: Sendable, Equatable {
     public var isDefault: Bool
     /// Its own media playlist; nil when its media is in the variant's.
     public var uri: String?
+
+    /// Whether it is in `language` as a person asks for it: its `LANGUAGE` or `NAME`, case aside, or a language code
+    /// it starts with (`en` for `en-US` or `eng`).
+    public func speaks(_ language: String) -> Bool {
+        let wanted = language.lowercased()
+        guard !wanted.isEmpty else { return false }
+        if name.lowercased() == wanted { return true }
+        guard let own = self.language?.lowercased() else { return false }
+        return own == wanted || own.hasPrefix(wanted) || own.split(separator: "-").first.map(String.init) == wanted
+    }
 
     public init(type: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false, uri: String? = nil) {
         self.type = type

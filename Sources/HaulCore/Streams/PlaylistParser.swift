@@ -103,7 +103,8 @@ private struct ParseState {
             }
             pendingVariant = Variant(
                 uri: "", bandwidth: bandwidth, averageBandwidth: list.integer("AVERAGE-BANDWIDTH"),
-                resolution: resolution, codecs: list["CODECS"], audioGroup: list["AUDIO"], line: number)
+                resolution: resolution, codecs: list["CODECS"], audioGroup: list["AUDIO"],
+                subtitleGroup: list["SUBTITLES"], line: number)
         case "#EXT-X-MEDIA":
             let list = try attributes()
             guard let type = list["TYPE"].flatMap(Rendition.Kind.init(rawValue:)), let group = list["GROUP-ID"] else {

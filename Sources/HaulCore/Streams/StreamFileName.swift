@@ -19,6 +19,13 @@ extension StreamFileName {
         stem(of: fileName) + ".audio." + (container == "mp4" ? "m4a" : container)
     }
 
+    /// A subtitle rendition saved beside the video: `index.eng.vtt`. The language is the rendition's `LANGUAGE` (else
+    /// its `NAME`) kept to letters, digits, `-` and `_` (at most 35), so that no playlist makes it a path.
+    public static func subtitleName(of fileName: String, language: String) -> String {
+        let kept = String(language.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.prefix(35))
+        return SafeFileName.capped(stem(of: fileName) + "." + (kept.isEmpty ? "sub" : kept) + ".vtt")
+    }
+
     /// The finished stream remuxed into `container` (`index.ts` → `index.mp4`).
     public static func remuxed(_ fileName: String, container: String) -> String { stem(of: fileName) + "." + container }
 

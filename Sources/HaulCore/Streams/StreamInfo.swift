@@ -17,6 +17,8 @@ public struct StreamInfo: Sendable, Equatable, Codable {
     public var note: String?
     /// A live stream's recording (its gaps, why it ended); nil for video on demand.
     public var live: LiveRecord?
+    /// The audio and subtitle renditions the master playlist lists for the variant, and which were taken.
+    public var renditions: [StreamRenditionInfo]?
 
     public init(tracks: [StreamTrackInfo], variant: String? = nil, variantKey: String? = nil, encryption: String? = nil, container: String = "ts") {
         self.tracks = tracks
@@ -159,5 +161,52 @@ public struct LiveGap: Sendable, Equatable, Codable {
     public init(segments: Int64, atSeconds: Double) {
         self.segments = segments
         self.atSeconds = atSeconds
+    }
+}
+
+/// An audio or subtitle rendition of a stream's variant as the task shows it (details, `haul list --json`).
+public struct StreamRenditionInfo: Sendable, Equatable, Codable {
+    /// "audio" or "subtitles".
+    public var kind: String
+    public var name: String
+    public var language: String?
+    public var isDefault: Bool
+    /// Fetched with the video (`--stream-audio`, `--stream-subs`).
+    public var chosen: Bool
+
+    public init(kind: String, name: String, language: String?, isDefault: Bool, chosen: Bool) {
+        self.kind = kind
+        self.name = name
+        self.language = language
+        self.isDefault = isDefault
+        self.chosen = chosen
+    }
+
+    /// The renditions of `variant`'s audio and subtitle groups in `master`, those taken marked; nil when it names
+    /// none.
+    public static func list(
+        _ master: MasterPlaylist, variant: Variant, audio: Rendition?, subtitles choice: SubtitleChoice
+    ) -> [StreamRenditionInfo]? {
+        let taken = master.subtitles(for: variant, choice)
+        let listed = master.renditions.filter { rendition in
+            (rendition.type == .audio && rendition.groupID == variant.audioGroup)
+                || (rendition.type == .subtitles && rendition.groupID == variant.subtitleGroup)
+        }
+        guard !listed.isEmpty else { return nil }
+        return listed.prefix(64).map { rendition in
+            StreamRenditionInfo(
+                kind: rendition.type == .audio ? "audio" : "subtitles", name: rendition.name, language: rendition.language,
+                isDefault: rendition.isDefault, chosen: rendition == audio || taken.contains(rendition))
+        }
+    }
+
+    /// "audio: English (eng, chosen), Deutsch (deu)".
+    public static func text(_ renditions: [StreamRenditionInfo], kind: String) -> String? {
+        let of = renditions.filter { $0.kind == kind }
+        guard !of.isEmpty else { return nil }
+        return of.map { rendition in
+            let details = [rendition.language, rendition.chosen ? "chosen" : nil].compactMap { $0 }
+            return rendition.name.escapingAllControlCharacters + (details.isEmpty ? "" : " (" + details.joined(separator: ", ").escapingAllControlCharacters + ")")
+        }.joined(separator: ", ")
     }
 }

@@ -91,6 +91,8 @@ public struct Aria2RunOptions: Sendable {
             (.streamQuality, task.requestOptions.streamQuality.map(SettingValue.string)),
             (.streamRemux, task.requestOptions.streamRemux.map(SettingValue.string)),
             (.liveLimit, task.requestOptions.liveLimit.map { .string(DurationFormat.clock($0)) }),
+            (.streamAudio, task.requestOptions.streamAudio.map { .string($0.joined(separator: ",")) }),
+            (.streamSubs, task.requestOptions.streamSubs.map(SettingValue.string)),
             (.split, .int(row.split)),
             (.limitRate, row.rateLimit.map { .string(String($0.bytesPerSecond)) }),
         ]

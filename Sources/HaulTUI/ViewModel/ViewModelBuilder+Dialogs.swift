@@ -91,10 +91,15 @@ extension ViewModelBuilder {
         if let retryAt = row.retryAt { stateText += ", retry in " + DurationFormat.eta(retryAt.timeIntervalSince(now)) }
         fields.append(Field(label: "State", value: stateText))
         var size = Self.sizeDetail(done: max(0, row.bytesReceived), total: task.totalBytes, state: task.state)
-        if task.stream?.isEstimate == true, task.totalBytes != nil, task.state != .completed { size += ", the total estimated" }
+        if task.stream?.isRecording == true, task.state != .completed {
+            size = ByteCountFormat.size(max(0, row.bytesReceived)) + " recorded so far (a live stream has no total)"
+        } else if task.stream?.isEstimate == true, task.totalBytes != nil, task.state != .completed { size += ", the total estimated" }
         fields.append(Field(label: "Size", value: size))
         if let stream = task.stream {
             fields.append(Field(label: "Stream", value: StreamSummary.text(stream)))
+            for (label, kind) in [("Audio", "audio"), ("Subtitles", "subtitles")] {
+                if let text = StreamRenditionInfo.text(stream.renditions ?? [], kind: kind) { fields.append(Field(label: label, value: text)) }
+            }
             if let note = stream.note { fields.append(Field(label: "Stream note", value: note)) }
         }
         if task.state == .running {

@@ -142,6 +142,33 @@ final class DownloadDirectory: Sendable {
         return unlinkat(fd, partName, 0) == 0
     }
 
+    /// Writes `bytes` to a new part file of `fileName`, syncs it and publishes it (`publish`): a small file made whole
+    /// in one go (a stream's subtitles). Returns the name it got.
+    func writeBeside(_ bytes: [UInt8], as fileName: String, replacing: Bool, tag: PartOwnerTag) throws(DownloadError) -> String {
+        let partName = PartialFilePath.partName(for: fileName)
+        let descriptor = openat(fd, partName, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriter.error(call: "open", path: fullPath(partName), errno: errno) }
+        let writer = FileWriter(fd: descriptor, path: fullPath(partName))
+        defer { writer.close() }
+        do throws(DownloadError) {
+            tag.mark(descriptor)
+            let failure: DownloadError? = bytes.withUnsafeBytes { buffer in
+                do throws(DownloadError) {
+                    try writer.write(buffer, at: 0)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+            try writer.sync()
+            return try publish(partName, as: fileName, replacing: replacing, tag: tag)
+        } catch {
+            unlinkat(fd, partName, 0)
+            throw error
+        }
+    }
+
     /// Moves the file `partName` (`NAME.part`, or a file made of it) to `fileName` or a free numbered name (never
     /// overwriting) and returns that name; with `replacing`, to `fileName` itself, over the regular file there (a link
     /// or a directory there is never replaced). A file there that carries the task's `tag` is replaced too: the

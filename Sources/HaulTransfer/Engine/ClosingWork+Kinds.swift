@@ -37,6 +37,7 @@ extension ClosingWork {
         self.init(
             ending: ending, parts: parts, fileName: name, assembly: assembly, request: stream.request, directory: stream.directory,
             account: ClosingAccount(held: stream.heldBytes, durable: stream.durableBytes, stream: stream.appendedInfo))
+        if ending == .complete { sidecars = stream.subtitleFiles }
     }
 
     private init(

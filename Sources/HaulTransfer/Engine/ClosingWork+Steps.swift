@@ -59,6 +59,7 @@ extension ClosingWork {
         let target = files.assembled ? (assembly?.target ?? fileName) : fileName
         let final = try directory.publish(output, as: target, replacing: replacing, tag: tag)
         files.published = [final]
+        publishSidecars(beside: final, &files)
         if files.assembled {
             for part in parts { unlinkat(directory.fd, part.name, 0) }
             return
@@ -69,6 +70,21 @@ extension ClosingWork {
                 part.name, as: StreamFileName.audioName(of: final, container: container), replacing: replacing, tag: tag)
             files.published.append(audio)
             files.add(note: "the audio is saved beside the video as \(audio)")
+        }
+    }
+
+    /// Writes each sidecar beside `final` under a free name (never overwriting another file); one that cannot be
+    /// written is said in the notes, and the output stands.
+    private func publishSidecars(beside final: String, _ files: inout ClosingFiles) {
+        for sidecar in sidecars {
+            let name = StreamFileName.subtitleName(of: final, language: sidecar.language)
+            do throws(DownloadError) {
+                let published = try directory.writeBeside(sidecar.bytes, as: name, replacing: replacing, tag: tag)
+                files.published.append(published)
+                files.add(note: "subtitles '\(sidecar.language)' are saved beside the video as \(published)")
+            } catch {
+                files.add(note: "subtitles '\(sidecar.language)' could not be saved: \(error)")
+            }
         }
     }
 }

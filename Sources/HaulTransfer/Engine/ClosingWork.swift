@@ -17,6 +17,8 @@ struct ClosingWork: Sendable {
     let replacing: Bool
     /// The task's mark: a file carrying it at the final name is the task's own and is replaced.
     let tag: PartOwnerTag
+    /// Written beside the output once it is published.
+    var sidecars: [ClosingSidecar] = []
 
     /// Whether the closing may take long (a mux by ffmpeg), so that it runs apart from other tasks' syncs.
     var mayTakeLong: Bool { assembly != nil }
@@ -41,7 +43,8 @@ struct ClosingWork: Sendable {
             let bytes = names.reduce(Int64(0)) { $0 + (directory.regularFileSize($1) ?? 0) }
             return ClosingResult(
                 outcome: .completed(fileName: names[0], bytes: bytes), segments: account.completedSegments,
-                stream: account.streamRecord(durable: bytes, note: files.note))
+                // Every part was synced before it was published (or muxed into the output): the whole record holds.
+                stream: account.streamRecord(durable: account.stream?.appendedBytes ?? bytes, note: files.note))
         case .paused:
             let (durable, segments) = account.recorded(.synced, error: nil)
             return ClosingResult(
@@ -72,6 +75,13 @@ struct ClosingPart: Sendable {
         self.bytes = bytes
         self.audioContainer = audioContainer
     }
+}
+
+/// A small file written beside the published output (a stream's subtitles: `NAME.LANG.vtt`).
+struct ClosingSidecar: Sendable {
+    /// The language it is named by.
+    let language: String
+    let bytes: [UInt8]
 }
 
 /// How a closing ended: what the controller records.

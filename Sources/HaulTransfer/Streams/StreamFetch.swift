@@ -19,6 +19,9 @@ final class StreamFetch: EngineRequest {
         case freshLinks(track: Int)
         /// A live track's media playlist fetched again for the segments added since (`StreamTransfer+Live`).
         case liveReload(track: Int)
+        /// A subtitle rendition's media playlist, and one of its WebVTT segments (`SubtitleTrack`).
+        case subtitlePlaylist(Int)
+        case subtitleSegment(Int, Int)
     }
 
     let purpose: Purpose
@@ -182,8 +185,8 @@ extension StreamFetch.Purpose {
     /// Whether it fetches media or a key, not a playlist.
     var isSegmentOrPart: Bool {
         switch self {
-        case .playlist, .audioPlaylist, .freshLinks, .liveReload: false
-        case .key, .initSection, .segment, .segmentIndex: true
+        case .playlist, .audioPlaylist, .freshLinks, .liveReload, .subtitlePlaylist: false
+        case .key, .initSection, .segment, .segmentIndex, .subtitleSegment: true
         }
     }
 }

@@ -9,7 +9,8 @@ extension StreamTransfer {
         if case let .failed(error) = phase { return .conclude(.failed(error)) }
         guard !tracks.isEmpty else { return .keepGoing }
         // A live track is complete once it ended and every segment it took is in.
-        if tracks.allSatisfy({ $0.window.isComplete && $0.live?.ended != false }) {
+        pumpSubtitles()
+        if tracks.allSatisfy({ $0.window.isComplete && $0.live?.ended != false }), subtitles.allSatisfy(\.isDone) {
             // A recording with nothing in it is no file: it fails, saying why it ended.
             if isLive, tracks.allSatisfy({ $0.segmentBase == 0 && $0.position == 0 }) {
                 return .conclude(.failed(.playlist(PlaylistError(line: nil, .liveNothingRecorded(info?.live?.ended ?? "it ended")))))
@@ -81,6 +82,12 @@ extension StreamTransfer {
         forget(fetch)
         if case .failed = phase { return pump() }
         let outcome = fetch.outcome(result, stallTimeout: request.options.stallTimeout, proxies: request.requestOptions.proxies)
+        switch fetch.purpose {
+        case .subtitlePlaylist, .subtitleSegment:
+            subtitleEnded(fetch.purpose, outcome, from: fetch.easy.effectiveURL ?? fetch.url)
+            return pump()
+        default: break
+        }
         switch (outcome, fetch.purpose) {
         case let (.success(body), .playlist), let (.success(body), .audioPlaylist):
             if fetch.purpose == .playlist(depth: 0), fetch.easy.primaryAddress.flatMap(AddressReach.init(address:)) == .publicNetwork {
@@ -118,6 +125,8 @@ extension StreamTransfer {
         case let (.failure(error), .initSection(section)):
             let first = tracks.first?.media.segments.firstIndex { $0.initSection == section } ?? 0
             fail(.streamPart("init section for segment \(first)", error))
+        case (_, .subtitlePlaylist), (_, .subtitleSegment):
+            break
         case let (.failure(error), .segment(number, index)):
             if fetch.shed {
                 shedSize = max(shedSize, fetch.bodyCount)

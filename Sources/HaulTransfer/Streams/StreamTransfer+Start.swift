@@ -33,6 +33,13 @@ extension StreamTransfer {
             encryption: video.isEncrypted || audioMedia?.isEncrypted == true ? "AES-128" : nil,
             container: video.isFragmentedMP4 ? "mp4" : "ts")
         if listed.isLive { info.live = stored?.live ?? LiveRecord() }
+        info.renditions = renditions
+        if listed.isLive {
+            for track in subtitles where track.failure == nil {
+                track.failure = "subtitles of a live stream are not recorded"
+                pendingNotes.append("subtitles '\(track.language)' were not saved: \(track.failure ?? "")")
+            }
+        }
         if missed > 0 { info.live?.gaps.append(LiveGap(segments: missed, atSeconds: stored?.tracks[0].doneSeconds ?? 0)) }
         // A live recording goes on in its part files whatever the window lists now.
         var restartReason = listed.isLive ? nil : Self.mismatch(stored: request.stream, fresh: info)
@@ -88,7 +95,8 @@ extension StreamTransfer {
                 ? "audio '\(rendition)' is saved beside the video as \(StreamFileName.audioName(of: name, container: info.container)) (ffmpeg is not installed to mux them)"
                 : "audio '\(rendition)' is fetched beside the video and muxed into it with ffmpeg"
         }
-        if let note = output?.note { info.note = info.note.map { $0 + "; " + note } ?? note }
+        for note in [output?.note].compactMap({ $0 }) + pendingNotes { info.note = info.note.map { $0 + "; " + note } ?? note }
+        pendingNotes = []
         self.info = info
         phase = .receiving
         emit(.responded(request.id, ResponseSummary(

@@ -62,6 +62,12 @@ final class StreamTransfer {
     var dashManifest: (bytes: [UInt8], url: String)?
     var dashIndexes: [DASHIndexRequest: [UInt8]] = [:]
 
+    /// The subtitle renditions asked for (`--stream-subs`), and notes about them made before the stream started.
+    var subtitles: [SubtitleTrack] = []
+    var pendingNotes: [String] = []
+    /// The renditions the master playlist lists for the chosen variant, as the task shows them.
+    var renditions: [StreamRenditionInfo]?
+
     private(set) var fetches: [StreamFetch] = []
     private var pending: [StreamFetch] = []
 
@@ -175,7 +181,9 @@ final class StreamTransfer {
             guard let variant = pick(from: master) else { return fail(.playlist(PlaylistError(line: nil, .empty))) }
             chosen = variant
             bandwidth = variant.averageBandwidth ?? variant.bandwidth
-            audio = master.audio(for: variant)
+            audio = master.audio(for: variant, languages: request.requestOptions.streamAudio ?? [])
+            renditions = StreamRenditionInfo.list(master, variant: variant, audio: audio, subtitles: request.requestOptions.subtitleChoice)
+            fetchSubtitles(of: variant, in: master)
             add(StreamFetch(purpose: .playlist(depth: 1), url: variant.uri, range: nil, limit: PlaylistParser.maxBytes, task: request.id))
             if let uri = audio?.uri {
                 add(StreamFetch(purpose: .audioPlaylist, url: uri, range: nil, limit: PlaylistParser.maxBytes, task: request.id))

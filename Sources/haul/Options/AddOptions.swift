@@ -59,6 +59,12 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong(OptionKey.liveLimit.name), help: OptionKey.liveLimit.argumentHelp, completion: OptionKey.liveLimit.completion)
     var liveLimit: String?
 
+    @Option(name: .customLong(OptionKey.streamAudio.name), help: OptionKey.streamAudio.argumentHelp, completion: OptionKey.streamAudio.completion)
+    var streamAudio: String?
+
+    @Option(name: .customLong(OptionKey.streamSubs.name), help: OptionKey.streamSubs.argumentHelp, completion: OptionKey.streamSubs.completion)
+    var streamSubs: String?
+
     /// The settings these options give, by key (the URLs, `-o`, `-i`, `--checksum` and `--mirror` name tasks, not settings).
     var commandLine: [OptionKey: SettingValue] {
         var values: [OptionKey: SettingValue] = [:]
@@ -76,6 +82,8 @@ struct AddOptions: ParsableArguments {
         values.given(.streamQuality, streamQuality.map(SettingValue.string))
         values.given(.streamRemux, streamRemux.map(SettingValue.string))
         values.given(.liveLimit, liveLimit.map(SettingValue.string))
+        values.given(.streamAudio, streamAudio.map(SettingValue.string))
+        values.given(.streamSubs, streamSubs.map(SettingValue.string))
         return values
     }
 

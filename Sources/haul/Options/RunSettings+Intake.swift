@@ -18,6 +18,8 @@ extension RunSettings {
         access.streamQuality = string(.streamQuality)
         access.streamRemux = string(.streamRemux)
         access.liveLimit = string(.liveLimit)
+        access.streamAudio = string(.streamAudio)
+        access.streamSubs = string(.streamSubs)
         return access
     }
 
