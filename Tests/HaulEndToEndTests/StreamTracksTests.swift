@@ -77,4 +77,20 @@ struct StreamTracksTests {
         let bad = try await run.run(["--headless", "--stream-subs", "../etc", nginx.url("/tv/master.m3u8")], directory: true)
         #expect(bad.0 == 2 && bad.2.contains("stream-subs '../etc' is not valid"), "\(bad)")
     }
+
+    @Test func intoMP4TheSubtitlesAreMuxedAsWellAsSavedBeside() async throws {
+        let nginx = try await Self.serve()
+        defer { nginx.stop() }
+        let run = try HaulRun()
+        let haul = try run.start(["--headless", "--json", "--stream-remux", "mp4", "--stream-subs", "all", nginx.url("/tv/master.m3u8")])
+        #expect(try await haul.waitForExit(timeout: .seconds(60)) == 0, "\(StreamRun.transcript(haul))")
+        #expect(StreamRun.names(run) == ["master.eng.vtt", "master.mp4"], "\(StreamRun.names(run))")
+        let path = run.downloads + "/master.mp4"
+        #expect(try await MediaCheck.streamCount(path) == 3, "video, audio and the subtitles as mov_text")
+        let language = try await FFmpegStreamFixture.run(FFmpegStreamFixture.ffprobe, [
+            "-v", "error", "-select_streams", "s", "-show_entries", "stream=codec_name:stream_tags=language", "-of", "csv=p=0", path,
+        ], timeout: .seconds(30))
+        #expect(language.trimmingCharacters(in: .whitespacesAndNewlines) == "mov_text,eng", "\(language)")
+        #expect(try await MediaCheck.decodeErrors(path) == "")
+    }
 }

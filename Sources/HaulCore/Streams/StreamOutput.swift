@@ -28,6 +28,16 @@ public struct StreamOutput: Sendable, Equatable {
     /// Extensions haul can remux a stream into, with ffmpeg's name for each muxer.
     public static let muxers: [String: String] = ["ts": "mpegts", "mp4": "mp4", "m4v": "mp4", "mov": "mov", "mkv": "matroska"]
 
+    /// The codec subtitles take in a container ffmpeg makes (mov_text in MP4 and MOV, WebVTT in Matroska); nil for one
+    /// that takes none (MPEG-TS): its subtitles stay beside it only.
+    public static func subtitleCodec(for format: String) -> String? {
+        switch format {
+        case "mp4", "m4v", "mov": "mov_text"
+        case "mkv": "webvtt"
+        default: nil
+        }
+    }
+
     /// Why a stream is not downloaded.
     public enum Refusal: Error, Sendable, Equatable {
         /// The init section changes at this segment (its index and the line of its link).

@@ -145,6 +145,17 @@ final class DownloadDirectory: Sendable {
     /// Writes `bytes` to a new part file of `fileName`, syncs it and publishes it (`publish`): a small file made whole
     /// in one go (a stream's subtitles). Returns the name it got.
     func writeBeside(_ bytes: [UInt8], as fileName: String, replacing: Bool, tag: PartOwnerTag) throws(DownloadError) -> String {
+        let partName = try writePart(bytes, for: fileName, tag: tag)
+        do throws(DownloadError) {
+            return try publish(partName, as: fileName, replacing: replacing, tag: tag)
+        } catch {
+            unlinkat(fd, partName, 0)
+            throw error
+        }
+    }
+
+    /// Writes `bytes` to the part file of `fileName` (made anew, marked, synced); returns the part file's name.
+    func writePart(_ bytes: [UInt8], for fileName: String, tag: PartOwnerTag) throws(DownloadError) -> String {
         let partName = PartialFilePath.partName(for: fileName)
         let descriptor = openat(fd, partName, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriter.error(call: "open", path: fullPath(partName), errno: errno) }
@@ -162,7 +173,7 @@ final class DownloadDirectory: Sendable {
             }
             if let failure { throw failure }
             try writer.sync()
-            return try publish(partName, as: fileName, replacing: replacing, tag: tag)
+            return partName
         } catch {
             unlinkat(fd, partName, 0)
             throw error

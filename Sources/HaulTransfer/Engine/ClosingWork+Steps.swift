@@ -19,7 +19,18 @@ extension ClosingWork {
             return .sizes(parts.map { directory.regularFileSize($0.name) })
         case .assemble:
             guard let assembly else { return .done }
-            let made = assembly.run(parts: parts.map(\.name), in: directory, tag: tag)
+            // Subtitles go in when the output's container takes them: written beside the parts first.
+            if StreamOutput.subtitleCodec(for: assembly.format) != nil, assembly.remuxes || assembly.muxesAudio {
+                for sidecar in sidecars {
+                    if let part = try? directory.writePart(sidecar.bytes, for: StreamFileName.subtitleName(of: assembly.target, language: sidecar.language), tag: tag) {
+                        files.sidecarParts[sidecar.language] = part
+                    }
+                }
+            }
+            let made = assembly.run(
+                parts: parts.map(\.name), subtitles: sidecars.compactMap { sidecar in
+                    files.sidecarParts[sidecar.language].map { ($0, Self.subtitleLanguageTag(sidecar.language)) }
+                }, in: directory, tag: tag)
             if let output = made.output {
                 files.output = output
                 files.assembled = true
@@ -34,6 +45,7 @@ extension ClosingWork {
                 return .failed(error)
             }
         case .discard:
+            for part in files.sidecarParts.values { unlinkat(directory.fd, part, 0) }
             if files.assembled, let output = files.output { unlinkat(directory.fd, output, 0) }
             for part in parts { unlinkat(directory.fd, part.name, 0) }
             return .done
@@ -79,12 +91,23 @@ extension ClosingWork {
         for sidecar in sidecars {
             let name = StreamFileName.subtitleName(of: final, language: sidecar.language)
             do throws(DownloadError) {
-                let published = try directory.writeBeside(sidecar.bytes, as: name, replacing: replacing, tag: tag)
+                let published: String
+                if let part = files.sidecarParts[sidecar.language] {
+                    published = try directory.publish(part, as: name, replacing: replacing, tag: tag)
+                } else {
+                    published = try directory.writeBeside(sidecar.bytes, as: name, replacing: replacing, tag: tag)
+                }
                 files.published.append(published)
                 files.add(note: "subtitles '\(sidecar.language)' are saved beside the video as \(published)")
             } catch {
                 files.add(note: "subtitles '\(sidecar.language)' could not be saved: \(error)")
             }
         }
+    }
+
+    /// A language as a container's tag wants it: the rendition's language kept to letters (`eng`), else `und`.
+    static func subtitleLanguageTag(_ language: String) -> String {
+        let letters = String(language.filter { $0.isASCII && $0.isLetter }.prefix(8))
+        return letters.isEmpty ? "und" : letters
     }
 }

@@ -111,6 +111,8 @@ struct ClosingFiles {
     /// The final names published, the main output's first.
     var published: [String] = []
     var note: String?
+    /// Sidecars written as part files before an assembly muxed them in, by language.
+    var sidecarParts: [String: String] = [:]
 
     init(main: String?) {
         output = main

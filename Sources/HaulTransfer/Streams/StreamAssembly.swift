@@ -37,7 +37,11 @@ struct StreamAssembly: Sendable {
 
     /// Runs ffmpeg on `parts` (the video's first) into a marked file beside them: its name when it was made, and a
     /// note when the parts stay the output.
-    func run(parts: [String], in directory: DownloadDirectory, tag: PartOwnerTag) -> (output: String?, note: String?) {
+    /// The subtitles `subtitles` (part files beside the parts, with their languages) are muxed in when the format takes
+    /// them.
+    func run(
+        parts: [String], subtitles: [(path: String, language: String)] = [], in directory: DownloadDirectory, tag: PartOwnerTag
+    ) -> (output: String?, note: String?) {
         guard muxesAudio || remuxes else { return (nil, note) }
         guard let ffmpeg = FFmpeg.path else {
             guard !muxesAudio else { return (nil, note) }
@@ -46,7 +50,9 @@ struct StreamAssembly: Sendable {
         let output = PartialFilePath.partName(for: target + ".mux")
         let muxer = StreamOutput.muxers[format] ?? "mpegts"
         if FFmpegMux.run(ffmpeg, inputs: parts.map(directory.fullPath), output: directory.fullPath(output), muxer: muxer,
-                          mendsTimestamps: mendsTimestamps) {
+                          mendsTimestamps: mendsTimestamps,
+                          subtitles: subtitles.map { (directory.fullPath($0.path), $0.language) },
+                          subtitleCodec: StreamOutput.subtitleCodec(for: format)) {
             directory.mark(output, with: tag)
             return (output, nil)
         }
