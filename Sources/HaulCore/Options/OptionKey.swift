@@ -15,6 +15,7 @@ public enum OptionKey: String, CaseIterable, Sendable, Codable, Comparable, Cust
     case stream
     case streamQuality = "stream-quality"
     case streamRemux = "stream-remux"
+    case extractor
     // Transfers.
     case maxConcurrent = "max-concurrent"
     case split

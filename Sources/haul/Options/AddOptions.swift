@@ -56,6 +56,9 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong(OptionKey.streamRemux.name), help: OptionKey.streamRemux.argumentHelp, completion: OptionKey.streamRemux.completion)
     var streamRemux: String?
 
+    @Option(name: .customLong(OptionKey.extractor.name), help: OptionKey.extractor.argumentHelp, completion: OptionKey.extractor.completion)
+    var extractor: String?
+
     /// The settings these options give, by key (the URLs, `-o`, `-i`, `--checksum` and `--mirror` name tasks, not settings).
     var commandLine: [OptionKey: SettingValue] {
         var values: [OptionKey: SettingValue] = [:]
@@ -72,6 +75,7 @@ struct AddOptions: ParsableArguments {
         values.given(.stream, stream.map(SettingValue.string))
         values.given(.streamQuality, streamQuality.map(SettingValue.string))
         values.given(.streamRemux, streamRemux.map(SettingValue.string))
+        values.given(.extractor, extractor.map(SettingValue.string))
         return values
     }
 

@@ -42,6 +42,15 @@ enum QueueListing {
             return entry
         })
         line.add("stream", task.stream.map(JSONLine.stream))
+        // A video found on a web page: the page (credentials removed), the format chosen, or why the page was kept.
+        line.add("page", task.page.map { page in
+            var entry = JSONLine()
+            entry.add("url", URLValidation.redacted(page.url))
+            entry.add("format", page.formatID)
+            entry.add("note", page.note)
+            return entry
+        })
+        line.add("group", task.group)
         return line.text
     }
 
