@@ -44,11 +44,13 @@ struct VideoPageTests {
     }
 
     /// nginx serving the pages under `/pages/` and the media under `/media/`.
-    static func serve() async throws -> NginxFixture {
+    /// With `expiring`, a media link whose `t` token has a file `expired-TOKEN` beside it answers 410 Gone.
+    static func serve(expiring: Bool = false) async throws -> NginxFixture {
         let source = try await made.value
         let nginx = try await NginxFixture.start(locations: """
             location /media/ {
                 types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; video/mp4 mp4; }
+                \(expiring ? "if (-f $document_root/media/expired-$arg_t) { return 410; }" : "")
             }
             """)
         try FileManager.default.createDirectory(atPath: nginx.root + "/pages", withIntermediateDirectories: true)
@@ -186,5 +188,48 @@ struct VideoPageTests {
                 == ["answer.json", "downloads", "downloads/clip.mp4", "fake-yt-dlp", "runs"])
         let rows = try await run.list().sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }
         #expect(rows.map { $0["state"] as? String } == ["completed", "failed"], "\(rows)")
+    }
+
+    /// A video found on a page whose link expires (410) while bytes are kept: haul asks the extractor again for the same
+    /// format and goes on from the kept bytes with the fresh link, no `--on-link-expired` needed. The stand-in yt-dlp
+    /// gives a new token on each run; nginx answers 410 to a token once it is marked expired.
+    @Test func anExpiredLinkAsksTheExtractorAgainAndKeepsTheBytes() async throws {
+        let nginx = try await Self.serve(expiring: true)
+        defer { nginx.stop() }
+        let run = try HaulRun()
+        let counter = run.root.path + "/runs"
+        let script = run.root.path + "/fake-yt-dlp"
+        let clip = nginx.url("/media/clip.mp4")
+        try """
+            #!/bin/sh
+            echo run >> '\(counter)'
+            n=$(wc -l < '\(counter)')
+            printf '{"id": "e", "title": "Expiring", "formats": [{"format_id": "0", "url": "\(clip)?t=%s", "protocol": "http", "ext": "mp4"}]}' "$n"
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script, 0o755) == 0)
+        let page = nginx.url("/pages/one.html")
+        let first = try run.start(["--headless", "--extractor", script, "--limit-rate", "16K", page])
+        defer { first.terminate(SIGKILL) }
+        try await eventually("bytes of the video on record", timeout: .seconds(30), poll: .milliseconds(100)) {
+            guard first.isRunning else { throw StreamTestFailure(description: "haul ended first. \(StreamRun.transcript(first))") }
+            return (try await run.list().first?["bytes"] as? Int ?? 0) > 0
+        }
+        // Interrupted as Ctrl-C does: the bytes so far are synced and recorded, the task waits for the next run.
+        first.kill(SIGINT)
+        _ = try await first.waitForExit(timeout: .seconds(10))
+        let kept = try #require(try await run.list().first?["bytes"] as? Int)
+        #expect(kept > 0 && kept < 109_110, "bytes kept: \(kept)")
+        // The first token expires: the resumed request is refused, and the extractor gives the second.
+        #expect(FileManager.default.createFile(atPath: nginx.root + "/media/expired-1", contents: Data()))
+        let second = try run.start(["--headless", "--extractor", script], directory: false)
+        #expect(try await second.waitForExit(timeout: .seconds(30)) == 0, "\(StreamRun.transcript(second))")
+        #expect(StreamRun.names(run) == ["Expiring.mp4"])
+        #expect(run.file("Expiring.mp4") == FileManager.default.contents(atPath: nginx.root + "/media/clip.mp4").map { [UInt8]($0) })
+        #expect((try? String(contentsOfFile: counter, encoding: .utf8))?.split(separator: "\n").count == 2)
+        let entries = nginx.accessEntries().filter { $0.uri.hasPrefix("/media/clip.mp4") }
+        #expect(entries.contains { $0.uri.hasSuffix("?t=1") && $0.status == 410 }, "\(entries)")
+        // The fresh link continued the kept bytes: its request asked for the rest only.
+        let resumed = entries.filter { $0.uri.hasSuffix("?t=2") }
+        #expect(resumed.count == 1 && resumed[0].status == 206 && resumed[0].range == "bytes=\(kept)-", "kept \(kept): \(resumed)")
     }
 }
