@@ -23,7 +23,7 @@ extension ActiveTransfer {
 
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
         let link = connection.link
-        if head.status == 200, mayBecomeStream(link), WebPageAnswer.isPage(contentType: head["content-type"]) {
+        if head.status == 200, mayBePage(link), WebPageAnswer.isPage(contentType: head["content-type"]) {
             // A web page (DESIGN §11): yt-dlp is asked what video it holds, unless there is none to ask or the link is
             // already a video found on a page; then the page is kept as the file it is.
             if request.options.extractsPages, request.page == nil { return failFirst(connection, .webPage) }
