@@ -22,6 +22,13 @@ import Testing
         _ = dir
     }
 
+    @Test func itAsksThroughTheTasksProxiesNotTheEnvironments() async throws {
+        let (dir, extractor) = try extractor(#"echo "{\"id\": \"${http_proxy:-none} ${HTTPS_PROXY:-none} ${no_proxy:-none}\"}""#)
+        let proxies = ProxySettings(http: "http://u:p@127.0.0.1:3128", https: nil, noProxy: "localhost")
+        #expect(try await extractor.extract("http://127.0.0.1:1/", proxies: proxies).get().id == "http://u:p@127.0.0.1:3128 none localhost")
+        _ = dir
+    }
+
     @Test func aFailureKeepsItsLastErrorLine() async throws {
         let (dir, extractor) = try extractor("echo null; echo 'ERROR: first' >&2; echo 'ERROR: Unsupported URL: x' >&2; exit 1")
         #expect(await extractor.extract("http://127.0.0.1:1/") == .failure(.failed(status: 1, error: "ERROR: Unsupported URL: x")))

@@ -39,10 +39,11 @@ public struct PageExtractor: Sendable {
         }
     }
 
-    /// What the page at `url` holds.
-    public func extract(_ url: String) async -> Result<PageInfo, Failure> {
+    /// What the page at `url` holds, asked through the task's proxies (nil: the environment's, as for a task from before
+    /// they were recorded).
+    public func extract(_ url: String, proxies: ProxySettings? = nil) async -> Result<PageInfo, Failure> {
         let run: Output
-        switch await self.run(arguments: ["-J", "--no-warnings", "--", url]) {
+        switch await self.run(arguments: ["-J", "--no-warnings", "--", url], environment: Self.environment(proxies: proxies)) {
         case let .success(output): run = output
         case let .failure(failure): return .failure(failure)
         }
@@ -81,10 +82,26 @@ public struct PageExtractor: Sendable {
         var timedOut: Bool
     }
 
-    private func run(arguments: [String]) async -> Result<Output, Failure> {
+    /// haul's environment with the task's proxies in place of its own: yt-dlp reads them there, and the environment,
+    /// unlike the arguments, is not shown to other users (a proxy's login stays private).
+    static func environment(proxies: ProxySettings?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        guard let proxies else { return environment }
+        for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy"] {
+            environment[name] = nil
+            environment[name.uppercased()] = nil
+        }
+        environment["http_proxy"] = proxies.http
+        environment["https_proxy"] = proxies.https
+        environment["no_proxy"] = proxies.noProxy
+        return environment
+    }
+
+    private func run(arguments: [String], environment: [String: String]) async -> Result<Output, Failure> {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = environment
         process.standardInput = FileHandle.nullDevice
         let output = Pipe()
         let errors = Pipe()

@@ -17,8 +17,9 @@ extension DownloadController {
         runtime[task.id].renewing = error
         let page = task.page?.url ?? task.url
         let formatID = task.page?.formatID
+        let proxies = task.requestOptions.proxies
         Task { [weak self] in
-            let answer = await extractor.extract(page)
+            let answer = await extractor.extract(page, proxies: proxies)
             await self?.extracted(task.id, page: page, formatID: formatID, answer)
         }
     }
