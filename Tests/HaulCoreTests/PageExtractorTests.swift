@@ -43,6 +43,15 @@ import Testing
         _ = dir
     }
 
+    @Test func aChildLeftHoldingTheOutputDoesNotHangIt() async throws {
+        let (dir, extractor) = try extractor("sleep 30 &\necho '{\"id\": \"x\"}'", timeout: .milliseconds(500))
+        let start = ContinuousClock.now
+        let answer = await extractor.extract("http://127.0.0.1:1/")
+        #expect(answer == .failure(.timedOut(.milliseconds(500))) || answer == .failure(.unreadable("a process yt-dlp started still holds its output")))
+        #expect(ContinuousClock.now - start < .seconds(10))
+        _ = dir
+    }
+
     @Test func aHugeAnswerIsRefused() async throws {
         let (dir, extractor) = try extractor("printf '{\"title\": \"'; head -c 20000000 /dev/zero | tr '\\000' a")
         #expect(await extractor.extract("http://127.0.0.1:1/") == .failure(.tooLarge(limit: PageExtractor.outputLimit)))

@@ -47,7 +47,6 @@ public struct PageExtractor: Sendable {
         case let .success(output): run = output
         case let .failure(failure): return .failure(failure)
         }
-        if run.timedOut { return .failure(.timedOut(timeout)) }
         if run.overflow { return .failure(.tooLarge(limit: Self.outputLimit)) }
         guard run.status == 0 else { return .failure(.failed(status: run.status, error: Self.lastError(run.stderr))) }
         return Self.decode(run.stdout)
@@ -72,99 +71,5 @@ public struct PageExtractor: Sendable {
         guard let line = lines.last(where: { $0.hasPrefix("ERROR:") }) else { return nil }
         let text = String(line).escapingAllControlCharacters
         return text.count > 400 ? String(text.prefix(400)) + "…" : text
-    }
-
-    struct Output {
-        var status: Int32
-        var stdout: [UInt8]
-        var stderr: [UInt8]
-        var overflow: Bool
-        var timedOut: Bool
-    }
-
-    /// haul's environment with the task's proxies in place of its own: yt-dlp reads them there, and the environment,
-    /// unlike the arguments, is not shown to other users (a proxy's login stays private).
-    static func environment(proxies: ProxySettings?) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        guard let proxies else { return environment }
-        for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy"] {
-            environment[name] = nil
-            environment[name.uppercased()] = nil
-        }
-        environment["http_proxy"] = proxies.http
-        environment["https_proxy"] = proxies.https
-        environment["no_proxy"] = proxies.noProxy
-        return environment
-    }
-
-    private func run(arguments: [String], environment: [String: String]) async -> Result<Output, Failure> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let ended = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
-        do {
-            try process.run()
-        } catch {
-            return .failure(.cannotStart("\(executable) could not start: \(error.localizedDescription)"))
-        }
-        // Our copies of the write ends: the reads end when yt-dlp closes its own.
-        try? output.fileHandleForWriting.close()
-        try? errors.fileHandleForWriting.close()
-        let pid = process.processIdentifier
-        let timedOut = PthreadMutex(false)
-        let watchdog = Task {
-            try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled else { return }
-            timedOut.withLock { $0 = true }
-            kill(pid, SIGTERM)
-            try? await Task.sleep(for: .seconds(2))
-            guard !Task.isCancelled else { return }
-            kill(pid, SIGKILL)
-        }
-        async let stdout = Self.drain(output.fileHandleForReading, limit: Self.outputLimit, killing: pid)
-        async let stderr = Self.drain(errors.fileHandleForReading, limit: Self.errorLimit, killing: nil)
-        var status: Int32 = -1
-        for await code in ended.stream { status = code }
-        let (out, err) = await (stdout, stderr)
-        watchdog.cancel()
-        return .success(Output(status: status, stdout: out.bytes, stderr: err.bytes, overflow: out.overflow, timedOut: timedOut.withLock { $0 }))
-    }
-
-    /// Reads `handle` to its end on a dispatch thread, keeping at most `limit` bytes: past it, `pid` is killed (when
-    /// given) and the rest is read and dropped; without one, the last `limit` bytes are kept.
-    private static func drain(_ handle: FileHandle, limit: Int, killing pid: Int32?) async -> (bytes: [UInt8], overflow: Bool) {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let descriptor = handle.fileDescriptor
-                var bytes: [UInt8] = []
-                var overflow = false
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    if overflow { continue }
-                    bytes += buffer[0..<count]
-                    if bytes.count > limit {
-                        if let pid {
-                            overflow = true
-                            bytes = []
-                            kill(pid, SIGKILL)
-                        } else {
-                            bytes.removeFirst(bytes.count - limit)
-                        }
-                    }
-                }
-                try? handle.close()
-                continuation.resume(returning: (bytes, overflow))
-            }
-        }
     }
 }
