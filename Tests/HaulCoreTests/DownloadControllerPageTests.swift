@@ -24,12 +24,15 @@ import Testing
         return PageExtractor(executable: path)
     }
 
-    func run(_ extractor: PageExtractor, tasks: Int) async -> (Task<DownloadController.RunSummary, Never>, Task<[ControllerEvent], Never>) {
+    func run(
+        _ extractor: PageExtractor, tasks: Int, page: WebPage? = nil
+    ) async -> (Task<DownloadController.RunSummary, Never>, Task<[ControllerEvent], Never>) {
         var configuration = DownloadController.Configuration(maxConcurrent: 3, retryPolicy: RetryPolicy(maxRetries: 0), exitWhenIdle: true)
         configuration.pageExtraction = .extractor(extractor)
         let controller = DownloadController(store: store, driver: driver, snapshots: SnapshotBox(), configuration: configuration)
         var added = newTasks(tasks)
         added[0].headers = ["User-Agent: mine"]
+        added[0].page = page
         await controller.perform(.add(added))
         let events = controller.events()
         let told = Task { await events.reduce(into: [ControllerEvent]()) { $0.append($1) } }
@@ -79,5 +82,28 @@ import Testing
         #expect(store.task(1)?.lastError == "no video from the page: ERROR: Unsupported URL: x")
         #expect(store.task(2)?.state == .completed)
         #expect((await told.value).filter { if case .failed = $0 { true } else { false } }.count == 1)
+    }
+
+    /// A video from a page whose link expired with bytes kept: the extractor is asked for the same format, and the fresh
+    /// link continues the bytes (`set-url`'s same-file check); a page that no longer lists the format fails the task,
+    /// saying both.
+    @Test(arguments: [true, false])
+    func anExpiredVideoLinkIsAskedForAgain(listed: Bool) async throws {
+        let format = listed ? "0" : "9"
+        let page = #"{"title": "P", "formats": [{"format_id": "\#(format)", "url": "http://127.0.0.1/fresh.mp4", "protocol": "http"}]}"#
+        let (run, _) = await run(try extractor(printing: page), tasks: 1, page: WebPage(url: "http://127.0.0.1/p.html", formatID: "0"))
+        try await eventually("the first attempt", timeout: .seconds(20)) { driver.started.count == 1 }
+        let gone = DownloadError.httpStatus(code: 410, reason: "Gone", host: "127.0.0.1", retryAfter: nil)
+        driver.emit(.finished(TaskID(1), .failed(gone, durableBytes: 4096)))
+        guard listed else {
+            #expect(await run.value.failed == 1)
+            #expect(store.task(1)?.lastError == "no video from the page: \(gone) — asked again: the page no longer lists format 0")
+            return
+        }
+        try await eventually("the attempt with the fresh link", timeout: .seconds(20)) { driver.started.count == 2 }
+        let again = try #require(starts().last)
+        #expect(again.url == "http://127.0.0.1/fresh.mp4" && again.resumeFrom == 4096 && again.linkChange == .sameFile)
+        driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 8192)))
+        #expect(await run.value.completed == 1)
     }
 }

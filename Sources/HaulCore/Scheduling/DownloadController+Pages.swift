@@ -25,7 +25,7 @@ extension DownloadController {
     }
 
     private func extracted(_ id: TaskID, page: String, formatID: String?, _ answer: Result<PageInfo, PageExtractor.Failure>) {
-        guard runtime[id].renewing != nil else { return }
+        guard let asked = runtime[id].renewing else { return }
         runtime[id].renewing = nil
         defer {
             fillSlots()
@@ -34,14 +34,16 @@ extension DownloadController {
         }
         // Paused or removed meanwhile: the user's word stands; a resume asks again.
         guard let task = tasks[id], task.state == .waiting else { return }
+        // A link that expired says so first: what yt-dlp answered then is why no new one came.
+        let expired = formatID == nil ? "" : "\(asked) — asked again: "
         let info: PageInfo
         switch answer {
         case let .success(found): info = found
-        case let .failure(failure): return failPage(task, failure.description)
+        case let .failure(failure): return failPage(task, expired + failure.description)
         }
         if let formatID {
             guard let link = PageChoice.refreshed(info, formatID: formatID) else {
-                return failPage(task, "the page no longer lists format \(formatID.escapingAllControlCharacters)")
+                return failPage(task, expired + "the page no longer lists format \(formatID.escapingAllControlCharacters)")
             }
             if case let .rejected(message) = perform(.setURL(id, url: link, change: .sameFile)) { return failPage(task, message) }
             if let renewed = tasks[id] { runtime[id].linkGiven = LinkRenewal.Given(link: renewed.url, bytes: renewed.bytesDone) }
