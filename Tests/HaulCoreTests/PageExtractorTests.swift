@@ -36,19 +36,19 @@ import Testing
     }
 
     @Test func aHangIsCutAtTheTimeout() async throws {
-        let (dir, extractor) = try extractor("exec sleep 30", timeout: .milliseconds(300))
+        let (dir, extractor) = try extractor("exec sleep 300", timeout: .milliseconds(300))
         let start = ContinuousClock.now
         #expect(await extractor.extract("http://127.0.0.1:1/") == .failure(.timedOut(.milliseconds(300))))
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(25))
         _ = dir
     }
 
     @Test func aChildLeftHoldingTheOutputDoesNotHangIt() async throws {
-        let (dir, extractor) = try extractor("sleep 30 &\necho '{\"id\": \"x\"}'", timeout: .milliseconds(500))
+        let (dir, extractor) = try extractor("sleep 40 &\necho '{\"id\": \"x\"}'", timeout: .milliseconds(500))
         let start = ContinuousClock.now
         let answer = await extractor.extract("http://127.0.0.1:1/")
         #expect(answer == .failure(.timedOut(.milliseconds(500))) || answer == .failure(.unreadable("a process yt-dlp started still holds its output")))
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(25))
         _ = dir
     }
 
