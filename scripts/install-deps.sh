@@ -48,3 +48,13 @@ if ! python3 -c 'import asciimatics, importlib.metadata as m; assert m.version("
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'aria2p[tui]==0.12.1' websocket-client==1.9.2 \
     || echo "aria2p could not be installed; its tests are skipped"
 fi
+# yt-dlp, pinned: what a video page holds (DESIGN §11, `--extractor`); its tests are skipped without it. It needs Python 3.11.
+if ! [ "$(yt-dlp --version 2>/dev/null)" = "2026.10.26" ]; then
+  if python3 -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then
+    echo "installing: yt-dlp==2026.10.26 (Python)"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore yt-dlp==2026.10.26 \
+      || echo "yt-dlp could not be installed; the video page tests are skipped"
+  else
+    echo "yt-dlp needs Python 3.11 or later; the video page tests are skipped"
+  fi
+fi

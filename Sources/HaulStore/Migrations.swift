@@ -126,6 +126,13 @@ enum Migrations {
                 """)
         }
 
+        // A video found on a web page (DESIGN §11): the page it came from, as a JSON object (its link, the format
+        // chosen, the title; or why a page was kept as a file), and the group a playlist page's videos were added as.
+        migrator.registerMigration("2026-11-29-task-page") { db in
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN page TEXT")
+            try db.execute(sql: "ALTER TABLE task ADD COLUMN groupName TEXT")
+        }
+
         return migrator
     }
 }

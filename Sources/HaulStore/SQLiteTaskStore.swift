@@ -72,8 +72,8 @@ public struct SQLiteTaskStore: TaskStore {
             // Columns not listed take their defaults: no bytes, no attempts, no validators yet.
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO task (url, directory, requestedName, state, position, checksum, headers, createdAt, requestOptions,
-                    fileName, bytesDone, mirrors)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    fileName, bytesDone, mirrors, page, groupName)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             var added: [DownloadTask] = []
             added.reserveCapacity(tasks.count)
@@ -83,7 +83,7 @@ public struct SQLiteTaskStore: TaskStore {
                     new.url, new.directory, new.requestedName, TaskState.waiting, position,
                     new.checksum?.description, TaskRecord.encodeStrings(new.headers), now,
                     TaskRecord.encodeOptions(new.requestOptions), new.adoptedPart?.fileName, new.adoptedPart?.bytes ?? 0,
-                    TaskRecord.encodeStrings(new.mirrors),
+                    TaskRecord.encodeStrings(new.mirrors), new.page.flatMap(TaskRecord.encodeJSON), new.group,
                 ])
                 var task = DownloadTask(
                     id: TaskID(db.lastInsertedRowID), url: new.url, directory: new.directory,
@@ -93,6 +93,8 @@ public struct SQLiteTaskStore: TaskStore {
                 task.fileName = new.adoptedPart?.fileName
                 task.bytesDone = new.adoptedPart?.bytes ?? 0
                 task.mirrors = new.mirrors
+                task.page = new.page
+                task.group = new.group
                 added.append(task)
             }
             return added
@@ -112,7 +114,8 @@ public struct SQLiteTaskStore: TaskStore {
             let update = try db.cachedStatement(sql: """
                 UPDATE task SET url = ?, directory = ?, fileName = ?, state = ?, position = ?, bytesDone = ?, totalBytes = ?, etag = ?,
                     lastModified = ?, validatorServer = ?, validatorHost = ?, attempts = ?, lastError = ?, finishedAt = ?, linkChange = ?, linkHistory = ?,
-                    cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?, stream = ?, kind = ?
+                    cookies = ?, requestOptions = ?, mirrors = ?, droppedLinks = ?, stream = ?, kind = ?,
+                    page = ?, groupName = ?
                 WHERE id = ?
                 """)
             for task in tasks {
@@ -122,7 +125,8 @@ public struct SQLiteTaskStore: TaskStore {
                     task.finishedAt?.storedValue, task.linkChange?.rawValue, TaskRecord.encodeStrings(task.linkHistory),
                     TaskRecord.encodeStrings(task.cookies), TaskRecord.encodeOptions(task.requestOptions),
                     TaskRecord.encodeStrings(task.mirrors), TaskRecord.encodeDropped(task.droppedLinks),
-                    task.stream.flatMap(TaskRecord.encodeStream), task.kind?.rawValue, task.id.rawValue,
+                    task.stream.flatMap(TaskRecord.encodeStream), task.kind?.rawValue,
+                    task.page.flatMap(TaskRecord.encodeJSON), task.group, task.id.rawValue,
                 ])
             }
         }

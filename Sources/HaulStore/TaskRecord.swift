@@ -46,6 +46,10 @@ struct TaskRecord: Equatable {
     var stream: String?
     /// `TaskKind`'s raw value once the first answer decided it; nil before.
     var kind: String?
+    /// `WebPage` as a JSON object for a task whose link came from a web page (or a page kept as a file); nil otherwise.
+    var page: String?
+    /// The group a task was added in (a playlist page's videos); nil for a task on its own.
+    var groupName: String?
 
     enum Columns {
         static let id = Column("id")
@@ -75,6 +79,8 @@ struct TaskRecord: Equatable {
         static let droppedLinks = Column("droppedLinks")
         static let stream = Column("stream")
         static let kind = Column("kind")
+        static let page = Column("page")
+        static let groupName = Column("groupName")
     }
 }
 
@@ -94,7 +100,8 @@ extension TaskRecord {
             linkChange: task.linkChange?.rawValue, linkHistory: Self.encodeStrings(task.linkHistory),
             requestOptions: Self.encodeOptions(task.requestOptions), cookies: Self.encodeStrings(task.cookies),
             mirrors: Self.encodeStrings(task.mirrors), droppedLinks: Self.encodeDropped(task.droppedLinks),
-            stream: task.stream.flatMap(Self.encodeStream), kind: task.kind?.rawValue)
+            stream: task.stream.flatMap(Self.encodeStream), kind: task.kind?.rawValue,
+            page: task.page.flatMap(Self.encodeJSON), groupName: task.group)
     }
 
     /// The task this row stores; throws when a stored value cannot be read back.
@@ -126,6 +133,8 @@ extension TaskRecord {
         task.droppedLinks = parsedDropped
         if let stream { task.stream = try read(stream, "stream", Self.decodeStream) }
         if let kind { task.kind = try read(kind, "kind", TaskKind.init(rawValue:)) }
+        if let page { task.page = try read(page, "page", { Self.decodeJSON($0) as WebPage? }) }
+        task.group = groupName
         return task
     }
 
@@ -172,7 +181,7 @@ extension TaskRecord {
     static let selection = """
         id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, etag, lastModified,
         attempts, lastError, checksum, headers, createdAt, finishedAt, linkChange, linkHistory, requestOptions, cookies,
-        mirrors, droppedLinks, stream, validatorServer, validatorHost, kind
+        mirrors, droppedLinks, stream, validatorServer, validatorHost, kind, page, groupName
         """
 
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
@@ -185,7 +194,7 @@ extension TaskRecord {
             createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
             finishedAt: Date(storedValue: row[16]), linkChange: row[17], linkHistory: row[18], requestOptions: row[19],
             cookies: row[20], mirrors: row[21], droppedLinks: row[22], stream: row[23],
-            kind: row[26])
+            kind: row[26], page: row[27], groupName: row[28])
     }
 }
 
@@ -222,6 +231,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         droppedLinks = try row.decode(forColumn: Columns.droppedLinks)
         stream = try row.decode(forColumn: Columns.stream)
         kind = try row.decode(forColumn: Columns.kind)
+        page = try row.decode(forColumn: Columns.page)
+        groupName = try row.decode(forColumn: Columns.groupName)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -252,6 +263,8 @@ extension TaskRecord: FetchableRecord, MutablePersistableRecord {
         container[Columns.droppedLinks] = droppedLinks
         container[Columns.stream] = stream
         container[Columns.kind] = kind
+        container[Columns.page] = page
+        container[Columns.groupName] = groupName
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {

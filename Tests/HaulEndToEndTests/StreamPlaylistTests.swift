@@ -71,7 +71,8 @@ import Testing
         let page = Array("<html><body>not a playlist</body></html>\n".utf8)
         server.route("/page/index.m3u8", FaultPlan(body: .bytes(page), contentType: "text/html"))
         let run = try HaulRun()
-        let haul = try run.start(["--headless", server.url("/page/index.m3u8")])
+        // Without an extractor (yt-dlp would be asked what video the page holds, DESIGN §11).
+        let haul = try run.start(["--headless", "--extractor", "none", server.url("/page/index.m3u8")])
         #expect(try await haul.waitForExit(timeout: .seconds(30)) == 0, "\(StreamRun.transcript(haul))")
         expectSameBytes(run.file("index.m3u8"), page, "a web page is downloaded as it is, named as its link")
     }

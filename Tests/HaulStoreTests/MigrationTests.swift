@@ -18,7 +18,7 @@ struct MigrationTests {
                 "id", "url", "directory", "requestedName", "fileName", "state", "position", "bytesDone",
                 "totalBytes", "etag", "lastModified", "attempts", "lastError", "checksum", "headers",
                 "createdAt", "finishedAt", "linkChange", "linkHistory", "requestOptions", "cookies", "mirrors", "droppedLinks", "stream",
-                "validatorServer", "validatorHost", "kind",
+                "validatorServer", "validatorHost", "kind", "page", "groupName",
             ])
             #expect(try db.columns(in: "setting").map(\.name) == ["key", "value"])
             let index = try db.indexes(on: "task").first { $0.name == "task_on_state_position" }

@@ -37,6 +37,8 @@ public final class MemoryTaskStore: TaskStore {
                 task.fileName = new.adoptedPart?.fileName
                 task.bytesDone = new.adoptedPart?.bytes ?? 0
                 task.mirrors = new.mirrors
+                task.page = new.page
+                task.group = new.group
                 state.tasks[id] = task
                 return task
             }

@@ -72,6 +72,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case undecryptable(String)
     /// A stream that cannot become the file asked for (`StreamOutput`): refused before a byte is written.
     case streamRefused(StreamOutput.Refusal)
+    /// The link answers a web page, and yt-dlp is asked what video it holds (DESIGN §11): the task waits for it.
+    case webPage
+    /// yt-dlp gave no video haul can fetch for the page: why (its `ERROR:` line, a timeout, an unusable answer).
+    case pageExtraction(String)
 
     /// Whether trying again later can help (and so counts against `--retries`).
     public var isTransient: Bool {
@@ -82,7 +86,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .httpStatus(code, _, _, _): return code == 408 || code == 429 || (500...599).contains(code)
         case .sizeMismatch: return true
         case let .streamPart(_, error): return error.isTransient
-        case .playlist, .undecryptable, .streamRangesIgnored, .implausibleSize, .streamRefused: return false
+        case .playlist, .undecryptable, .streamRangesIgnored, .implausibleSize, .streamRefused, .webPage, .pageExtraction:
+            return false
         case .invalidURL, .unsupportedScheme, .privateNetwork, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
              .unusableOption, .loginRefused:
@@ -155,6 +160,10 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(what): does not decrypt with its AES-128 key (bad padding: a wrong key or IV, or a cut segment)"
         case let .streamRefused(refusal):
             return refusal.description
+        case .webPage:
+            return "the link is a web page: asking yt-dlp what video it holds"
+        case let .pageExtraction(reason):
+            return "no video from the page: \(reason)"
         case let .proxyRefused(message):
             return "the proxy refused the tunnel (\(message)) — check the proxy's address and credentials "
                 + "(http_proxy, https_proxy, ALL_PROXY)"

@@ -61,6 +61,10 @@ public struct TransferRequest: Sendable, Equatable {
     public var stream: StreamInfo?
     /// When the task was added (whole seconds since 1970): with its id, what tells its part file from any other.
     public var addedAt: Int64 = 0
+    /// The web page the link came from, or a page kept as a file: its answer is not asked about again (DESIGN §11).
+    public var page: WebPage?
+    /// The name a stream from a page is saved under, without its container's extension (the page's title).
+    public var nameStem: String? { requestedName == nil ? page?.stem : nil }
 
     public init(
         id: TaskID, url: String, directory: String, fileName: String?, requestedName: String?, resumeFrom: Int64,
@@ -90,6 +94,7 @@ public struct TransferRequest: Sendable, Equatable {
         mirrors = task.mirrors
         kind = task.kind
         stream = task.stream
+        page = task.page
         addedAt = Int64(task.createdAt.timeIntervalSince1970.rounded(.down))
         linkChange = task.bytesDone > 0 || !task.segments.isEmpty ? task.linkChange : nil
         if linkChange == .restart {
@@ -133,6 +138,9 @@ public struct TransferOptions: Sendable, Equatable {
     public var confinementRoots: [String] = []
     /// Retries of one stream segment's transient failure before the task fails (`--retries`).
     public var segmentRetries = 5
+    /// A web page's answer ends the attempt so yt-dlp is asked what it holds (`DownloadError.webPage`); without an
+    /// extractor the page is kept as a file (DESIGN §11).
+    public var extractsPages = false
 
     public init(
         rateLimit: Int64? = nil, stallTimeout: Int = 30, connectTimeout: Int = 15, caCertificate: String? = nil,

@@ -45,12 +45,15 @@ public struct ResponseSummary: Sendable, Equatable {
     public var directory: String?
     /// That category's label.
     public var category: String?
+    /// The answer is a web page kept as the file it is (no yt-dlp asked, DESIGN §11).
+    public var webPage: Bool
 
     public init(
         fileName: String, totalBytes: Int64?, validators: RemoteValidators, offset: Int64, restartReason: String?, httpStatus: Int,
-        directory: String? = nil, category: String? = nil, kind: TaskKind = .file
+        directory: String? = nil, category: String? = nil, kind: TaskKind = .file, webPage: Bool = false
     ) {
         self.kind = kind
+        self.webPage = webPage
         self.directory = directory
         self.category = category
         self.fileName = fileName

@@ -47,6 +47,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     public var kind: TaskKind?
     /// A stream's variant, segments and durable count (DESIGN §9), once its playlist resolved.
     public var stream: StreamInfo?
+    /// The web page the task's link came from (DESIGN §11), or why a page was kept as a file.
+    public var page: WebPage?
+    /// The group it was added in: a playlist page's videos share one (DESIGN §12).
+    public var group: String?
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,
@@ -100,6 +104,10 @@ public struct NewTask: Sendable, Equatable, Codable {
     public var continues: TaskID?
     /// Where in the waiting line it goes (0: first among the waiting and paused); nil: at the end.
     public var position: Int?
+    /// The web page its link came from (a playlist page's other videos).
+    public var page: WebPage?
+    /// The group it is added in.
+    public var group: String?
 
     public init(url: String, directory: String, requestedName: String? = nil, checksum: Checksum? = nil, headers: [String] = []) {
         self.url = url

@@ -18,6 +18,7 @@ public enum OptionKey: String, CaseIterable, Sendable, Codable, Comparable, Cust
     case liveLimit = "live-limit"
     case streamAudio = "stream-audio"
     case streamSubs = "stream-subs"
+    case extractor
     // Transfers.
     case maxConcurrent = "max-concurrent"
     case split

@@ -75,6 +75,13 @@ public enum OptionRegistry {
             help: OptionHelp(
         "Fetch a stream's WebVTT subtitles in these languages (eng,deu) or all, saved beside the video as NAME.LANG.vtt.",
         valueName: "langs|all")),
+        // A run's option, not a task's: a value that names a program to run is not taken from an input file or an RPC add.
+        OptionDefinition(
+            .extractor, kind: .string, aria2: .same, values: .file, check: notEmpty,
+            help: OptionHelp(
+        "What asks a web page for its video: yt-dlp's path or name (default: yt-dlp on PATH), or none to keep pages as files.",
+        discussion: "A link that answers a web page (text/html) is asked 'yt-dlp -J' what it holds; its best video by --stream-quality is fetched under its title, a page of several videos becomes a group of tasks.",
+        valueName: "path|none")),
         // Transfers.
         OptionDefinition(
             .maxConcurrent, flag: "-j/--max-concurrent", kind: .int, default: .int(ConcurrencyLimit.defaultValue),

@@ -21,6 +21,11 @@ extension DownloadController {
             task.linkChange = nil
             // Continued by a 206, the part file lent by -c is the task's; otherwise the engine gave it back.
             task.requestOptions.continuesPartialFile = nil
+            // A web page kept as a file (no yt-dlp to ask): details and `list --json` say why, and what would fetch its video.
+            if response.webPage, task.page == nil, let note = configuration.pageExtraction.note {
+                task.page = WebPage(url: task.url, note: note)
+                announce(.warning("#\(id) \(URLValidation.redacted(task.url)) is \(note)"))
+            }
             if let reason = response.restartReason {
                 task.lastError = "restarted from byte 0: \(reason)"
                 announce(.restarted(task, reason: reason))

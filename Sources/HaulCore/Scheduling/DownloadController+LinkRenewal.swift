@@ -3,12 +3,15 @@
 /// notifications hear of a failure only when no usable link came. A headless run waits for it before it ends.
 extension DownloadController {
     /// Whether the failure `error` of `task` asks the command for a new link (`LinkRenewal.applies`).
+    /// A web page's answer, or a video found on a page whose link expired, asks yt-dlp instead (`asksExtractor`).
     func renewsLink(_ task: DownloadTask, _ error: DownloadError) -> Bool {
-        configuration.linkRenewal != nil && LinkRenewal.applies(to: task, error: error, lastGiven: runtime[task.id].linkGiven)
+        if asksExtractor(task, error) { return true }
+        return configuration.linkRenewal != nil && LinkRenewal.applies(to: task, error: error, lastGiven: runtime[task.id].linkGiven)
     }
 
     /// Runs the command for `task`, which waits for its answer (`TaskLifecycle.Effect.awaitingLink`).
     func renewLink(_ task: DownloadTask, _ error: DownloadError) {
+        if asksExtractor(task, error) { return askExtractor(task, error) }
         guard let renewal = configuration.linkRenewal else { return }
         runtime[task.id].renewing = error
         Task { [weak self] in

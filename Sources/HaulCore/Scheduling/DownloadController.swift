@@ -17,6 +17,8 @@ public actor DownloadController {
         public var overallLimit: RateLimit?
         /// `--on-link-expired`: asked for a new link when one expires.
         public var linkRenewal: LinkRenewal?
+        /// `--extractor`: the yt-dlp asked what a web page holds, or why a page is kept as a file (DESIGN §11).
+        public var pageExtraction = PageExtraction.unavailable(note: "a web page, kept as it is")
         /// The wall clock and calendar the schedule is read on (tests give their own).
         public var wallClock: @Sendable () -> Date = { Date() }
         public var calendar = Calendar.current
@@ -224,6 +226,7 @@ public actor DownloadController {
             if runtime[id].singleConnection { (request.options.split, request.mirrors) = (1, []) }
             request.options.rate = runtime[id].rate(of: running).resolved(inheriting: request.options.rate)
             if running.fileName == nil { request.namesHeldElsewhere = tasks.namesHeld(besides: running) }
+            request.options.extractsPages = configuration.pageExtraction.extractor != nil
             driver.send(.start(request))
             announce(.started(running))
             pacer.rowsDidChange()

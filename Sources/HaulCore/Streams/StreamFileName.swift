@@ -1,8 +1,10 @@
 /// The file a stream is saved as (DESIGN §9): the name asked for with `-o`, else the playlist link's last path
 /// segment with its extension replaced by the container's (`index.m3u8` → `index.ts`, `.mp4` for fMP4).
 public enum StreamFileName {
-    public static func choose(requested: String?, url: String, container: String) -> String {
+    /// `stem` (a page's title) names it instead of the link when no name was asked for.
+    public static func choose(requested: String?, url: String, container: String, stem: String? = nil) -> String {
         if let requested { return requested }
+        if let stem, let name = SafeFileName.sanitize(stem + "." + container) { return name }
         let base = SafeFileName.fromURL(url) ?? "stream"
         let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
         return (stem.isEmpty ? "stream" : stem) + "." + container

@@ -102,6 +102,12 @@ extension ViewModelBuilder {
             }
             if let note = stream.note { fields.append(Field(label: "Stream note", value: note)) }
         }
+        if let page = task.page {
+            // The page's link without credentials; a page kept as a file says why.
+            fields.append(Field(label: "Page", value: URLValidation.redacted(page.url)))
+            if let note = page.note { fields.append(Field(label: "Page note", value: note)) }
+        }
+        if let group = task.group { fields.append(Field(label: "Group", value: group)) }
         if task.state == .running {
             fields.append(Field(label: "Speed", value: "\(ByteCountFormat.rate(row.speed)), \(DurationFormat.eta(row.eta)) left"))
             fields.append(Field(label: "Connections", value: String(row.connections)))

@@ -11,6 +11,12 @@ extension ActiveTransfer {
         request.kind == nil && link.isMain && request.requestOptions.streamOff != true && requestedOffset == 0 && ledger == nil
     }
 
+    /// Whether this answer may be a web page whose video is fetched instead (DESIGN §11): as for a stream, a fresh
+    /// download of the task's own link whose kind is not decided yet (`--stream off` keeps playlists only).
+    func mayBePage(_ link: TransferLink) -> Bool {
+        request.kind == nil && link.isMain && requestedOffset == 0 && ledger == nil
+    }
+
     /// Takes body bytes of a playlist into memory; nil when the body is not a playlist (it goes to the file).
     func takePlaylist(_ bytes: UnsafeRawBufferPointer, from connection: Connection) -> Int? {
         if playlistCapture == nil {

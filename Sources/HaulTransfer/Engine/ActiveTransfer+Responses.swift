@@ -23,6 +23,12 @@ extension ActiveTransfer {
 
     private func acceptFirst(_ head: ResponseHead, on connection: Connection) {
         let link = connection.link
+        if head.status == 200, mayBePage(link), WebPageAnswer.isPage(contentType: head["content-type"]) {
+            // A web page (DESIGN §11): yt-dlp is asked what video it holds, unless there is none to ask or the link is
+            // already a video found on a page; then the page is kept as the file it is.
+            if request.options.extractsPages, request.page == nil { return failFirst(connection, .webPage) }
+            answeredWebPage = true
+        }
         if head.status == 200, mayBecomeStream(link),
            StreamManifest.kind(prefix: [UInt8](), contentType: head["content-type"]) != nil {
             // An HLS playlist: gathered in memory, no file.
@@ -144,7 +150,8 @@ extension ActiveTransfer {
         responded = true
         emit(.responded(request.id, ResponseSummary(
             fileName: fileName, totalBytes: total, validators: validators, offset: ledger?.committedBytes ?? position,
-            restartReason: restartReason, httpStatus: status, directory: category?.directory, category: category?.category)))
+            restartReason: restartReason, httpStatus: status, directory: category?.directory, category: category?.category,
+            webPage: answeredWebPage)))
     }
 
     /// Empties the part file (reserving one first when the name is not decided yet); records 0 durable bytes.

@@ -52,6 +52,8 @@ final class ActiveTransfer {
     var originReach: AddressReach?
     /// Whether the task's response was reported.
     var responded = false
+    /// The first answer is a web page kept as a file (DESIGN §11): said in its report.
+    var answeredWebPage = false
     /// The file size to allocate on disk, once, after the split (the engine does it on its disk queue).
     var pendingAllocation: Int64?
     /// The body of an answer that is an HLS playlist, gathered in memory for a stream (DESIGN §9).

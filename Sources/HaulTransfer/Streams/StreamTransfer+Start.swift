@@ -59,7 +59,8 @@ extension StreamTransfer {
                 name = stored
                 writers.append(try directory.openPart(of: name))
             } else {
-                let wanted = StreamFileName.choose(requested: request.requestedName, url: request.url, container: info.container)
+                let wanted = StreamFileName.choose(
+                    requested: request.requestedName, url: request.url, container: info.container, stem: request.nameStem)
                 let (reserved, writer) = try directory.reservePart(
                     for: wanted, inUse: partsInUse.paths, heldElsewhere: request.namesHeldElsewhere,
                     replacing: request.requestOptions.allowOverwrite == true, tag: PartOwnerTag(request))

@@ -64,6 +64,7 @@ struct RunCommand: AsyncParsableCommand {
             transferOptions: transferOptions,
             exitWhenIdle: !wantsTerminal && !keepRunning, overallLimit: try settings.overallLimit())
         configuration.linkRenewal = settings.linkRenewal
+        configuration.pageExtraction = settings.pageExtraction
         let composition = Composition(
             store: store, configuration: configuration, explicitConcurrency: options.transfer.maxConcurrent, headless: theme == nil)
         if !newTasks.isEmpty {

@@ -65,6 +65,9 @@ struct AddOptions: ParsableArguments {
     @Option(name: .customLong(OptionKey.streamSubs.name), help: OptionKey.streamSubs.argumentHelp, completion: OptionKey.streamSubs.completion)
     var streamSubs: String?
 
+    @Option(name: .customLong(OptionKey.extractor.name), help: OptionKey.extractor.argumentHelp, completion: OptionKey.extractor.completion)
+    var extractor: String?
+
     /// The settings these options give, by key (the URLs, `-o`, `-i`, `--checksum` and `--mirror` name tasks, not settings).
     var commandLine: [OptionKey: SettingValue] {
         var values: [OptionKey: SettingValue] = [:]
@@ -84,6 +87,7 @@ struct AddOptions: ParsableArguments {
         values.given(.liveLimit, liveLimit.map(SettingValue.string))
         values.given(.streamAudio, streamAudio.map(SettingValue.string))
         values.given(.streamSubs, streamSubs.map(SettingValue.string))
+        values.given(.extractor, extractor.map(SettingValue.string))
         return values
     }
 

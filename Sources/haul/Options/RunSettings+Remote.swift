@@ -26,6 +26,11 @@ extension RunSettings {
 
     var linkRenewal: LinkRenewal? { string(.onLinkExpired).map { LinkRenewal(command: $0) } }
 
+    /// The yt-dlp asked about web pages (`--extractor`), or why there is none.
+    var pageExtraction: PageExtraction {
+        PageExtraction.resolve(string(.extractor), path: ProcessInfo.processInfo.environment["PATH"])
+    }
+
     /// The TCP listener asked for, checked.
     func listener() throws -> RPCServerConfiguration.TCPListener? {
         guard let text = string(.rpcListen) else { return nil }

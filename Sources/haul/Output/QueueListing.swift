@@ -44,6 +44,15 @@ enum QueueListing {
         // What the task's first answer made it (file, stream, dash, live); null until then.
         line.add("kind", task.kind?.rawValue)
         line.add("stream", task.stream.map(JSONLine.stream))
+        // A video found on a web page: the page (credentials removed), the format chosen, or why the page was kept.
+        line.add("page", task.page.map { page in
+            var entry = JSONLine()
+            entry.add("url", URLValidation.redacted(page.url))
+            entry.add("format", page.formatID)
+            entry.add("note", page.note)
+            return entry
+        })
+        line.add("group", task.group)
         return line.text
     }
 

@@ -1,0 +1,13 @@
+/// Whether an answer is a web page (DESIGN §11): decided by haul's own answer, its `Content-Type`, never by asking
+/// yt-dlp (which "succeeds" on any link, a `.bin` as well).
+public enum WebPageAnswer {
+    /// The media types of a web page.
+    static let types: Set<String> = ["text/html", "application/xhtml+xml"]
+
+    /// Whether `contentType` (a header value, parameters allowed) names a web page.
+    public static func isPage(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.prefix { $0 != ";" }.trimmingHTTPWhitespace().lowercased()
+        return types.contains(type)
+    }
+}
