@@ -4,7 +4,7 @@ enum OptionGroups {
     static let table: [(title: String, options: [String])] = [
         ("Adding downloads", ["dir", "output", "input-file", "checksum", "mirror", "continue", "allow-overwrite"]),
         ("Requests", ["header", "user-agent", "referer", "all-proxy", "no-proxy", "load-cookies", "netrc-file", "ca-cert"]),
-        ("Video streams", ["stream", "stream-quality", "stream-remux", "extractor"]),
+        ("Video streams", ["stream", "stream-quality", "stream-remux", "stream-audio", "stream-subs", "live-limit", "extractor"]),
         ("Transfers and limits", ["max-concurrent", "split", "min-split-size", "max-host-connections", "limit-rate",
                                   "max-overall-download-limit", "retries", "timeout", "disk-reserve"]),
         ("Screen and output", ["headless", "json", "keep-running", "theme", "no-color", "no-mouse", "notify"]),
