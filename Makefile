@@ -104,6 +104,8 @@ bench: release
 	@bench/cap.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/manytasks.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/stream.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/lecture.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/dash.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build .build-tsan

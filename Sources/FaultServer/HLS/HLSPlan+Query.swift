@@ -25,6 +25,7 @@ extension HLSPlan {
         conncap=B/s          every TCP connection capped at B/s across its
                              keep-alive requests, whatever their paths
         throttle=B/s         every segment response paced at B/s
+        delay=MS             every answer held MS ms before its head (a far server)
         Per segment index I (lists separated by commas; K = first K requests):
         err=I:CODE[:K]       answer CODE (always, or the first K times)
         retryafter=S         Retry-After: S on the err answers that have K
@@ -95,6 +96,7 @@ extension HLSPlan {
         }
         plan.connectionCap = number("conncap").flatMap { $0 > 0 ? $0 : nil }
         plan.throttle = number("throttle").flatMap { $0 > 0 ? $0 : nil }
+        plan.delay = number("delay").flatMap { $0 > 0 ? Duration.milliseconds(min($0, 60_000)) : nil }
         if let type = query["type"] { plan.playlistType = type }
         plan.retryAfter = number("retryafter")
         if let text = query["keyerr"] {

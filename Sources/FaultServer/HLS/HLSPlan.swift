@@ -94,6 +94,8 @@ public struct HLSPlan: Sendable, Equatable {
     public var connectionCap: Int?
     /// Every segment response paced at this many bytes per second.
     public var throttle: Int?
+    /// Every answer (playlists, keys, segments) held this long before its head: a round trip to a far server.
+    public var delay: Duration?
     /// The playlists' Content-Type.
     public var playlistType = "application/vnd.apple.mpegurl"
     public var faults: [Int: [SegmentFault]] = [:]

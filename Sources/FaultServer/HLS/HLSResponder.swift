@@ -14,6 +14,7 @@ enum HLSResponder {
                 ? plan.masterPlaylist() : plan.mediaPlaylist(track: route.track, fetch: fetch)
             answer = FaultPlan(body: .bytes(Array(text.utf8)), contentType: plan.playlistType)
             answer.sendLastModified = false
+            answer.headerDelay = plan.delay
             return answer
         case .key:
             guard plan.encrypted else { return .status(404) }
@@ -41,6 +42,7 @@ enum HLSResponder {
             apply(plan.faults(of: index), to: &answer, requestNumber: requestNumber, retryAfter: plan.retryAfter)
         }
         answer.throttle = plan.throttle
+        answer.headerDelay = plan.delay
         answer.connectionRates = plan.connectionCap.map { [$0] }
         return answer
     }
