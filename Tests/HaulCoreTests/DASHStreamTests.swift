@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 import Testing
 
@@ -62,6 +63,23 @@ struct DASHStreamTests {
         #expect(audio.media.segments.count == 6, "1 + (3 + 1) + 1")
         #expect(abs(audio.media.duration - 12.0) < 0.001)
         #expect(audio.media.segments.map(\.uri).last == "http://127.0.0.1:8080/show/chunk-stream2-00006.m4s")
+    }
+
+    @Test func theAudioAskedForByLanguageElseTheFirstListed() throws {
+        let german = Self.templated.replacingOccurrences(of: "</Period>", with: """
+              <AdaptationSet id="2" contentType="audio" lang="de">
+                <Representation id="3" mimeType="audio/mp4" codecs="mp4a.40.2" bandwidth="48000">
+                  <SegmentTemplate timescale="1000000" duration="2000000" initialization="init-$RepresentationID$.m4s" media="c-$RepresentationID$-$Number$.m4s"/>
+                </Representation>
+              </AdaptationSet>
+            </Period>
+            """)
+        let asked = try DASHStream.resolve(Array(german.utf8), url: "http://127.0.0.1:8080/show/m.mpd", audioLanguages: ["fra", "deu"]) {
+            VariantChoice.best.pick(from: $0)
+        }
+        guard case let .stream(stream) = asked else { Issue.record("needs indexes"); return }
+        #expect(stream.audio?.rendition.language == "de", "deu asks for de")
+        #expect(try Self.resolve(german).audio?.rendition.language == "en", "without a wish: the first listed")
     }
 
     @Test func timeFillsTheTemplateAndARepeatToThePeriodsEndStopsThere() throws {

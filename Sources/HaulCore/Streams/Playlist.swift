@@ -102,13 +102,15 @@ public struct Rendition: Sendable, Equatable {
     public var uri: String?
 
     /// Whether it is in `language` as a person asks for it: its `LANGUAGE` or `NAME`, case aside, or a language code
-    /// it starts with (`en` for `en-US` or `eng`).
+    /// of the same language (`en` for `en-US` or `eng`, `deu` for `de`).
     public func speaks(_ language: String) -> Bool {
         let wanted = language.lowercased()
         guard !wanted.isEmpty else { return false }
         if name.lowercased() == wanted { return true }
-        guard let own = self.language?.lowercased() else { return false }
-        return own == wanted || own.hasPrefix(wanted) || own.split(separator: "-").first.map(String.init) == wanted
+        guard let own = self.language?.lowercased(), wanted.count >= 2 else { return false }
+        // A two-letter code and a three-letter one of the same language share their first letters (de, deu).
+        let primary = own.split(separator: "-").first.map(String.init) ?? own
+        return own == wanted || own.hasPrefix(wanted) || primary == wanted || (primary.count == 2 && wanted.hasPrefix(primary))
     }
 
     public init(type: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false, uri: String? = nil) {

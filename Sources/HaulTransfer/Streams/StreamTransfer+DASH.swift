@@ -24,7 +24,9 @@ extension StreamTransfer {
         guard let (bytes, url) = dashManifest else { return }
         let resolution: DASHStream.Resolution
         do throws(PlaylistError) {
-            resolution = try DASHStream.resolve(bytes, url: url, indexes: dashIndexes) { pick(from: MasterPlaylist(variants: $0)) }
+            resolution = try DASHStream.resolve(
+                bytes, url: url, indexes: dashIndexes, audioLanguages: request.requestOptions.streamAudio ?? []
+            ) { pick(from: MasterPlaylist(variants: $0)) }
         } catch {
             return fail(.playlist(error))
         }

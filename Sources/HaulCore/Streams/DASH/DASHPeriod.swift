@@ -24,10 +24,14 @@ struct DASHPeriod {
 
     func representations(_ content: Content) -> [Representation] { representations.filter { $0.content == content } }
 
-    /// The audio beside the video: the highest bandwidth among those in the first language listed.
-    var bestAudio: Representation? {
+    /// The audio beside the video: the highest bandwidth among those in the first of `languages` (`--stream-audio`)
+    /// the manifest has, else in the first language listed.
+    func bestAudio(languages: [String] = []) -> Representation? {
         let audios = representations(.audio)
-        let language = audios.first?.language
+        let wanted = languages.lazy.compactMap { language in
+            audios.first { Rendition(type: .audio, groupID: "dash", name: $0.id, language: $0.language).speaks(language) }?.language
+        }.first
+        let language = wanted ?? audios.first?.language
         return audios.filter { $0.language == language }.max { $0.variant.bandwidth < $1.variant.bandwidth }
     }
 

@@ -45,7 +45,8 @@ public struct DASHStream: Sendable, Equatable {
     /// The stream the manifest `bytes` (fetched from `url`) holds for the video `pick` chooses among its variants,
     /// given the `sidx` boxes fetched so far.
     public static func resolve(
-        _ bytes: [UInt8], url: String, indexes: [DASHIndexRequest: [UInt8]] = [:], pick: ([Variant]) -> Variant?
+        _ bytes: [UInt8], url: String, indexes: [DASHIndexRequest: [UInt8]] = [:], audioLanguages: [String] = [],
+        pick: ([Variant]) -> Variant?
     ) throws(PlaylistError) -> Resolution {
         guard bytes.count <= PlaylistParser.maxBytes else { throw PlaylistError(line: nil, .tooLarge(limit: PlaylistParser.maxBytes)) }
         let root: XMLNode
@@ -66,7 +67,7 @@ public struct DASHStream: Sendable, Equatable {
         var expansion = DASHExpansion(indexes: indexes)
         let video = try expansion.media(DASHPeriod.counterparts(of: chosen, in: periods))
         var audio: Audio?
-        if let sound = first.bestAudio {
+        if let sound = first.bestAudio(languages: audioLanguages) {
             let rendition = Rendition(
                 type: .audio, groupID: "dash", name: sound.language.flatMap { $0 == "und" ? nil : $0 } ?? "audio \(sound.id)",
                 language: sound.language, isDefault: true, uri: nil)
