@@ -69,4 +69,14 @@ import Testing
         #expect(decoded.running.map(\.id) == snapshot.running.map(\.id))
         #expect(decoded.rows.count == 12)
     }
+
+    @Test func aLongArrayEncodedAnElementAtATimeIsTheSameJSON() throws {
+        let items: [JSONValue] = (0..<40).map { ["gid": .string(String($0, radix: 16)), "dir": "/a/b", "n": .int(Int64($0))] }
+        let whole = try JSONSerialization.jsonObject(with: Data(RPCDispatcher.encode(.array(items)))) as? NSArray
+        let apart = try JSONSerialization.jsonObject(with: Data(RPCDispatcher.encodeElementwise(items))) as? NSArray
+        #expect(whole != nil && whole == apart)
+        let reply = RPCDispatcher.encodeResponse(.success(.value(.array(items))), id: .int(3))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any])
+        #expect(object["id"] as? Int == 3 && (object["result"] as? NSArray) == whole)
+    }
 }
