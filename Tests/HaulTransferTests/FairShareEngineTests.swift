@@ -37,9 +37,10 @@ import Testing
         let got = zip(positions(), start).map { Double($0 - $1) }
         let total = got.reduce(0, +)
         // Each its third of the window: task 3 its cap (it got a tenth in the issue), and the uncapped two no more
-        // than their fair share either (one took 1.3 MiB/s, the other 1.0, before sharing by max-min fairness).
+        // than their fair share either. Before sharing by max-min fairness one task here was 0.046–0.048 off its
+        // third (1.3 MiB/s against 1.0); since, within 0.003.
         for (index, bytes) in got.enumerated() {
-            #expect(abs(bytes / total - 1.0 / 3) < 0.04, "task \(index + 1) got \(bytes / total) of \(got)")
+            #expect(abs(bytes / total - 1.0 / 3) < 0.02, "task \(index + 1) got \(bytes / total) of \(got)")
         }
         // And nobody runs above its cap: a busy machine only slows the window down.
         #expect(got[2] / seconds < 1.15 * Double(Self.mib), "task 3 at \(got[2] / seconds) B/s")
