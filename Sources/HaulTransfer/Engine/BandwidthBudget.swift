@@ -93,7 +93,7 @@ final class BandwidthBudget {
         }
         let claims = tasks.sorted { $0.key < $1.key }.map { FairShare.Claim($0.key, cap: $0.value.cap, demand: $0.value.demand) }
         let fair = FairShare(total: overall.rate, claims: claims)
-        for id in tasks.keys { tasks[id]?.pace(at: fair.paces[id]) }
+        for id in tasks.keys { tasks[id]?.pace(at: fair.allocations[id]) }
     }
 
     /// Notes what each task received since it was last counted (a task counted for less than the interval keeps

@@ -3,7 +3,7 @@ import HaulCore
 /// How the overall cap (`--max-overall-download-limit`) is shared among the running tasks: max-min fairness
 /// (water-filling). Each task gets the smaller of its ceiling and an equal share of what the tasks below their
 /// ceilings leave; what a capped or slower task cannot use goes to the others. A pure value: the engine's
-/// `BandwidthBudget` paces each task's bucket at its `pace`, and the overall bucket stays the ceiling.
+/// `BandwidthBudget` paces each task's bucket at its allocation, and the overall bucket stays the ceiling.
 struct FairShare: Equatable {
     /// One running task's claim on the overall cap.
     struct Claim: Equatable {
@@ -19,22 +19,22 @@ struct FairShare: Equatable {
             self.demand = demand
         }
 
-        /// The most this task should get: the smaller of its cap and its demand, nil when neither bounds it.
+        /// The most this task should get: the smaller of its cap and its demand with room to grow
+        /// (`grown(_:)`), nil when neither bounds it.
         var ceiling: Int64? {
-            switch (cap, demand) {
-            case let (cap?, demand?): min(cap, demand)
+            switch (cap, demand.map(FairShare.grown)) {
+            case let (cap?, grown?): min(cap, grown)
             case let (cap?, nil): cap
-            case let (nil, demand?): demand
+            case let (nil, grown?): grown
             case (nil, nil): nil
             }
         }
     }
 
-    /// Bytes a second for each task; their sum never exceeds the total.
+    /// Bytes a second for each task, the rate its bucket is paced at; their sum never exceeds the total, so the
+    /// overall bucket does not pick among tasks (where it did, a task held below its pace by the others looked slow
+    /// and stayed there).
     let allocations: [TaskID: Int64]
-    /// The rate each task's bucket is paced at: its allocation, plus headroom for one held by its own demand (a
-    /// slower server) to show that it can take more. The overall bucket keeps the sum within the total.
-    let paces: [TaskID: Int64]
 
     /// Shares `total` bytes a second among `claims`: the claims with the lowest ceilings are served first, each
     /// getting its ceiling when that is below an equal share of what is left, and the rest split what remains
@@ -71,21 +71,20 @@ struct FairShare: Equatable {
             break
         }
         self.allocations = allocations
-        var paces = allocations
-        for claim in claims {
-            guard let demand = claim.demand, let allocation = allocations[claim.id], allocation == demand,
-                  claim.cap.map({ demand < $0 }) ?? true else { continue }
-            let grown = allocation + max(Self.smallestDemand, Int64(Double(allocation) * Self.headroom))
-            paces[claim.id] = min(claim.cap ?? .max, grown)
-        }
-        self.paces = paces
+    }
+
+    /// What a task that used `demand` may grow into before the next sharing: a fifth more, at least
+    /// `smallestDemand` more. Taken from the total like any allocation: its unused part is the price of noticing
+    /// that the task can go faster.
+    static func grown(_ demand: Int64) -> Int64 {
+        demand + max(smallestDemand, Int64(Double(demand) * headroom))
     }
 
     /// The part of its pace above which a task counts as using all it was given: its pacing, not its server,
     /// held it.
     static let fullUse = 0.9
-    /// What a task held by its own demand may grow into before the next sharing: a quarter more.
-    static let headroom = 0.25
+    /// The part of its demand a task may grow by before the next sharing (`grown(_:)`).
+    static let headroom = 0.2
     /// The least demand a task is given, and the least headroom, so one that is connecting is not shut out.
     static let smallestDemand: Int64 = 16 << 10
 
