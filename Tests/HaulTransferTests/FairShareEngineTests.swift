@@ -17,13 +17,13 @@ import Testing
         for index in 1...3 { server.route("/share\(index).bin", FaultPlan.file(size: 64 << 20, seed: UInt64(200 + index))) }
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
-        engine.driver.send(.setOverallLimit(3 * Self.mib))
         for index in 1...3 {
             engine.start(request(
                 Int64(index), url: server.url("/share\(index).bin"), directory: dir.path,
                 options: SegmentedTests.options(split: 2)))
         }
-        // `haul limit 3 1M`, live: its cap equals its fair share of the 3M.
+        // `haul limit 3M` and `haul limit 3 1M` once they run: task 3's cap equals its fair share of the 3M.
+        engine.driver.send(.setOverallLimit(3 * Self.mib))
         engine.driver.send(.setTaskLimit(TaskID(3), Self.mib))
         let ids = (1...3).map { TaskID(Int64($0)) }
         let positions = { ids.map { engine.position(of: $0) ?? 0 } }

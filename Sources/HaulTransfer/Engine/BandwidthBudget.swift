@@ -64,8 +64,17 @@ final class BandwidthBudget {
     func limits(_ id: TaskID) -> Bool { overall != nil || tasks[id]?.cap != nil }
 
     func setOverall(_ rate: Int64?) {
-        // A new overall cap judges demands afresh: the ones noted under an earlier cap say little.
-        if overall == nil { for id in tasks.keys { tasks[id]?.demand = nil } }
+        // A first overall cap judges demands afresh, counting from now: nothing was counted without a limit, and a
+        // task judged by that would start at the smallest demand.
+        if overall == nil {
+            let now = ContinuousClock.now
+            for id in tasks.keys {
+                tasks[id]?.demand = nil
+                tasks[id]?.received = 0
+                tasks[id]?.countingSince = now
+            }
+            lastSharing = now
+        }
         overall = rate.map { rate in overall.map { var bucket = $0; bucket.change(rate: rate); return bucket } ?? TokenBucket(rate: rate) }
         share()
     }
