@@ -102,6 +102,8 @@ bench: release
 	@bench/rationed.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/killsoak.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/cap.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/share.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/listmemory.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/manytasks.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/stream.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/lecture.sh "$$($(SWIFT) build -c release --show-bin-path)"

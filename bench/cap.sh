@@ -4,7 +4,8 @@
 # so far, with the server's monotonic time) every second while a tool runs, and prints the bytes sent per 10 s
 # window from second 4 on (the first seconds fill the sockets' buffers), each window's MiB/s and its deviation from
 # the cap. haul (-j 3 -s 4 --max-overall-download-limit 6M) and aria2c (--max-overall-download-limit=6M -x4 -s4 -j3)
-# run in turn. The goal for haul: every window within −5 %…+2 % of the cap; the script only reports.
+# run in turn. The goal for haul: every window within −5 %…+2 % of the cap, and no second above +50 % (the busiest
+# and the quietest second from second 4 are printed under each tool); the script only reports.
 # Beside it, the client's view of the same window: the bytes the tool's process wrote (wchar of /proc/PID/io:
 # the files, plus its small database or control-file writes; aria2c holds up to 16 MiB in its disk cache first),
 # sampled with each poll. The two differ by what sits in the sockets' buffers on the way (several MiB a connection
@@ -144,6 +145,13 @@ for line in open(results):
         label = f"{4 + 10 * k}–{14 + 10 * k} s"
         print(f"{tool if k == 0 else '':7} {label:>9} {speed / mib:8.2f} {deviation:+7.1f} % {wrote / mib:8.2f} "
               f"{(wrote / rate - 1) * 100:+7.1f} %{'' if ok else '  outside (server)'}{ended}")
+    # Each second from second 4 on, as the server counted it (its polls are a second apart), until all was sent.
+    seconds_sent = [(s1[1] - s0[1]) / (s1[0] - s0[0]) for s0, s1 in zip(samples, samples[1:])
+                    if s1[0] > s0[0] and s0[0] >= start + 4 and s1[0] - start <= finished]
+    if seconds_sent:
+        top, low = max(seconds_sent), min(seconds_sent)
+        print(f"{'':17} each second from 4 s: max {top / mib:.2f} MiB/s ({(top / rate - 1) * 100:+.0f} %, target ≤ +50 %"
+              f"{'' if top <= 1.5 * rate else ': OVER'}), min {low / mib:.2f} MiB/s ({(low / rate - 1) * 100:+.0f} %)")
     overall = total / run["wall"]
     print(f"{'':17} wall {run['wall']:.1f} s, {total / mib:.0f} MiB sent ({total / (3 * size):.3f} × the files), "
           f"{overall / mib:.2f} MiB/s overall, {conns.get(tool, '?')} connections; "

@@ -98,6 +98,14 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         return true
     }
 
+    /// The snapshot with no rows but its tally (counts and running positions) kept: what an encoder writes
+    /// around the rows when it writes them one at a time (`SnapshotJSON` in HaulRemote).
+    public var shell: QueueSnapshot {
+        var shell = self
+        shell.storedRows = []
+        return shell
+    }
+
     public func count(of state: TaskState) -> Int { tally.counts[state] ?? 0 }
 
     /// The running rows, in queue order.

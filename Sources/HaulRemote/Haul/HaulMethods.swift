@@ -25,16 +25,16 @@ struct HaulMethods: Sendable {
         } else {
             snapshot = access.snapshot()
         }
-        history.record(snapshot)
         do {
-            guard options["delta"] == .bool(true) else { return Array(try JSONEncoder().encode(snapshot)) }
-            var answer = SnapshotAnswer()
+            guard options["delta"] == .bool(true) else { return try SnapshotJSON.encode(snapshot) }
+            // Kept for the attached list's next call; a plain listing keeps nothing after its answer.
+            history.record(snapshot)
             if let after, options["owner"]?.integerValue == Int64(processID), let base = history.snapshot(sequence: after) {
+                var answer = SnapshotAnswer()
                 answer.delta = QueueSnapshotDelta(from: base, to: snapshot)
-            } else {
-                answer.full = snapshot
+                return Array(try JSONEncoder().encode(answer))
             }
-            return Array(try JSONEncoder().encode(answer))
+            return Array(#"{"full":"#.utf8) + (try SnapshotJSON.encode(snapshot)) + Array("}".utf8)
         } catch {
             throw .failed("could not encode the snapshot: \(error)")
         }

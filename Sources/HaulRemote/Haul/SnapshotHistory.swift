@@ -1,7 +1,8 @@
 import HaulCore
 
-/// The last few snapshots the socket served, so the next answer to an attached list can be a delta from
-/// the one it holds (`QueueSnapshotDelta`) instead of every row again.
+/// The last few snapshots the socket served to attached lists (callers that ask for deltas), so the next answer
+/// to one can be a delta from the one it holds (`QueueSnapshotDelta`) instead of every row again. A plain
+/// `haul list` or an RPC page never lands here: each snapshot held keeps a copy of every row.
 final class SnapshotHistory: Sendable {
     /// Enough for a few attached lists a snapshot or two behind; each holds the queue's rows.
     static let capacity = 4
@@ -14,6 +15,9 @@ final class SnapshotHistory: Sendable {
             if recent.count > Self.capacity { recent.removeFirst(recent.count - Self.capacity) }
         }
     }
+
+    /// How many snapshots it holds.
+    var count: Int { recent.withLock(\.count) }
 
     func snapshot(sequence: UInt64) -> QueueSnapshot? {
         recent.withLock { recent in recent.first { $0.sequence == sequence } }

@@ -187,11 +187,29 @@ public final class RPCDispatcher: RPCService {
     /// A response's text: the result (or error) with the request's id.
     static func encodeResponse(_ result: Result<RPCAnswer, RPCError>, id: JSONValue) -> [UInt8] {
         switch result {
+        case let .success(.value(.array(items))) where items.count > elementwiseFrom:
+            // A page of a thousand statuses: the encoder's working tree holds one of them at a time, not the page,
+            // so what it took does not stay behind in the allocator after the answer (issue 29).
+            return encodeResponse(.success(.encoded(encodeElementwise(items))), id: id)
         case let .success(.value(value)): return encode(response(.success(value), id: id))
         case let .success(.encoded(bytes)):
             return Array(#"{"jsonrpc":"2.0","id":"#.utf8) + encode(id) + Array(#","result":"#.utf8) + bytes + Array("}".utf8)
         case let .failure(error): return encode(response(.failure(error), id: id))
         }
+    }
+
+    /// Arrays longer than this are encoded an element at a time.
+    static let elementwiseFrom = 16
+
+    /// `items` as a JSON array, each element made and encoded on its own (pass a lazy sequence to hold one at a time).
+    static func encodeElementwise(_ items: some Sequence<JSONValue>) -> [UInt8] {
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        for (index, item) in items.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: encode(item))
+        }
+        json.append(UInt8(ascii: "]"))
+        return json
     }
 
     static func encode(_ value: JSONValue) -> [UInt8] {

@@ -42,7 +42,10 @@ extension RPCDispatcher {
         .value("aria2.unpauseAll") { dispatcher, _ in await dispatcher.aria2.unpauseAll() },
         .value("aria2.tellStatus") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.tellStatus(params) },
         .value("aria2.tellActive") { dispatcher, params in dispatcher.aria2.tellActive(params) },
-        .value("aria2.tellWaiting") { dispatcher, params throws(RPCError) in try dispatcher.aria2.tellWaiting(params) },
+        // AriaNg pages a thousand at a time: each status is built and encoded in turn.
+        RPCMethod(name: "aria2.tellWaiting", access: .token) { dispatcher, params, _, _ throws(RPCError) in
+            .encoded(try dispatcher.aria2.tellWaiting(params))
+        },
         .value("aria2.tellStopped") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.tellStopped(params) },
         .value("aria2.getFiles") { dispatcher, params throws(RPCError) in try await dispatcher.aria2.getFiles(params) },
         .value("aria2.getUris") { dispatcher, params throws(RPCError) in try dispatcher.aria2.getUris(params) },
