@@ -106,4 +106,13 @@ struct LiveRecordingTests {
         #expect(!info.isRecording && info.segmentCount == 3 && info.durationSeconds == 754 && info.live?.ended != nil)
         #expect(info.segmentFigure.hasPrefix("recorded 12:34"))
     }
+
+    @Test func gapsOnRecordAreBounded() {
+        var record = LiveRecord()
+        for index in 0..<(LiveRecord.maxGaps + 500) { record.note(LiveGap(segments: 2, atSeconds: Double(index))) }
+        #expect(record.gaps.count == LiveRecord.maxGaps)
+        #expect(record.missedSegments == Int64(2 * (LiveRecord.maxGaps + 500)), "none is lost from the count")
+        record.note(LiveGap(segments: .max, atSeconds: 0))
+        #expect(record.missedSegments != 0, "an absurd count never traps")
+    }
 }

@@ -139,14 +139,23 @@ public struct StreamTrackInfo: Sendable, Equatable, Codable {
 
 /// What a live recording keeps besides its tracks' figures (DESIGN §11).
 public struct LiveRecord: Sendable, Equatable, Codable {
-    /// Segments that left the playlist's window before they were fetched: never skipped silently.
+    /// Segments that left the playlist's window before they were fetched: never skipped silently. At most `maxGaps`
+    /// entries; the last counts any after them.
     public var gaps: [LiveGap] = []
+    public static let maxGaps = 1000
     /// Why the recording ended ("the stream ended", "--live-limit 12s"); nil while it records.
     public var ended: String?
 
     public init(gaps: [LiveGap] = [], ended: String? = nil) {
         self.gaps = gaps
         self.ended = ended
+    }
+
+    /// Records `gap`; past `maxGaps` the last entry counts it, so a stream that skips at every reload cannot grow
+    /// the task's record without bound.
+    public mutating func note(_ gap: LiveGap) {
+        guard gaps.count >= Self.maxGaps, let last = gaps.indices.last else { return gaps.append(gap) }
+        gaps[last].segments = gaps[last].segments.addingReportingOverflow(gap.segments).partialValue
     }
 
     /// Segments missed in all.

@@ -141,6 +141,6 @@ extension StreamTransfer {
     }
 
     func noteGap(_ segments: Int64, atSeconds seconds: Double) {
-        info?.live?.gaps.append(LiveGap(segments: segments, atSeconds: seconds))
+        info?.live?.note(LiveGap(segments: segments, atSeconds: seconds))
     }
 }

@@ -40,7 +40,7 @@ extension StreamTransfer {
                 pendingNotes.append("subtitles '\(track.language)' were not saved: \(track.failure ?? "")")
             }
         }
-        if missed > 0 { info.live?.gaps.append(LiveGap(segments: missed, atSeconds: stored?.tracks[0].doneSeconds ?? 0)) }
+        if missed > 0 { info.live?.note(LiveGap(segments: missed, atSeconds: stored?.tracks[0].doneSeconds ?? 0)) }
         // A live recording goes on in its part files whatever the window lists now.
         var restartReason = listed.isLive ? nil : Self.mismatch(stored: request.stream, fresh: info)
         if restartReason == nil, let stored = listed.isLive ? stored : request.stream {
