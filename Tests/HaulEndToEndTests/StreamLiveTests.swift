@@ -153,4 +153,37 @@ import Testing
         let errors = try await MediaCheck.decodeErrors(path)
         #expect(errors.isEmpty, "decodes cleanly: \(errors)")
     }
+
+    @Test func aLiveDASHStreamFfmpegPublishesIsRecordedToTheLimitAndPlays() async throws {
+        let nginx = try await NginxFixture.start(locations: """
+            location /dash/ {
+                types { application/dash+xml mpd; video/iso.segment m4s; }
+            }
+            """)
+        let directory = nginx.root + "/dash"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // ffmpeg's live DASH: a dynamic manifest whose SegmentTimeline lists a window that slides (startNumber moves).
+        let encoder = try HaulProcess(URL(fileURLWithPath: FFmpegStreamFixture.ffmpeg), arguments: [
+            "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi",
+            "-i", "sine=frequency=440:sample_rate=48000", "-t", "60", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "dash", "-seg_duration", "1", "-use_template", "1", "-use_timeline", "1",
+            "-window_size", "6", "-extra_window_size", "4", directory + "/live.mpd",
+        ])
+        defer { encoder.terminate(SIGKILL) }
+        try await eventually("three live DASH segments", timeout: .seconds(30), poll: .milliseconds(100)) {
+            let text = (try? String(contentsOfFile: directory + "/live.mpd", encoding: .utf8)) ?? ""
+            return text.contains("dynamic") && text.contains("r=\"2\"")
+        }
+        let run = try HaulRun()
+        let haul = try run.start(["--headless", "--json", "--live-limit", "4s", nginx.url("/dash/live.mpd")])
+        #expect(try await haul.waitForExit(timeout: .seconds(40)) == 0, "\(StreamRun.transcript(haul))")
+        let path = run.downloads + "/live.mp4"
+        let duration = try #require(try await MediaCheck.duration(path), "ffprobe reads the recording: \(StreamRun.names(run))")
+        #expect(duration >= 3.5 && duration <= 6.5, "about four seconds of media: \(duration)")
+        #expect(try await MediaCheck.streamCount(path) == 2, "video and audio")
+        let errors = try await MediaCheck.decodeErrors(path)
+        #expect(errors.isEmpty, "decodes cleanly: \(errors)")
+        let row = try await Self.row(run)
+        #expect(row["kind"] as? String == "live", "\(row)")
+    }
 }

@@ -10,6 +10,7 @@ extension StreamTransfer {
     func received(manifest bytes: [UInt8], from url: String) {
         manifestKind = .dash
         dashManifest = (bytes, url)
+        dashURL = url
         resolveManifest()
     }
 

@@ -59,10 +59,11 @@ extension StreamTransfer {
         live.failedReloads = 0
         let now = ContinuousClock.now
         let fresh: MediaPlaylist
-        do {
-            guard case let .media(media) = try PlaylistParser.parse(bytes, url: url) else {
+        do throws(PlaylistError) {
+            guard let media = try manifestKind == .dash ? reloadedManifest(bytes, from: url, track: number) : reloadedPlaylist(bytes, from: url)
+            else {
                 track.live = live
-                return endRecording("the live playlist became a list of variants")
+                return endRecording("the live playlist no longer lists this track")
             }
             fresh = media
         } catch {
@@ -142,5 +143,21 @@ extension StreamTransfer {
 
     func noteGap(_ segments: Int64, atSeconds seconds: Double) {
         info?.live?.note(LiveGap(segments: segments, atSeconds: seconds))
+    }
+
+    /// A live HLS media playlist fetched again; nil when it became a master playlist.
+    private func reloadedPlaylist(_ bytes: [UInt8], from url: String) throws(PlaylistError) -> MediaPlaylist? {
+        guard case let .media(media) = try PlaylistParser.parse(bytes, url: url) else { return nil }
+        return media
+    }
+
+    /// A live DASH manifest fetched again, resolved to the same representations: the video's (track 0) or the audio's
+    /// (track 1). A manifest that became static lists the whole stream and ends it, as an end list does.
+    private func reloadedManifest(_ bytes: [UInt8], from url: String, track number: Int) throws(PlaylistError) -> MediaPlaylist? {
+        let resolution = try DASHStream.resolve(
+            bytes, url: url, audioLanguages: request.requestOptions.streamAudio ?? [], liveNumbering: true
+        ) { variants in variants.first { $0 == chosen } ?? pick(from: MasterPlaylist(variants: variants)) }
+        guard case let .stream(dash) = resolution else { return nil }
+        return number == 0 ? dash.video : dash.audio?.media
     }
 }

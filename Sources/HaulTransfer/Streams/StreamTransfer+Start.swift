@@ -81,10 +81,11 @@ extension StreamTransfer {
         }
         fileName = name
         let span = max(2 * request.options.split, 8)
-        // HLS media playlists are fetched again for fresh segment links; a DASH manifest's tracks are not (yet): a
-        // segment whose link expired fails the task naming it.
-        let refreshable = manifestKind != .dash
-        let links: [String?] = [refreshable ? chosen?.uri ?? request.url : nil] + (audioMedia == nil ? [] : [refreshable ? audio?.uri : nil])
+        // HLS media playlists are fetched again for fresh segment links and a live stream's new segments; a DASH
+        // manifest only when it is live (a segment whose link expired fails a video on demand, naming it).
+        let links: [String?] = manifestKind == .dash
+            ? Array(repeating: listed.isLive ? dashURL : nil, count: audioMedia == nil ? 1 : 2)
+            : [chosen?.uri ?? request.url] + (audioMedia == nil ? [] : [audio?.uri])
         tracks = zip(zip([video] + (audioMedia.map { [$0] } ?? []), links), zip(info.tracks, writers)).map { media, pair in
             let track = StreamTrack(media: media.0, link: media.1, info: pair.0, span: span, live: live.isEmpty ? nil : live.removeFirst())
             track.writer = pair.1

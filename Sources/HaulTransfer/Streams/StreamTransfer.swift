@@ -60,6 +60,8 @@ final class StreamTransfer {
     var manifestKind = TaskKind.stream
     /// A DASH manifest waiting for the `sidx` boxes it needs, and those fetched so far.
     var dashManifest: (bytes: [UInt8], url: String)?
+    /// Where the DASH manifest came from: a live one is fetched again there for the segments added since.
+    var dashURL: String?
     var dashIndexes: [DASHIndexRequest: [UInt8]] = [:]
 
     /// The subtitle renditions asked for (`--stream-subs`), and notes about them made before the stream started.

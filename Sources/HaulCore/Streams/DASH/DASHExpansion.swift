@@ -9,8 +9,15 @@ struct DASHExpansion {
     /// The boxes it needed and was not given: fetched, then the manifest resolves again.
     private(set) var missing: [DASHIndexRequest] = []
 
-    init(indexes: [DASHIndexRequest: [UInt8]]) {
+    /// A live manifest's segments: numbered from their `startNumber` (as its window slides, a segment keeps its
+    /// number from one fetch of the manifest to the next), and only those its `SegmentTimeline` or `SegmentList` lists.
+    let live: Bool
+    let numberedByStart: Bool
+
+    init(indexes: [DASHIndexRequest: [UInt8]], live: Bool = false, numberedByStart: Bool = false) {
         self.indexes = indexes
+        self.live = live
+        self.numberedByStart = numberedByStart || live
     }
 
     /// The media playlist of `representations` (one per Period, in order): a discontinuity where a Period begins.
@@ -24,7 +31,8 @@ struct DASHExpansion {
         }
         if !missing.isEmpty { return MediaPlaylist(targetDuration: 1, segments: []) }
         guard let longest = all.map(\.duration).max() else { throw PlaylistError(line: nil, .empty) }
-        return MediaPlaylist(targetDuration: max(1, Int(longest.rounded(.up))), mediaSequence: 0, segments: all)
+        return MediaPlaylist(
+            targetDuration: max(1, Int(longest.rounded(.up))), mediaSequence: all.first?.sequence ?? 0, segments: all, isLive: live)
     }
 
     private mutating func segments(of representation: DASHPeriod.Representation, from sequence: Int64) throws(PlaylistError) -> [MediaSegment] {
@@ -65,6 +73,12 @@ struct DASHExpansion {
             InitSection(uri: try link(DASHTemplate.fill(text, values), representation, "SegmentTemplate initialization"))
         }
         let spans: [DASHTimeline.Span]
+        if live, timeline == nil {
+            throw PlaylistError(line: nil, .manifest(
+                "a live DASH manifest addressed by $Number$ and the clock (no SegmentTimeline) is not recorded yet"))
+        }
+        // Live: numbered from the window's start number, so a segment keeps its number as the window slides.
+        let first = numberedByStart ? startNumber : sequence
         if let timeline {
             let offset = try number(attributes["presentationTimeOffset"], "presentationTimeOffset", default: 0, in: 0...(Int64.max / 4))
             spans = try DASHTimeline.spans(timeline, timescale: timescale, periodSeconds: representation.periodSeconds, offset: offset)
@@ -78,7 +92,7 @@ struct DASHExpansion {
             filled.number = startNumber + Int64(index)
             filled.time = span.time
             let uri = try link(DASHTemplate.fill(media, filled), representation, "SegmentTemplate media")
-            segments.append(try segment(sequence + Int64(index), seconds: Double(span.duration) / Double(timescale), link: uri, range: nil, init: initSection))
+            segments.append(try segment(first + Int64(index), seconds: Double(span.duration) / Double(timescale), link: uri, range: nil, init: initSection))
         }
         return segments
     }
@@ -95,11 +109,12 @@ struct DASHExpansion {
                 byteRange: try node["range"].map { text throws(PlaylistError) in try Self.range(text, "Initialization range") })
         }
         let seconds = duration.map { Double($0) / Double(timescale) } ?? (representation.periodSeconds ?? 0) / Double(max(1, urls.count))
+        let first = numberedByStart ? try number(attributes["startNumber"], "startNumber", default: 1, in: 0...(Int64.max / 4)) : sequence
         var segments: [MediaSegment] = []
         for (index, node) in urls.enumerated() {
             let uri = try link(node["media"] ?? representation.base, representation, "SegmentURL")
             let range = try node["mediaRange"].map { text throws(PlaylistError) in try Self.range(text, "SegmentURL mediaRange") }
-            segments.append(try segment(sequence + Int64(index), seconds: seconds, link: uri, range: range, init: initSection))
+            segments.append(try segment(first + Int64(index), seconds: seconds, link: uri, range: range, init: initSection))
         }
         return segments
     }

@@ -13,8 +13,8 @@ public struct DASHIndexRequest: Sendable, Hashable {
 
 /// A DASH manifest (MPD) resolved as haul downloads it (DESIGN §11): the video representation a choice picks and
 /// the best audio beside it, each with its segments across the Periods in order, every link absolute and http(s).
-/// Only the chosen representations' segments are expanded. `resolve` refuses what haul cannot download (a live
-/// manifest, DRM, a single indexed file) naming it.
+/// Only the chosen representations' segments are expanded. `resolve` refuses what haul cannot download (DRM, a single
+/// file without an index, a live manifest addressed by the clock) naming it.
 public struct DASHStream: Sendable, Equatable {
     public var variant: Variant
     public var video: MediaPlaylist
@@ -43,10 +43,11 @@ public struct DASHStream: Sendable, Equatable {
     }
 
     /// The stream the manifest `bytes` (fetched from `url`) holds for the video `pick` chooses among its variants,
-    /// given the `sidx` boxes fetched so far.
+    /// given the `sidx` boxes fetched so far. `liveNumbering`: segments numbered from their start number even when the
+    /// manifest is static (a live one fetched again after it ended, whose numbers must match the earlier fetches').
     public static func resolve(
         _ bytes: [UInt8], url: String, indexes: [DASHIndexRequest: [UInt8]] = [:], audioLanguages: [String] = [],
-        pick: ([Variant]) -> Variant?
+        liveNumbering: Bool = false, pick: ([Variant]) -> Variant?
     ) throws(PlaylistError) -> Resolution {
         guard bytes.count <= PlaylistParser.maxBytes else { throw PlaylistError(line: nil, .tooLarge(limit: PlaylistParser.maxBytes)) }
         let root: XMLNode
@@ -55,16 +56,17 @@ public struct DASHStream: Sendable, Equatable {
         case let .failure(error): throw PlaylistError(line: nil, .manifest(describe(error)))
         }
         guard root.name == "MPD" else { throw PlaylistError(line: nil, .notAPlaylist(html: root.name.lowercased() == "html")) }
-        if root["type"] == "dynamic" {
-            throw PlaylistError(line: nil, .manifest("a live DASH manifest (type \"dynamic\"): haul downloads video on demand only"))
-        }
+        // A live manifest (`type="dynamic"`) is recorded as a live HLS playlist is (`LiveRecording`): its one Period's
+        // timeline lists the window, numbered from its start number.
+        let live = root["type"] == "dynamic"
         let periods = try DASHPeriod.all(in: root, url: url)
         guard let first = periods.first else { throw PlaylistError(line: nil, .empty) }
+        if live, periods.count > 1 { throw PlaylistError(line: nil, .manifest("a live DASH manifest of several Periods is not recorded yet")) }
         let videos = first.representations(.video)
         guard let variant = pick(videos.map(\.variant)), let chosen = videos.first(where: { $0.variant == variant }) else {
             throw PlaylistError(line: nil, .empty)
         }
-        var expansion = DASHExpansion(indexes: indexes)
+        var expansion = DASHExpansion(indexes: indexes, live: live, numberedByStart: live || liveNumbering)
         let video = try expansion.media(DASHPeriod.counterparts(of: chosen, in: periods))
         var audio: Audio?
         if let sound = first.bestAudio(languages: audioLanguages) {
