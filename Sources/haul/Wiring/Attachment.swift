@@ -43,7 +43,8 @@ enum Attachment {
             return .success
         case let .failure(error as TerminalUnavailable):
             // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.
-            for task in QueueListing.tasks(remote.snapshots.read()) { print(QueueListing.line(task)) }
+            let ascii = !CharacterLocale.adopt()
+            for row in QueueListing.rows(remote.snapshots.read()) { print(QueueListing.line(row, ascii: ascii)) }
             note("\(error.reason): the queue of the background haul (pid \(pid)) is printed instead of the live list;"
                 + " `haul list` prints it again, `haul stop` ends the downloads")
             return .success
