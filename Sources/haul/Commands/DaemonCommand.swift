@@ -19,14 +19,14 @@ struct DaemonCommand: AsyncParsableCommand {
         try settings.validateRemote()
         let session = try QueueSession.open(stateDirectory: options.state.stateDirectory)
         if let owner = session.owner, let pid = try? await owner.processID() {
-            if !newTasks.isEmpty { Attachment.reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: settings.linkCheckOptions)) }
+            if !newTasks.isEmpty { Attachment.reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: settings.linkCheckOptions), again: options.state.repeated) }
             note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
             return
         }
         // The tasks go into the queue here, not on the background haul's command line (`ps` shows that to every
         // user, credentials in URLs and headers included).
         if !newTasks.isEmpty {
-            Attachment.reportAdded(try await QueueEndpoint.open(session).addClosing(newTasks, checking: settings.linkCheckOptions))
+            Attachment.reportAdded(try await QueueEndpoint.open(session).addClosing(newTasks, checking: settings.linkCheckOptions), again: options.state.repeated)
         }
         let pid = try await BackgroundHaul.launch(
             arguments: Self.settingsArguments(Self.runArguments(), urls: options.add.urls), state: session.directory)

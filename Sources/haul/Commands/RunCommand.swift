@@ -70,7 +70,7 @@ struct RunCommand: AsyncParsableCommand {
         if !newTasks.isEmpty {
             let added = try await QueueEndpoint.local(composition.controller, session).add(
                 newTasks, checking: settings.linkCheckOptions)
-            added.reusedNotes.forEach(note)
+            added.reusedNotes(again: options.state.repeated).forEach(note)
         }
         let remoteControl = try await RemoteControl.start(composition: composition, state: session.directory, settings: settings)
         if keepRunning, !wantsTerminal, !Self.hasControllingTerminal {
@@ -98,7 +98,9 @@ struct RunCommand: AsyncParsableCommand {
         // The socket goes before the lock: a new owner never finds a live socket it must not replace.
         await remoteControl?.stop()
         lock.release()
-        if status == .interrupted { note("interrupted: every task's bytes are saved; run haul again to continue") }
+        if status == .interrupted {
+            note("interrupted: every task's bytes are saved; run `haul\(options.state.repeated)` again to continue")
+        }
         throw ExitCode(status.rawValue)
     }
 

@@ -15,7 +15,7 @@ enum Attachment {
         let first: QueueSnapshot
         do {
             pid = try await owner.processID()
-            if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: linkCheck)) }
+            if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: linkCheck), again: again) }
             first = try await owner.snapshot()
         } catch let failure as CommandFailure {
             throw failure
@@ -46,15 +46,15 @@ enum Attachment {
             let ascii = !CharacterLocale.adopt()
             for row in QueueListing.rows(remote.snapshots.read()) { print(QueueListing.line(row, ascii: ascii)) }
             note("\(error.reason): the queue of the background haul (pid \(pid)) is printed instead of the live list;"
-                + " `haul list` prints it again, `haul stop` ends the downloads")
+                + " `haul list\(again)` prints it again, `haul stop\(again)` ends the downloads")
             return .success
         case let .failure(error):
             throw CommandFailure.runtime("\(error)")
         }
     }
 
-    static func reportAdded(_ added: QueueEndpoint.Added) {
+    static func reportAdded(_ added: QueueEndpoint.Added, again: String) {
         for task in added.new { note("#\(task.id) \(task.displayName) queued") }
-        added.reusedNotes.forEach(note)
+        added.reusedNotes(again: again).forEach(note)
     }
 }

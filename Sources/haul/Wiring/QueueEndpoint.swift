@@ -48,8 +48,10 @@ enum QueueEndpoint {
         /// The reused tasks a new link continues.
         var continued: Set<TaskID>
 
-        /// What the add says of each reused task.
-        var reusedNotes: [String] { reused.map { $0.reusedNote(continued: continued.contains($0.id)) } }
+        /// What the add says of each reused task; `again` as `DownloadTask.reusedNote` takes it.
+        func reusedNotes(again: String) -> [String] {
+            reused.map { $0.reusedNote(continued: continued.contains($0.id), again: again) }
+        }
     }
 
     /// Adds `newTasks`, each link that serves the file an unfinished task holds part of going to that task; the
