@@ -46,6 +46,8 @@ extension Haul {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
+        // Decided on the stderr haul was started with, before the live list holds stderr in a file of its own.
+        UserMessages.decideStamping()
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The shells' scripts and their callbacks see `run`'s options at the root too (CompletionRoot).
         if CompletionRoot.handles(arguments) { await CompletionRoot.answer(arguments) }
