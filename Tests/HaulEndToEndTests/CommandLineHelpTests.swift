@@ -93,4 +93,15 @@ struct CommandLineHelpTests {
         #expect(second == 0, "\(secondErrors)")
         #expect(secondErrors.contains("(`haul remove 1 --state-dir \(queue)`, then add it again"), "\(secondErrors)")
     }
+
+    /// `haul config` takes no links: its help does not list them, and one given is refused as such.
+    @Test func configsHelpListsNoURLs() async throws {
+        let (status, help, _) = try await Self.haul(["config", "--help"])
+        #expect(status == 0)
+        #expect(!help.contains("<urls>") && help.contains("USAGE: haul config [<options>]"), "\(help)")
+        let (refused, _, errors) = try await Self.haul(["config", "http://127.0.0.1/a.bin"])
+        #expect(refused == 2 && errors.contains("haul config takes options, not URLs"), "\(errors)")
+        let (_, addHelp, _) = try await Self.haul(["add", "--help"])
+        #expect(addHelp.contains("<urls>"), "\(addHelp)")
+    }
 }

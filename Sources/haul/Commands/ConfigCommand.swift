@@ -11,6 +11,8 @@ struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Show the settings a run would use and where each comes from; --reload applies the settings file to a running haul.",
+        // Written out: the hidden links argument would make the generated one read `haul config <options>`.
+        usage: "haul config [<options>] [--json]\nhaul config --reload [--state-dir <dir>]",
         discussion: """
             Every long option of a run is a key of the settings file ($XDG_CONFIG_HOME/haul/config.toml, or --config FILE). \
             The command line wins over the file, the file over the built-in defaults. Each setting is shown with its \
@@ -25,9 +27,11 @@ struct ConfigCommand: AsyncParsableCommand {
     @OptionGroup var display: DisplayOptions
     @Flag(help: "Print the settings as one JSON object.") var json = false
     @Flag(help: "Make the running haul read its settings file again and apply what can change live.") var reload = false
+    /// Not in the help: taken only to say that `haul config` takes options, not links.
+    @Argument(help: .hidden) var urls: [String] = []
 
     func validate() throws {
-        if !options.add.urls.isEmpty { throw ValidationError("haul config takes options, not URLs") }
+        if !urls.isEmpty { throw ValidationError("haul config takes options, not URLs") }
     }
 
     func run() async throws {

@@ -81,7 +81,7 @@ extension Haul {
         guard let index = arguments.indices.dropFirst().first(where: { names.contains(arguments[$0]) }),
               !arguments[..<index].contains("--"),
               let run = try? RunCommand.parse(Array(arguments[...index])),
-              run.options.add.urls == [arguments[index]]
+              run.links.urls == [arguments[index]]
         else { return arguments }
         return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
     }

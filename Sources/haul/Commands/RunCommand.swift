@@ -16,6 +16,7 @@ struct RunCommand: AsyncParsableCommand {
             + "column heading sorts; --no-mouse leaves the mouse to the terminal):\n\n" + KeyBinding.manualText,
         shouldDisplay: false)
 
+    @OptionGroup var links: URLArguments
     @OptionGroup var options: RunOptions
     @OptionGroup var display: DisplayOptions
 
@@ -29,7 +30,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try options.settings(extra: display.commandLine)
-        let newTasks = try add.newTasks(settings)
+        let newTasks = try add.newTasks(settings, urls: links.urls)
         let transferOptions = try settings.transferOptions()
         try settings.validateRemote()
         let wantsTerminal = !settings.bool(.headless) && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
@@ -87,7 +88,7 @@ struct RunCommand: AsyncParsableCommand {
                 await remoteControl?.stop()
                 lock.release()
                 let pid = try await BackgroundHaul.launch(
-                    arguments: Self.handOverArguments(urls: add.urls), state: session.directory)
+                    arguments: Self.handOverArguments(urls: links.urls), state: session.directory)
                 let again = options.state.repeated
                 note("the downloads go on in the background (pid \(pid)); `haul\(again)` shows them again, `haul stop\(again)` ends them")
                 throw ExitCode.success
