@@ -37,6 +37,7 @@ extension SettingsFile.Decoding {
         var rule = HostRule(host: host, origin: "\(path):\(header)")
         rule.split = values[.split]?.intValue
         rule.rateLimit = values[.limitRate]?.stringValue.flatMap { try? RateLimit.parse($0) }?.bytesPerSecond
+        rule.rateLimitText = values[.limitRate]?.stringValue
         rule.allProxy = values[.allProxy]?.stringValue
         rule.headers = values[.header]?.stringsValue ?? []
         rule.userAgent = values[.userAgent]?.stringValue

@@ -54,7 +54,8 @@ public struct SettingsFile: Sendable {
         return try parse(text, path: path, keys: keys)
     }
 
-    /// Decodes and checks `text`; `path` names it in messages. The first problem by line is thrown.
+    /// Decodes and checks `text`; `path` names it in messages. Every problem of its keys is thrown together
+    /// (`SettingsFileError.several`); TOML that does not parse stops at its first error.
     public static func parse(_ text: String, path: String, keys: [OptionDefinition] = OptionRegistry.all) throws(SettingsFileError) -> SettingsFile {
         // Invalid TOML on which toml++ would end the process is refused here as a syntax error.
         do {
@@ -84,31 +85,38 @@ extension SettingsFile {
 
         static let sections = ["rule", "category"]
 
+        /// Every key and every section entry is checked: all their problems are thrown together, in the file's order.
         func decode(_ table: TOMLTable) throws(SettingsFileError) -> SettingsFile {
             var file = SettingsFile(path: path)
+            var problems: [SettingsFileError] = []
             let names = table.keys.sorted { (lines.topLevel[$0] ?? lines.headerLine(of: $0) ?? 0) < (lines.topLevel[$1] ?? lines.headerLine(of: $1) ?? 0) }
             for name in names {
                 guard let value = table[name] else { continue }
                 let line = lines.topLevel[name] ?? lines.headerLine(of: name) ?? 0
-                switch name {
-                case "rule":
-                    file.rules = try entries(value, section: name, line: line).enumerated().map { index, entry throws(SettingsFileError) in
-                        try rule(entry, index: index)
+                do throws(SettingsFileError) {
+                    switch name {
+                    case "rule":
+                        for (index, entry) in try entries(value, section: name, line: line).enumerated() {
+                            do throws(SettingsFileError) { file.rules.append(try rule(entry, index: index)) } catch { problems.append(error) }
+                        }
+                    case "category":
+                        for (index, entry) in try entries(value, section: name, line: line).enumerated() {
+                            do throws(SettingsFileError) { file.categories.append(try category(entry, index: index)) } catch { problems.append(error) }
+                        }
+                    default:
+                        if let reason = SettingsFile.refused[name] { throw .refusedKey(path: path, line: line, key: name, message: reason) }
+                        guard let key = keys.first(where: { $0.name == name }) else {
+                            throw .unknownKey(
+                                path: path, line: line, key: name, section: nil,
+                                suggestion: KeySuggestion.nearest(to: name, among: keys.map(\.name) + Self.sections))
+                        }
+                        file.values[key.key] = SettingsResolution.FileValue(try checked(value, key: key, line: line, section: nil), line: line)
                     }
-                case "category":
-                    file.categories = try entries(value, section: name, line: line).enumerated().map { index, entry throws(SettingsFileError) in
-                        try category(entry, index: index)
-                    }
-                default:
-                    if let reason = SettingsFile.refused[name] { throw .refusedKey(path: path, line: line, key: name, message: reason) }
-                    guard let key = keys.first(where: { $0.name == name }) else {
-                        throw .unknownKey(
-                            path: path, line: line, key: name, section: nil,
-                            suggestion: KeySuggestion.nearest(to: name, among: keys.map(\.name) + Self.sections))
-                    }
-                    file.values[key.key] = SettingsResolution.FileValue(try checked(value, key: key, line: line, section: nil), line: line)
+                } catch {
+                    problems.append(error)
                 }
             }
+            if let problem = SettingsFileError.all(problems) { throw problem }
             return file
         }
 

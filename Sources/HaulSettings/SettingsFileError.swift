@@ -17,6 +17,13 @@ public enum SettingsFileError: Error, Equatable, CustomStringConvertible {
     case incompleteSection(path: String, line: Int, section: String, message: String)
     /// A section written otherwise than as an array of tables: `written` is how (`[rule]`, `rule = …`).
     case notArrayOfTables(path: String, line: Int, section: String, written: String)
+    /// More than one of the above, in the file's order: each is reported, one a line.
+    case several([SettingsFileError])
+
+    /// `problems` as one error: nil for none, the one itself, else `several`.
+    static func all(_ problems: [SettingsFileError]) -> SettingsFileError? {
+        problems.count > 1 ? .several(problems) : problems.first
+    }
 
     public var description: String {
         switch self {
@@ -39,6 +46,8 @@ public enum SettingsFileError: Error, Equatable, CustomStringConvertible {
             "\(path):\(line): [[\(section)]] \(message)"
         case let .notArrayOfTables(path, line, section, written):
             "\(path):\(line): \(written) must be written [[\(section)]] (an array of tables: one [[\(section)]] header for each)"
+        case let .several(problems):
+            problems.map(\.description).joined(separator: "\n")
         }
     }
 

@@ -51,7 +51,7 @@ final class TerminalSession {
     /// Takes the terminal. Throws `TerminalUnavailable` when stdin/stdout are not terminals or TERM is unusable.
     /// - Parameter mouse: ask the terminal to report clicks and the wheel (`KeyReader` reads them as `.mouse`).
     static func open(mouse: Bool = false) throws(TerminalUnavailable) -> TerminalSession {
-        setCharacterLocale()
+        CharacterLocale.adopt()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(reason: "stdin or stdout is not a terminal")
         }
@@ -82,10 +82,9 @@ final class TerminalSession {
             start_color()
             hasDefaultColors = use_default_colors() == OK
         }
-        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         let session = TerminalSession(
             screen: screen, window: window, hasColors: hasColors, hasDefaultColors: hasDefaultColors,
-            isUTF8: codeset == "UTF-8", stderrCapture: StderrCapture())
+            isUTF8: CharacterLocale.isUTF8, stderrCapture: StderrCapture())
         writeToTerminal(bracketedPasteOn)
         if mouse {
             writeToTerminal(mouseOn)
@@ -94,19 +93,6 @@ final class TerminalSession {
         // The terminal's own title goes on its title stack (xterm, tmux, VTE), to come back on close.
         writeToTerminal(pushTitle)
         return session
-    }
-
-    /// Takes the character type from the environment (only LC_CTYPE: number formatting and the rest stay
-    /// "C" for the whole process). When the environment asks for UTF-8 in a locale this system lacks
-    /// (`LANG=en_US.UTF-8` without that locale installed), falls back to C.UTF-8 rather than ASCII.
-    private static func setCharacterLocale() {
-        setlocale(LC_CTYPE, "")
-        guard String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" else { return }
-        let names: [String] = ["LC_ALL", "LC_CTYPE", "LANG"]
-        let asked = names.lazy.compactMap { name in getenv(name).map { String(cString: $0) } }.first { !$0.isEmpty }
-        if let asked, asked.lowercased().filter({ $0 != "-" }).contains("utf8") {
-            setlocale(LC_CTYPE, "C.UTF-8")
-        }
     }
 
     /// The screen size in cells.

@@ -1,3 +1,4 @@
+import FaultServer
 import Foundation
 import HaulTestSupport
 import Testing
@@ -71,5 +72,36 @@ struct CommandLineHelpTests {
         #expect(added == 0)
         #expect(addErrors.contains("run `haul --state-dir \(state.path)` (or `haul --headless --state-dir \(state.path)`)"),
                 "\(addErrors)")
+    }
+
+    /// An unknown task's hint, and the remove a finished task's hint names, find the same queue.
+    @Test func taskHintsRepeatTheStateDirectory() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let (removed, _, removeErrors) = try await Self.haul(["remove", "7", "--state-dir", state.path])
+        #expect(removed == 2)
+        #expect(removeErrors.contains("no task #7 in the queue (see `haul list --state-dir \(state.path)`)"), "\(removeErrors)")
+
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/done.bin", .file(size: 1_000, seed: 99))
+        let queue = state.path + "/queue"
+        let arguments = ["--headless", "--state-dir", queue, "-d", state.path + "/downloads", server.url("/done.bin")]
+        let (first, _, firstErrors) = try await Self.haul(arguments)
+        #expect(first == 0, "\(firstErrors)")
+        let (second, _, secondErrors) = try await Self.haul(arguments)
+        #expect(second == 0, "\(secondErrors)")
+        #expect(secondErrors.contains("(`haul remove 1 --state-dir \(queue)`, then add it again"), "\(secondErrors)")
+    }
+
+    /// `haul config` takes no links: its help does not list them, and one given is refused as such.
+    @Test func configsHelpListsNoURLs() async throws {
+        let (status, help, _) = try await Self.haul(["config", "--help"])
+        #expect(status == 0)
+        #expect(!help.contains("<urls>") && help.contains("USAGE: haul config [<options>]"), "\(help)")
+        let (refused, _, errors) = try await Self.haul(["config", "http://127.0.0.1/a.bin"])
+        #expect(refused == 2 && errors.contains("haul config takes options, not URLs"), "\(errors)")
+        let (_, addHelp, _) = try await Self.haul(["add", "--help"])
+        #expect(addHelp.contains("<urls>"), "\(addHelp)")
     }
 }

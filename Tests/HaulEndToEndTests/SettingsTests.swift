@@ -74,6 +74,8 @@ import Testing
         #expect(settings.count > 25, "every key of a run")
         let rules = try #require(object["rules"] as? [[String: Any]])
         #expect(rules.count == 1 && rules[0]["host"] as? String == "*.example.org" && rules[0]["origin"] as? String == "\(file):5")
+        // A field per key, not prose.
+        #expect(rules[0]["split"] as? Int == 2 && rules[0]["description"] == nil, "\(rules)")
 
         let (plainStatus, plain, _) = try await run.run(["config", "--config", file, "-s", "3"])
         #expect(plainStatus == 0)
@@ -82,6 +84,40 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("limit-rate ") && $0.contains("\"1M\"") && $0.hasSuffix("\(file):3") }, "\(plain)")
         #expect(lines.contains { $0.hasPrefix("retries ") && $0.hasSuffix("default") }, "\(plain)")
         #expect(lines.contains { $0.hasPrefix("rule ") && $0.contains("*.example.org") && $0.contains("\(file):5") }, "\(plain)")
+    }
+
+    /// `haul config` shows rules and categories as the file wrote them: a field per key in JSON, the cap as "500K".
+    @Test func configShowsRulesAndCategoriesAsWritten() async throws {
+        let run = try HaulRun()
+        let file = try Self.settingsFile(run, """
+            [[rule]]
+            host = "*.example.org"
+            limit-rate = "500K"
+
+            [[category]]
+            extensions = ["mp4"]
+            dir = "/srv/videos"
+            """)
+        let (status, out, err) = try await run.run(["config", "--json", "--config", file])
+        #expect(status == 0, "\(err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        let rule = try #require((object["rules"] as? [[String: Any]])?.first)
+        #expect(rule["host"] as? String == "*.example.org" && rule["limit-rate"] as? String == "500K", "\(rule)")
+        let category = try #require((object["categories"] as? [[String: Any]])?.first)
+        #expect(category["extensions"] as? [String] == ["mp4"] && category["dir"] as? String == "/srv/videos", "\(category)")
+        #expect(category["origin"] as? String == "\(file):5", "\(category)")
+        let (plainStatus, plain, _) = try await run.run(["config", "--config", file])
+        #expect(plainStatus == 0)
+        #expect(plain.contains("limit-rate = \"500K\""), "\(plain)")
+    }
+
+    /// Every problem of the settings file is reported, not only the first.
+    @Test func everyProblemOfTheFileIsReported() async throws {
+        let run = try HaulRun()
+        let file = try Self.settingsFile(run, "spilt = 3\nretries = \"x\"\n")
+        let (status, _, err) = try await run.run(["config", "--config", file])
+        #expect(status == 2)
+        #expect(err.contains("\(file):1: unknown key 'spilt'") && err.contains("\(file):2: key 'retries'"), "\(err)")
     }
 
     @Test func configMasksTheProxyPassword() async throws {

@@ -126,6 +126,23 @@ import Testing
             == "\(Self.path):3: key 'extensions' in [[category]] must be \(SettingKind.strings.rawValue), not a text")
     }
 
+    /// Every problem of the file is reported, one a line in the file's order, not only the first.
+    @Test func everyProblemIsReportedInTheFilesOrder() {
+        let problem = error("spilt = 3\nretries = \"x\"\n[[rule]]\nhost = \"a\"\nsplit = 99\n[[rule]]\nsplit = 2\n")
+        let lines = problem?.description.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.first?.hasPrefix("\(Self.path):1: unknown key 'spilt'") == true, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("\(Self.path):2: key 'retries'") == true, "\(lines)")
+        #expect(lines.dropFirst(2).first?.hasPrefix("\(Self.path):5: key 'split' in [[rule]]") == true, "\(lines)")
+        #expect(lines.last?.hasPrefix("\(Self.path):6: [[rule]] needs host") == true, "\(lines)")
+    }
+
+    /// A rule's cap keeps the form the file wrote it in, to be shown back.
+    @Test func aRulesLimitKeepsItsWrittenForm() throws {
+        let file = try parse("[[rule]]\nhost = \"a.example\"\nlimit-rate = \"500K\"\n")
+        #expect(file.rules.first?.rateLimitText == "500K" && file.rules.first?.rateLimit == 500 << 10)
+    }
+
     @Test func keysInsideMultilineValuesAreNotMistakenForKeys() throws {
         let file = try parse("""
             header = [

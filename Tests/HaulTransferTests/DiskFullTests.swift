@@ -10,12 +10,14 @@ import Testing
 /// fails these tests; elsewhere they are skipped with a note (`RootOnly`).
 @Suite(.timeLimit(.minutes(1)), RootOnly.enabled("mounting a tmpfs")) struct DiskFullTests {
     /// Mounts a tmpfs of `size` (2 MiB unless told); fails the test in CI, or skips it elsewhere, when it cannot.
-    static func smallDisk(size: String = "2m", sourceLocation: SourceLocation = #_sourceLocation) throws -> TemporaryDirectory {
+    static func smallDisk(
+        size: String = "2m", readOnly: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TemporaryDirectory {
         try RootOnly.requireRoot(for: "mounting a tmpfs", sourceLocation: sourceLocation)
         let dir = try TemporaryDirectory()
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", dir.path]
+        mount.arguments = ["-t", "tmpfs", "-o", "size=\(size)" + (readOnly ? ",ro" : ""), "tmpfs", dir.path]
         try mount.run()
         mount.waitUntilExit()
         guard mount.terminationStatus == 0 else {
@@ -107,6 +109,24 @@ import Testing
         #expect(needed == 4 << 20)
         #expect(free <= 2 << 20)
         #expect(durable == 0)
-        #expect(contents(disk.path + "/big.bin.part")?.count ?? 0 == 0)
+        // Refused before the part file was made: no empty one is left.
+        #expect(contents(disk.path + "/big.bin.part") == nil)
+    }
+
+    /// A read-only mount is reported as such, not as space below the reserve (it reports little free), and no
+    /// part file is attempted.
+    @Test func aReadOnlyFileSystemIsNamedAsTheCause() async throws {
+        let disk = try Self.smallDisk(size: "1m", readOnly: true)
+        defer { Self.unmount(disk) }
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/ro.bin", .file(size: 10_000, seed: 53))
+        let engine = EngineHarness()
+        var task = request(1, url: server.url("/ro.bin"), directory: disk.path)
+        task.options.diskReserve = 64 << 20
+        engine.start(task)
+        guard let (error, _) = try await engine.failure(of: TaskID(1)) else { return }
+        #expect(error == .readOnlyFileSystem(path: disk.path), "\(error)")
+        #expect(error.description.contains("read-only file system"))
     }
 }

@@ -28,6 +28,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     case lowDiskSpace(path: String, freeBytes: Int64, neededBytes: Int64, reserveBytes: Int64)
     /// The part file lost its last link while downloading (deleted, or its directory removed).
     case partFileRemoved(path: String)
+    /// The download directory is on a file system mounted read-only (`statvfs`'s ST_RDONLY, or EROFS from a call).
+    case readOnlyFileSystem(path: String)
     /// A system call on a file failed.
     case fileSystem(call: String, path: String, errno: Int32, message: String)
     /// The server answered a range request of an extra connection with the whole file: it does not
@@ -89,6 +91,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .playlist, .undecryptable, .streamRangesIgnored, .implausibleSize, .streamRefused, .webPage, .pageExtraction:
             return false
         case .invalidURL, .unsupportedScheme, .privateNetwork, .tls, .tooManyRedirects, .diskFull, .lowDiskSpace, .fileSystem,
+             .readOnlyFileSystem,
              .checksumMismatch, .partFileRemoved, .proxyRefused, .linkServesAnotherFile, .linkDisagrees, .linkIgnoresRanges,
              .unusableOption, .loginRefused:
             return false
@@ -188,6 +191,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "\(ByteCountFormat.size(free)) is free at \(path) — free some space\(lower), then resume"
         case let .partFileRemoved(path):
             return "\(path) was deleted while downloading (or its folder was removed) — resume to start it again"
+        case let .readOnlyFileSystem(path):
+            return "\(path) is on a read-only file system (errno 30, EROFS) — choose another directory with -d, "
+                + "or mount it read-write, then resume"
         case let .fileSystem(call, path, errno, message):
             return "\(call) failed on \(path): \(message) (errno \(errno))"
         case let .rangesIgnored(host):

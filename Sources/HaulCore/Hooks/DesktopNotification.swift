@@ -2,10 +2,17 @@ import Foundation
 
 /// `--notify`: a desktop notification through `notify-send` each time a task completes or fails, when a session
 /// bus is there. It never blocks a download: `notify-send` runs on its own and is stopped after a few seconds
-/// (with a bus but no notification daemon it can hang).
+/// (with a bus but no notification daemon it can hang). A run waits a little for those still on their way
+/// (`deliveries`) before it ends.
 public struct DesktopNotification: Sendable {
     /// The `notify-send` found on PATH.
     public let command: String
+    /// The `notify-send`s not yet ended, shared by every copy of this value.
+    public let deliveries = PendingDeliveries()
+    /// Longest an ending run waits for notifications still on their way.
+    public static let deliveryWait: Duration = .seconds(2)
+
+    public init(command: String) { self.command = command }
 
     /// Notifications for this environment, or why there are none (no session bus, no `notify-send`).
     public static func available(environment: [String: String]) -> Result<DesktopNotification, Unavailable> {
@@ -29,17 +36,20 @@ public struct DesktopNotification: Sendable {
     }
 
     /// The summary and body for `task`'s end: its name and where it went, or why it failed.
+    ///
+    /// The specification allows markup in the body only, so only the body's is escaped: a summary shows `&` and
+    /// `<` as they are.
     public static func message(for task: DownloadTask) -> (summary: String, body: String) {
-        let name = Self.plain(task.displayName)
+        let name = task.displayName.escapingAllControlCharacters
         if task.state == .completed {
             let path = task.fileName.map { PathJoin.join(task.directory, $0) } ?? task.directory
-            return ("Downloaded \(name)", Self.plain(path))
+            return ("Downloaded \(name)", Self.bodyText(path))
         }
-        return ("Download failed: \(name)", Self.plain(task.lastError ?? "failed"))
+        return ("Download failed: \(name)", Self.bodyText(task.lastError ?? "failed"))
     }
 
-    /// Text without control characters or markup (notification servers read a subset of HTML in the body).
-    static func plain(_ text: String) -> String {
+    /// Body text without control characters or markup (notification servers read a subset of HTML in the body).
+    static func bodyText(_ text: String) -> String {
         text.escapingAllControlCharacters.replacingOccurrences(of: "&", with: "&amp;")
             .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
@@ -52,9 +62,13 @@ public struct DesktopNotification: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let deliveries = deliveries
+        process.terminationHandler = { _ in deliveries.ended() }
+        deliveries.started()
         do {
             try process.run()
         } catch {
+            deliveries.ended()
             return report("notify-send could not start: \(error.localizedDescription)")
         }
         // Bounded: a notification that takes longer than this is not worth a process left behind.

@@ -22,8 +22,9 @@ public struct DownloadHooks: Sendable {
 
     public var isEmpty: Bool { onComplete == nil && onError == nil && notifications == nil }
 
-    /// Runs the hooks for events as they come, until the stream ends; problems become `warning` lines
-    /// through `report`.
+    /// Runs the hooks for events as they come, until the stream ends, then waits (at most
+    /// `DesktopNotification.deliveryWait`) for the notifications still on their way; problems become `warning`
+    /// lines through `report`.
     public func run(events: AsyncStream<ControllerEvent>, report: @escaping @Sendable (String) -> Void) async {
         for await event in events {
             let command: String?
@@ -40,6 +41,9 @@ public struct DownloadHooks: Sendable {
             } catch {
                 report("hook \(command) could not start: \(error.localizedDescription)")
             }
+        }
+        if let notifications, !(await notifications.deliveries.waitForAll(timeout: DesktopNotification.deliveryWait)) {
+            report("--notify: \(notifications.deliveries.count) notification(s) not delivered within \(DesktopNotification.deliveryWait)")
         }
     }
 

@@ -10,6 +10,8 @@ public struct HostRule: Sendable, Equatable {
     public var split: Int?
     /// A cap for each such download, bytes per second (`limit-rate`).
     public var rateLimit: Int64?
+    /// The cap as the file wrote it (`"500K"`), for showing it back.
+    public var rateLimitText: String?
     /// The proxy (`all-proxy`; "" for none).
     public var allProxy: String?
     /// Extra request headers (`header`), over the file's own; the command line's win.

@@ -3,10 +3,11 @@ import HaulCore
 /// A transfer's disk checks, for files and streams alike: free space against the reserve, and the part files'
 /// links (`DiskGuard` decides).
 extension DownloadDirectory {
-    /// Fails with `lowDiskSpace` when free space is under `request`'s reserve (or under what it still `needed`).
+    /// Fails with `readOnlyFileSystem` on a read-only mount, else with `lowDiskSpace` when free space is under
+    /// `request`'s reserve (or under what it still `needed`).
     func checkFreeSpace(for request: TransferRequest, needed: Int64?) throws(DownloadError) {
         if let error = DiskGuard.freeSpaceError(
-            free: freeBytes(), reserve: request.options.diskReserve, needed: needed, directory: request.directory) {
+            room: room(), reserve: request.options.diskReserve, needed: needed, directory: request.directory) {
             throw error
         }
     }

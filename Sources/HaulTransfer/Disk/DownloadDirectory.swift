@@ -225,9 +225,9 @@ final class DownloadDirectory: Sendable {
         throw .fileSystem(call: "link", path: fullPath(fileName), errno: EEXIST, message: "1000 files of that name exist")
     }
 
-    /// Free bytes for unprivileged users on this filesystem, or nil when unknown.
-    func freeBytes() -> Int64? {
-        FreeSpace.bytes(onFileSystemOf: fd)
+    /// Free bytes for unprivileged users on this filesystem and whether it is read-only, or nil when unknown.
+    func room() -> FreeSpace.Room? {
+        FreeSpace.room(onFileSystemOf: fd)
     }
 
     /// Size of a regular file in the directory (never following a link); nil when there is none.

@@ -72,6 +72,7 @@ struct FileWriter: Sendable {
 
     static func error(call: String, path: String, errno code: Int32) -> DownloadError {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+        if code == EROFS { return .readOnlyFileSystem(path: path) }
         return .fileSystem(call: call, path: path, errno: code, message: String(cString: strerror(code)))
     }
 }

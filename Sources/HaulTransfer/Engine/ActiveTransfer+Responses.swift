@@ -49,6 +49,8 @@ extension ActiveTransfer {
                 position = offset
                 self.total = total
             case let .restart(total, reason):
+                // Before a part file is made for it: a file that cannot fit leaves no empty NAME.part behind.
+                if writer == nil, let total { try directory.checkFreeSpace(for: request, needed: total) }
                 try startOver(head)
                 self.total = total
                 restartReason = reason

@@ -8,6 +8,18 @@ enum DiskGuard {
     /// Bytes written between two free-space checks, whatever the time.
     static let bytesBetweenChecks = 4 << 20
 
+    /// `readOnlyFileSystem` when nothing can be written there (a read-only mount reports little or nothing free,
+    /// which is not the cause); else `lowDiskSpace` when the free bytes are under the reserve plus what the rest of
+    /// the file needs.
+    /// - Parameters:
+    ///   - room: the filesystem's free bytes (for an unprivileged writer) and mount flag; nil when unknown (no check).
+    ///   - needed: bytes the rest of the file still needs, when known.
+    static func freeSpaceError(room: FreeSpace.Room?, reserve: Int64, needed: Int64?, directory: String) -> DownloadError? {
+        guard let room else { return nil }
+        if room.readOnly { return .readOnlyFileSystem(path: directory) }
+        return freeSpaceError(free: room.freeBytes, reserve: reserve, needed: needed, directory: directory)
+    }
+
     /// `lowDiskSpace` when `free` is under the reserve plus what the rest of the file needs.
     /// - Parameters:
     ///   - free: bytes free for an unprivileged writer; nil when unknown (no check).

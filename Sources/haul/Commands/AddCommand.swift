@@ -5,6 +5,7 @@ import HaulCore
 struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Queue URLs without running them.")
 
+    @OptionGroup var links: URLArguments
     @OptionGroup var add: AddOptions
     @OptionGroup var transfer: TaskTransferFlags
     @OptionGroup var state: StateOptions
@@ -15,7 +16,7 @@ struct AddCommand: AsyncParsableCommand {
         let settings = try RunSettings.load(
             config: settingsFile.config, commandLine: add.commandLine.merging(transfer.commandLine) { given, _ in given })
         // -s and --limit-rate are stored with each task: the haul that runs it, this one's or a running one, uses them.
-        let tasks = try add.newTasks(settings, stored: transfer.stored(settings))
+        let tasks = try add.newTasks(settings, urls: links.urls, stored: transfer.stored(settings))
         guard !tasks.isEmpty else { throw ValidationError("give at least one URL (or -i FILE)") }
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)

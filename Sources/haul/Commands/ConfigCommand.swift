@@ -11,6 +11,8 @@ struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Show the settings a run would use and where each comes from; --reload applies the settings file to a running haul.",
+        // Written out: the hidden links argument would make the generated one read `haul config <options>`.
+        usage: "haul config [<options>] [--json]\nhaul config --reload [--state-dir <dir>]",
         discussion: """
             Every long option of a run is a key of the settings file ($XDG_CONFIG_HOME/haul/config.toml, or --config FILE). \
             The command line wins over the file, the file over the built-in defaults. Each setting is shown with its \
@@ -25,9 +27,11 @@ struct ConfigCommand: AsyncParsableCommand {
     @OptionGroup var display: DisplayOptions
     @Flag(help: "Print the settings as one JSON object.") var json = false
     @Flag(help: "Make the running haul read its settings file again and apply what can change live.") var reload = false
+    /// Not in the help: taken only to say that `haul config` takes options, not links.
+    @Argument(help: .hidden) var urls: [String] = []
 
     func validate() throws {
-        if !options.add.urls.isEmpty { throw ValidationError("haul config takes options, not URLs") }
+        if !urls.isEmpty { throw ValidationError("haul config takes options, not URLs") }
     }
 
     func run() async throws {
@@ -78,7 +82,7 @@ struct ConfigCommand: AsyncParsableCommand {
     static func describe(_ rule: HostRule) -> String {
         var parts = ["host = \(rule.host.pattern.jsonStringLiteral)"]
         if let split = rule.split { parts.append("split = \(split)") }
-        if let rate = rule.rateLimit { parts.append("limit-rate = \(rate)") }
+        if let text = rule.rateLimitText { parts.append("limit-rate = \(text.jsonStringLiteral)") }
         if let proxy = rule.allProxy { parts.append("all-proxy = \(ProxyURL.redacted(proxy).jsonStringLiteral)") }
         if !rule.headers.isEmpty { parts.append("header = \(SettingValue.strings(rule.headers.map(SecretText.header)))") }
         if let agent = rule.userAgent { parts.append("user-agent = \(agent.jsonStringLiteral)") }
@@ -95,7 +99,8 @@ struct ConfigCommand: AsyncParsableCommand {
         return parts.joined(separator: ", ") + "  (\(category.origin))"
     }
 
-    /// `{"file": …, "settings": [{"key", "value", "origin", "file", "line", "live"}], "rules": […], "categories": […]}`.
+    /// `{"file": …, "settings": [{"key", "value", "origin", "file", "line", "live"}], "rules": […], "categories": […]}`;
+    /// rules and categories have a field per key (`SectionJSON`).
     static func json(_ settings: RunSettings) -> String {
         var object = JSONLine()
         object.add("file", json: settings.file == nil ? "null" : (settings.path ?? "").jsonStringLiteral)
@@ -108,20 +113,9 @@ struct ConfigCommand: AsyncParsableCommand {
             line.add("live", json: entry.key.change == .live ? "true" : "false")
             return line.text
         }.joined(separator: ",") + "]")
-        object.add("rules", json: "[" + (settings.file?.rules ?? []).map { rule in
-            var line = JSONLine()
-            line.add("host", rule.host.pattern)
-            line.add("origin", rule.origin)
-            line.add("description", describe(rule))
-            return line.text
-        }.joined(separator: ",") + "]")
-        object.add("categories", json: "[" + (settings.file?.categories ?? []).map { category in
-            var line = JSONLine()
-            line.add("dir", category.directory)
-            line.add("origin", category.origin)
-            line.add("description", describe(category))
-            return line.text
-        }.joined(separator: ",") + "]")
+        object.add("rules", json: "[" + (settings.file?.rules ?? []).map { SectionJSON.rule($0).text }.joined(separator: ",") + "]")
+        object.add("categories", json: "["
+            + (settings.file?.categories ?? []).map { SectionJSON.category($0).text }.joined(separator: ",") + "]")
         return object.text
     }
 }

@@ -9,27 +9,28 @@ struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon", abstract: "Start a background haul (no terminal) and return; `haul` attaches to it.")
 
+    @OptionGroup var links: URLArguments
     @OptionGroup var options: RunOptions
 
     func run() async throws {
         // Everything is checked here, before the background haul is started with the same arguments.
         let settings = try options.settings()
-        let newTasks = try options.add.newTasks(settings)
+        let newTasks = try options.add.newTasks(settings, urls: links.urls)
         _ = try settings.transferOptions()
         try settings.validateRemote()
         let session = try QueueSession.open(stateDirectory: options.state.stateDirectory)
         if let owner = session.owner, let pid = try? await owner.processID() {
-            if !newTasks.isEmpty { Attachment.reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: settings.linkCheckOptions)) }
+            if !newTasks.isEmpty { Attachment.reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: settings.linkCheckOptions), again: options.state.repeated) }
             note("a haul is already running (pid \(pid)); socket \(session.directory.socketPath)")
             return
         }
         // The tasks go into the queue here, not on the background haul's command line (`ps` shows that to every
         // user, credentials in URLs and headers included).
         if !newTasks.isEmpty {
-            Attachment.reportAdded(try await QueueEndpoint.open(session).addClosing(newTasks, checking: settings.linkCheckOptions))
+            Attachment.reportAdded(try await QueueEndpoint.open(session).addClosing(newTasks, checking: settings.linkCheckOptions), again: options.state.repeated)
         }
         let pid = try await BackgroundHaul.launch(
-            arguments: Self.settingsArguments(Self.runArguments(), urls: options.add.urls), state: session.directory)
+            arguments: Self.settingsArguments(Self.runArguments(), urls: links.urls), state: session.directory)
         note("background haul running (pid \(pid))\n  socket \(session.directory.socketPath)\n  log    \(session.directory.logPath)")
     }
 

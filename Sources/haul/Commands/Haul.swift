@@ -46,6 +46,8 @@ extension Haul {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
+        // Decided on the stderr haul was started with, before the live list holds stderr in a file of its own.
+        UserMessages.decideStamping()
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The shells' scripts and their callbacks see `run`'s options at the root too (CompletionRoot).
         if CompletionRoot.handles(arguments) { await CompletionRoot.answer(arguments) }
@@ -79,7 +81,7 @@ extension Haul {
         guard let index = arguments.indices.dropFirst().first(where: { names.contains(arguments[$0]) }),
               !arguments[..<index].contains("--"),
               let run = try? RunCommand.parse(Array(arguments[...index])),
-              run.options.add.urls == [arguments[index]]
+              run.links.urls == [arguments[index]]
         else { return arguments }
         return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
     }

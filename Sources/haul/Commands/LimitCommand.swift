@@ -33,7 +33,7 @@ struct LimitCommand: AsyncParsableCommand {
         }
         let command: QueueCommand = values.count == 2 ? .setTaskLimit(TaskID(Int64(values[0]) ?? 0), rate) : .setOverallLimit(rate)
         let result = try await endpoint.perform([command])[0]
-        if let failure = result.failure(verb: "limit") { throw failure }
+        if let failure = result.failure(verb: "limit", again: state.repeated) { throw failure }
         note("\(values.count == 2 ? "#\(values[0])" : "all downloads"): \(rate.rateText)")
     }
 }

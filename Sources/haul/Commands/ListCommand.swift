@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulStore
+import HaulTerminal
 
 /// `haul list [--json] [--state STATE]`: print the queue, or the tasks in one state.
 struct ListCommand: AsyncParsableCommand {
@@ -21,10 +22,11 @@ struct ListCommand: AsyncParsableCommand {
         let session = try QueueSession.open(stateDirectory: stateOptions.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
         let wanted = state.flatMap(TaskState.init(rawValue:))
-        let tasks = try await endpoint.tasks().filter { wanted == nil || $0.state == wanted }
+        let rows = try await endpoint.rows().filter { wanted == nil || $0.task.state == wanted }
         await endpoint.close()
-        if tasks.isEmpty { note(wanted.map { "no task is \($0.rawValue)" } ?? "the queue is empty") }
-        for task in tasks { print(json ? QueueListing.jsonLine(task) : QueueListing.line(task)) }
+        if rows.isEmpty { note(wanted.map { "no task is \($0.rawValue)" } ?? "the queue is empty") }
+        let ascii = !json && !CharacterLocale.adopt()
+        for row in rows { print(json ? QueueListing.jsonLine(row.task) : QueueListing.line(row, ascii: ascii)) }
         // Why nothing runs, on stderr (stdout stays the tasks).
         guard !json else { return }
         do {

@@ -16,6 +16,7 @@ struct RunCommand: AsyncParsableCommand {
             + "column heading sorts; --no-mouse leaves the mouse to the terminal):\n\n" + KeyBinding.manualText,
         shouldDisplay: false)
 
+    @OptionGroup var links: URLArguments
     @OptionGroup var options: RunOptions
     @OptionGroup var display: DisplayOptions
 
@@ -29,7 +30,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try options.settings(extra: display.commandLine)
-        let newTasks = try add.newTasks(settings)
+        let newTasks = try add.newTasks(settings, urls: links.urls)
         let transferOptions = try settings.transferOptions()
         try settings.validateRemote()
         let wantsTerminal = !settings.bool(.headless) && !json && isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1
@@ -70,7 +71,7 @@ struct RunCommand: AsyncParsableCommand {
         if !newTasks.isEmpty {
             let added = try await QueueEndpoint.local(composition.controller, session).add(
                 newTasks, checking: settings.linkCheckOptions)
-            added.reusedNotes.forEach(note)
+            added.reusedNotes(again: options.state.repeated).forEach(note)
         }
         let remoteControl = try await RemoteControl.start(composition: composition, state: session.directory, settings: settings)
         if keepRunning, !wantsTerminal, !Self.hasControllingTerminal {
@@ -87,7 +88,7 @@ struct RunCommand: AsyncParsableCommand {
                 await remoteControl?.stop()
                 lock.release()
                 let pid = try await BackgroundHaul.launch(
-                    arguments: Self.handOverArguments(urls: add.urls), state: session.directory)
+                    arguments: Self.handOverArguments(urls: links.urls), state: session.directory)
                 let again = options.state.repeated
                 note("the downloads go on in the background (pid \(pid)); `haul\(again)` shows them again, `haul stop\(again)` ends them")
                 throw ExitCode.success
@@ -98,7 +99,9 @@ struct RunCommand: AsyncParsableCommand {
         // The socket goes before the lock: a new owner never finds a live socket it must not replace.
         await remoteControl?.stop()
         lock.release()
-        if status == .interrupted { note("interrupted: every task's bytes are saved; run haul again to continue") }
+        if status == .interrupted {
+            note("interrupted: every task's bytes are saved; run `haul\(options.state.repeated)` again to continue")
+        }
         throw ExitCode(status.rawValue)
     }
 

@@ -64,7 +64,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             throw error
         }
         await endpoint.close()
-        if let failure = result.failure(verb: "set the schedule of") { throw failure }
+        if let failure = result.failure(verb: "set the schedule of", again: state.repeated) { throw failure }
         print(Self.describe(schedule))
     }
 

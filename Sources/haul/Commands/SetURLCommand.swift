@@ -48,13 +48,13 @@ struct SetURLCommand: AsyncParsableCommand {
             var commands: [QueueCommand] = [.setURL(TaskID(id), url: url, change: change)]
             if !mirrors.isEmpty { commands.append(.setMirrors(TaskID(id), mirrors)) }
             let results = try await endpoint.perform(commands)
-            result = results.first { $0.failure(verb: "set the link of") != nil } ?? results[0]
+            result = results.first { $0.failure(verb: "set the link of", again: state.repeated) != nil } ?? results[0]
         } catch {
             await endpoint.close()
             throw error
         }
         await endpoint.close()
-        if let failure = result.failure(verb: "set the link of") { throw failure }
+        if let failure = result.failure(verb: "set the link of", again: state.repeated) { throw failure }
         note("#\(id): link set\(change == .restart ? "; it starts over" : change == .keepBytes ? "; its bytes are kept" : "")")
     }
 

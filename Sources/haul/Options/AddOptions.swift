@@ -2,11 +2,8 @@ import ArgumentParser
 import Foundation
 import HaulCore
 
-/// What to add and where it goes.
+/// How to add links and where they go (the links themselves are `URLArguments`).
 struct AddOptions: ParsableArguments {
-    @Argument(help: "http(s) URLs to download.")
-    var urls: [String] = []
-
     @Option(name: [.short, .customLong(OptionKey.dir.name)], help: OptionKey.dir.argumentHelp, completion: OptionKey.dir.completion)
     var directory: String?
 
@@ -95,12 +92,14 @@ struct AddOptions: ParsableArguments {
         "Another link to the same file, fetched from at once (repeatable; one URL).", valueName: "url"))
     var mirrors: [String] = []
 
-    /// The tasks these options describe, with the run's settings, validated by the core intake; throws a
+    /// The tasks these options make of `urls` (and of `-i FILE`), with the run's settings, validated by the core intake; throws a
     /// ValidationError with its message.
     ///
     /// `-d` is checked even without URLs: a path that names a file is a usage error before anything runs.
     /// `stored` is what `haul add` keeps with each task (`-s`, `--limit-rate`).
-    func newTasks(_ settings: RunSettings, stored: TaskRequest.Transfer = TaskRequest.Transfer()) throws -> [NewTask] {
+    func newTasks(
+        _ settings: RunSettings, urls: [String], stored: TaskRequest.Transfer = TaskRequest.Transfer()
+    ) throws -> [NewTask] {
         let intake = try settings.intake()
         let headers = settings.allHeaders
         let access = settings.access

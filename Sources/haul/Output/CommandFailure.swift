@@ -7,7 +7,8 @@ enum CommandFailure: Error, Equatable {
     /// must change.
     case usage(String)
     /// No task with this id is in the queue (a usage error).
-    case unknownTask(TaskID)
+    /// `again`: what the hint repeats so `haul list` finds the same queue (`StateOptions.repeated`).
+    case unknownTask(TaskID, again: String)
     /// The task is in a state the command does not apply to, e.g. pausing a completed one (a usage error).
     case notAllowed(TaskID, state: TaskState, verb: String)
     /// The haul that holds the queue (pid, when known) did not answer; `context` says to what ("to the command").
@@ -23,8 +24,8 @@ enum CommandFailure: Error, Equatable {
         switch self {
         case let .usage(text), let .runtime(text):
             text
-        case let .unknownTask(id):
-            "no task #\(id) in the queue (see `haul list`)"
+        case let .unknownTask(id, again):
+            "no task #\(id) in the queue (see `haul list\(again)`)"
         case let .notAllowed(id, state, verb):
             "#\(id) is \(state.rawValue): nothing to \(verb)"
         case let .ownerUnreachable(pid, context, reason):

@@ -1,19 +1,28 @@
+import Foundation
 import HaulCore
 import HaulReport
 
 /// The lines `haul list` prints: one per task, as plain text or as JSON.
 enum QueueListing {
-    /// `#ID  STATE  PERCENT  DONE/TOTAL  NAME  (error)`.
-    static func line(_ task: DownloadTask) -> String {
+    /// `#ID  STATE  PERCENT  DONE/TOTAL  NAME  (SPEED, ETA TIME)  (error)`: speed and time left for a running task.
+    /// With `ascii` (a locale that is not UTF-8) the figures say "unknown" with `-`, not `—`.
+    static func line(_ row: QueueSnapshot.Row, ascii: Bool = false) -> String {
+        let task = row.task
+        let figure: (String) -> String = { ascii ? $0.replacingOccurrences(of: "—", with: "-") : $0 }
         let estimated = task.stream?.isEstimate == true && task.state != .completed ? "~" : ""
         let total: String = task.totalBytes.map { estimated + ByteCountFormat.compact($0) } ?? "?"
-        let percent = PercentFormat.text(done: task.bytesDone, total: task.totalBytes, isComplete: task.state == .completed)
+        let percent = figure(PercentFormat.text(done: task.bytesDone, total: task.totalBytes, isComplete: task.state == .completed))
         var error = ""
         if task.state == .failed || task.state == .paused, let text = task.lastError { error = "  (\(text))" }
         let size = ByteCountFormat.compact(task.bytesDone) + "/" + total
         let columns: [String] = ["#\(task.id)".padding(6), task.state.rawValue.padding(10), percent.padding(7), size.padding(16)]
         let segments = task.stream.map { "  " + $0.segmentFigure } ?? ""
-        return columns.joined() + task.displayName + segments + error
+        var pace = ""
+        if task.state == .running {
+            let speed = row.isStalled ? "stalled" : figure(ByteCountFormat.rate(row.speed))
+            pace = "  (\(speed), ETA \(figure(DurationFormat.eta(row.eta))))"
+        }
+        return columns.joined() + task.displayName + segments + pace + error
     }
 
     /// One JSON object with the task's fields.
@@ -56,12 +65,12 @@ enum QueueListing {
         return line.text
     }
 
-    /// Tasks from a snapshot, with their live byte counts.
-    static func tasks(_ snapshot: QueueSnapshot) -> [DownloadTask] {
+    /// The rows of a snapshot, each task with its live byte count.
+    static func rows(_ snapshot: QueueSnapshot) -> [QueueSnapshot.Row] {
         snapshot.rows.map { row in
-            var task = row.task
-            task.bytesDone = row.bytesReceived
-            return task
+            var row = row
+            row.task.bytesDone = row.bytesReceived
+            return row
         }
     }
 }

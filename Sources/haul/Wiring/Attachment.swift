@@ -15,7 +15,7 @@ enum Attachment {
         let first: QueueSnapshot
         do {
             pid = try await owner.processID()
-            if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: linkCheck)) }
+            if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: linkCheck), again: again) }
             first = try await owner.snapshot()
         } catch let failure as CommandFailure {
             throw failure
@@ -43,17 +43,18 @@ enum Attachment {
             return .success
         case let .failure(error as TerminalUnavailable):
             // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.
-            for task in QueueListing.tasks(remote.snapshots.read()) { print(QueueListing.line(task)) }
+            let ascii = !CharacterLocale.adopt()
+            for row in QueueListing.rows(remote.snapshots.read()) { print(QueueListing.line(row, ascii: ascii)) }
             note("\(error.reason): the queue of the background haul (pid \(pid)) is printed instead of the live list;"
-                + " `haul list` prints it again, `haul stop` ends the downloads")
+                + " `haul list\(again)` prints it again, `haul stop\(again)` ends the downloads")
             return .success
         case let .failure(error):
             throw CommandFailure.runtime("\(error)")
         }
     }
 
-    static func reportAdded(_ added: QueueEndpoint.Added) {
+    static func reportAdded(_ added: QueueEndpoint.Added, again: String) {
         for task in added.new { note("#\(task.id) \(task.displayName) queued") }
-        added.reusedNotes.forEach(note)
+        added.reusedNotes(again: again).forEach(note)
     }
 }

@@ -1,11 +1,12 @@
 import HaulCore
 
 extension CommandResult {
-    /// Why the command named by `verb` ("pause", "limit") did not take effect; nil when it did.
-    func failure(verb: String) -> CommandFailure? {
+    /// Why the command named by `verb` ("pause", "limit") did not take effect; nil when it did. `again`: the options
+    /// a hint repeats so its command finds the same queue (`StateOptions.repeated`).
+    func failure(verb: String, again: String = "") -> CommandFailure? {
         switch self {
         case .done, .added: nil
-        case let .unknownTask(id): .unknownTask(id)
+        case let .unknownTask(id): .unknownTask(id, again: again)
         case let .notAllowed(id, state): .notAllowed(id, state: state, verb: verb)
         case let .storeFailed(message): .runtime(message)
         case let .rejected(message): .usage(message)

@@ -48,8 +48,10 @@ enum QueueEndpoint {
         /// The reused tasks a new link continues.
         var continued: Set<TaskID>
 
-        /// What the add says of each reused task.
-        var reusedNotes: [String] { reused.map { $0.reusedNote(continued: continued.contains($0.id)) } }
+        /// What the add says of each reused task; `again` as `DownloadTask.reusedNote` takes it.
+        func reusedNotes(again: String) -> [String] {
+            reused.map { $0.reusedNote(continued: continued.contains($0.id), again: again) }
+        }
     }
 
     /// Adds `newTasks`, each link that serves the file an unfinished task holds part of going to that task; the
@@ -75,10 +77,16 @@ enum QueueEndpoint {
 
     /// Every task as it stands now (live byte counts from a running haul).
     func tasks() async throws -> [DownloadTask] {
+        try await rows().map(\.task)
+    }
+
+    /// Every task as it stands now, with a running haul's live figures (bytes, speed, ETA); the tasks' byte counts
+    /// are the live ones.
+    func rows() async throws -> [QueueSnapshot.Row] {
         switch self {
         case let .owner(client, pid):
             do {
-                return QueueListing.tasks(try await client.snapshot())
+                return QueueListing.rows(try await client.snapshot())
             } catch {
                 throw CommandFailure.ownerUnreachable(pid: pid, context: "with the queue", reason: "\(error)")
             }
@@ -93,7 +101,7 @@ enum QueueEndpoint {
             return stored.map { task in
                 var task = task
                 if task.state == .running { task.state = .waiting }
-                return task
+                return QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
             }
         }
     }

@@ -26,7 +26,7 @@ enum TaskEdit {
         var refusals: [CommandFailure] = []
         for (command, result) in zip(commands, results) {
             guard let id = command.taskID else { continue }
-            if let refusal = result.failure(verb: action.verb) {
+            if let refusal = result.failure(verb: action.verb, again: state.repeated) {
                 refusals.append(refusal)
             } else {
                 changed += 1
