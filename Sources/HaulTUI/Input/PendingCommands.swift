@@ -69,6 +69,14 @@ extension UIContext {
     private func applyingToTasks(_ run: [TaskID: [QueueCommand]]) -> UIContext {
         func update(_ rows: [RowRef]) -> [RowRef] {
             rows.compactMap { row in
+                if row.isGroup {
+                    // A group's row reads its tasks' new states; it goes when they all do.
+                    var group = row
+                    group.members = update(row.members)
+                    guard !group.members.isEmpty else { return nil }
+                    group.state = GroupSummary.state(of: group.members.map(\.state))
+                    return group
+                }
                 guard let commands = run[row.id] else { return row }
                 var row = row
                 for command in commands {

@@ -16,7 +16,14 @@ extension UIState {
                 let index = state.cursor.top + event.line - screen.list.lowerBound
                 guard rows.indices.contains(index) else { break }
                 state.select(index, in: rows)
-                if event.kind == .doubleClick { state.mode = .details }
+                if event.kind == .doubleClick {
+                    // A group's row has no details: a double click opens or closes it.
+                    if rows[index].isGroup, let name = rows[index].group {
+                        state.setExpanded(name, !state.view.expanded.contains(name))
+                    } else {
+                        state.mode = .details
+                    }
+                }
             } else if event.line == screen.columnHeader {
                 guard let order = RowLayout(width: screen.width).sortOrder(at: event.column) else { break }
                 state.view.sort = state.view.sort == order ? .queue : order
