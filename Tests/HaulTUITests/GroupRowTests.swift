@@ -138,6 +138,26 @@ import Testing
         }
     }
 
+    @Test func clearAndRetryActOnAGroupsTasksNeverOnItsRow() {
+        var snapshot = Self.queue
+        snapshot.rows[0].task.state = .failed
+        let state = UIState().synchronized(with: Self.context(UIState(), snapshot))
+        #expect(Self.press(.character("R"), state, snapshot).1 == [.resume(TaskID(1))])
+
+        for index in 0..<2 { snapshot.rows[index].task.state = .completed }
+        var completed = UIState(list: .completed)
+        completed = completed.synchronized(with: Self.context(completed, snapshot))
+        let (asking, _) = Self.press(.character("C"), completed, snapshot)
+        #expect(asking.mode == .confirmBulk(BulkQuestion(kind: .clearFinished, tasks: [TaskID(1), TaskID(2), TaskID(3)])))
+        #expect(Self.context(completed, snapshot).taskCount(.completed) == 3)
+    }
+
+    @Test func pauseAllReadsIntoAGroupsRow() {
+        let context = Self.context(UIState()).applying(.pauseAll)
+        #expect(context.downloading[0].state == .paused)
+        #expect(context.downloading[0].members.map(\.state) == [.paused, .paused, .completed])
+    }
+
     @Test func aMarkOnAGroupMarksAllItsTasks() {
         var state = UIState().synchronized(with: Self.context(UIState()))
         (state, _) = Self.press(.character("m"), state)

@@ -53,7 +53,7 @@ extension UIState {
             state.view.marks = []
             return (state, [])
         case .clearFinished:
-            let finished = context.completed.map(\.id)
+            let finished = context.tasks(.completed).map(\.id)
             guard !finished.isEmpty else {
                 state.message = Message("no finished rows to clear")
                 return (state, [])
@@ -61,7 +61,7 @@ extension UIState {
             state.mode = .confirmBulk(BulkQuestion(kind: .clearFinished, tasks: finished))
             return (state, [])
         case .retryFailed:
-            let failed = context.downloading.filter { $0.state == .failed }.map(\.id)
+            let failed = context.tasks(.downloading).filter { $0.state == .failed }.map(\.id)
             state.message = Message(failed.isEmpty ? "no failed task to retry" : "retrying \(failed.count) failed task\(failed.count == 1 ? "" : "s")")
             return (state, failed.map { .resume($0) })
         case .moveUp where view.sort != .queue, .moveDown where view.sort != .queue:

@@ -29,7 +29,7 @@ extension UIState {
                 state.view.sort = state.view.sort == order ? .queue : order
                 state.message = Message("sorted by \(state.view.sort.title)")
             } else if event.line == screen.topRule {
-                let tabs = ListTabs.ranges(downloading: context.downloading.count, completed: context.completed.count, width: screen.width)
+                let tabs = ListTabs.ranges(downloading: context.taskCount(.downloading), completed: context.taskCount(.completed), width: screen.width)
                 if let hit = tabs.firstIndex(where: { $0.contains(event.column) }) {
                     state.list = hit == 0 ? .downloading : .completed
                 }

@@ -148,6 +148,8 @@ public struct UIContext: Sendable, Equatable {
         public var members: [RowRef] = []
         /// The group a group's row stands for, or the expanded group a task is shown beneath; nil for a plain row.
         public var group: String?
+        /// For a group's row: how many of its tasks the filter keeps (all without one).
+        public var shownMembers = 0
 
         /// True for a group's row (DESIGN §12): its id is `ShownGroup.rowID`, never a task's.
         public var isGroup: Bool { !members.isEmpty }
