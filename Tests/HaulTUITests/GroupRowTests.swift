@@ -178,6 +178,18 @@ import Testing
         #expect(ListView(filter: "alone").shown(in: Self.queue).downloading == [.task(3)])
     }
 
+    @Test func aGrowingFilterNarrowsGroupsAsAFullSearchDoes() {
+        var snapshot = Self.queue
+        snapshot.rows.append(Self.row(TestQueue.row(6, "b.iso", .waiting), group: "more.txt"))
+        snapshot.rows.append(Self.row(TestQueue.row(7, "d.iso", .waiting), group: "more.txt"))
+        for (from, to) in [("b", "b.bin"), ("l", "links"), ("l", "li-none"), ("i", "iso")] {
+            var cache = ShownRowsCache()
+            let view = ListView(filter: to, expanded: ["links.txt", "more.txt"])
+            _ = cache.shown(snapshot, view: ListView(filter: from, expanded: view.expanded))
+            #expect(cache.shown(snapshot, view: view) == view.shown(in: snapshot), "\(from) → \(to)")
+        }
+    }
+
     @Test func sortingOrdersTopLevelRowsAndAGroupsTasksKeepQueueOrder() {
         let byName = ListView(sort: .name, expanded: ["links.txt"]).shown(in: Self.queue)
         // alone.iso, links.txt (its tasks in queue order beneath it), solo.bin.

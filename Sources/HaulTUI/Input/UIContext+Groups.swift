@@ -5,7 +5,7 @@ extension UIContext.RowRef {
     /// id that names no task.
     public init(group: ShownGroup, members: [UIContext.RowRef]) {
         self.init(
-            id: ShownGroup.rowID(leader: members[0].id), state: GroupSummary.state(of: members.map(\.state)),
+            id: ShownGroup.rowID(leader: members[0].id), state: group.summary.state,
             name: group.name.escapingAllControlCharacters)
         self.members = members
         self.group = group.name

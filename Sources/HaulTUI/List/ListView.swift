@@ -50,7 +50,9 @@ public struct ListView: Sendable, Equatable {
                     kept = kept.filter { search.matches($0, needle) }
                     if kept.isEmpty { continue }
                 }
-                groups.append(ShownGroup(name: group.name, members: group.members, shown: kept, isExpanded: expanded.contains(group.name)))
+                groups.append(ShownGroup(
+                    name: group.name, members: group.members, shown: kept, isExpanded: expanded.contains(group.name),
+                    summary: GroupSummary(rows: rows, members: group.members)))
                 if unfinished { downloading.append(.group(groups.count - 1)) } else { completed.append(.group(groups.count - 1)) }
                 continue
             }

@@ -29,12 +29,15 @@ public struct ShownGroup: Sendable, Equatable {
     /// The tasks shown under it when it is expanded: those the filter keeps (all of them when its name matches).
     public var shown: [Int]
     public var isExpanded: Bool
+    /// Its figures, from every task: worked out once with the rows, kept while a filter narrows them.
+    public var summary: GroupSummary
 
-    public init(name: String, members: [Int], shown: [Int], isExpanded: Bool) {
+    public init(name: String, members: [Int], shown: [Int], isExpanded: Bool, summary: GroupSummary) {
         self.name = name
         self.members = members
         self.shown = shown
         self.isExpanded = isExpanded
+        self.summary = summary
     }
 
     /// The id the list gives the group's row, so the selection can rest on it: its first task's id, negated (task

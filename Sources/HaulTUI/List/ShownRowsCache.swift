@@ -24,14 +24,9 @@ public struct ShownRowsCache: Sendable {
         let needle = view.filter.lowercased()
         if let last, last.sequence == snapshot.sequence, last.sort == view.sort, last.expanded == view.expanded {
             if last.filter == needle { return last.rows }
-            // Longer text that starts with the last one matches a subset of what it matched, in the same order (a
-            // group's row is worked out again: its name or any task may match).
-            if !last.filter.isEmpty, needle.hasPrefix(last.filter), last.rows.groups.isEmpty, let search = search?.value {
-                var rows = last.rows
-                let bytes = RowSearch.needle(needle)
-                let matches = { (line: ShownLine) in line.row.map { search.matches($0, bytes) } ?? false }
-                rows.downloading = rows.downloading.filter(matches)
-                rows.completed = rows.completed.filter(matches)
+            // Longer text that starts with the last one matches a subset of what it matched, in the same order.
+            if !last.filter.isEmpty, needle.hasPrefix(last.filter), let search = search?.value {
+                let rows = last.rows.narrowed(to: RowSearch.needle(needle), search: search)
                 self.last = (snapshot.sequence, needle, view.sort, view.expanded, rows)
                 return rows
             }

@@ -3,20 +3,18 @@ import HaulCore
 
 extension SortOrder {
     /// Orders a list's top-level lines: two tasks as `precedes` orders them; a group's row by its figures
-    /// (`GroupSummary`: its name, summed size, progress and speed, its first task's place and age).
+    /// (`ShownGroup.summary`: its name, summed size, progress and speed, its first task's place and age).
     struct LineOrder {
         let order: SortOrder
         let rows: [QueueSnapshot.Row]
         let names: [String]
         let groups: [ShownGroup]
-        let summaries: [GroupSummary]
 
         init(_ order: SortOrder, rows: [QueueSnapshot.Row], names: [String], groups: [ShownGroup]) {
             self.order = order
             self.rows = rows
             self.names = names
             self.groups = groups
-            summaries = groups.map { GroupSummary(rows: rows, members: $0.members) }
         }
 
         func precedes(_ a: ShownLine, _ b: ShownLine) -> Bool {
@@ -62,7 +60,7 @@ extension SortOrder {
                     size: row.task.totalBytes, fraction: SortOrder.fraction(row), speed: running ? row.speed : nil,
                     eta: running ? row.eta : nil, added: row.task.createdAt, position: index)
             case let .group(number):
-                let group = groups[number], summary = summaries[number]
+                let group = groups[number], summary = group.summary
                 let leader = group.members[0]
                 return Facts(
                     name: group.name.lowercased(), size: summary.total, fraction: summary.fraction, speed: summary.speed,

@@ -27,7 +27,7 @@ extension ViewModelBuilder {
     /// A group's row: `▸ links.txt  3/5 done`, progress over the bytes of its tasks of known size, summed speed,
     /// and one state for all (`GroupSummary`).
     func groupRow(_ group: ShownGroup, rows: [QueueSnapshot.Row], frame: Int) -> RowViewModel {
-        let summary = GroupSummary(rows: rows, members: group.members)
+        let summary = group.summary
         let fill: ProgressBar.Fill = summary.fraction.map { ProgressBar.Fill.fraction($0) } ?? (summary.state == .running ? .activity(phase: frame) : .unknown)
         var model = RowViewModel(
             id: ShownGroup.rowID(leader: rows[group.members[0]].id), isSelected: false, glyph: glyphs.waiting,
