@@ -23,6 +23,13 @@ until tmux -L "$sock" capture-pane -p -t b | grep -q "paused"; do
 done
 first=$(( $(now_ms) - start ))
 pid=$(pgrep -f "^$bin/haul --state-dir $root/state" | head -1)
+# The input file's tasks are one group's row (DESIGN §12): open it, so the keys below move through its tasks.
+tmux -L "$sock" send-keys -t b Right
+t0=$(now_ms)
+until tmux -L "$sock" capture-pane -p -t b | grep -q "▾ list.txt"; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && { echo "the group did not open within 5 s"; exit 1; }
+  sleep 0.002
+done
 
 # Key → screen: move the selection down and wait for the status line to count it.
 before=$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" | head -1)

@@ -47,7 +47,7 @@ import Testing
     @Test func theFooterComesFromTheTable() {
         let footer = KeyBinding.footerItems(in: .list).map { "\($0.keys) \($0.label)" }
         #expect(footer == [
-            "space pause/resume", "/ filter", "o sort", "a add", "x remove", "Enter details", "m mark", "J/K move", "</> running",
+            "space pause/resume", "/ filter", "o sort", "a add", "x remove", "Enter details", "←/→ group", "m mark", "J/K move", "</> running",
             "[/] cap", "Tab lists", "? help", "q quit",
         ])
         #expect(KeyBinding.footerItems(in: .list).filter(\.essential).map(\.label) == ["help", "quit"])

@@ -65,7 +65,7 @@ import Testing
         #expect(lines[3] == "›▶ 電影.第01集.mp4" + String(repeating: " ", count: 101)
             + String(repeating: "█", count: 21) + String(repeating: "░", count: 19) + "  53.9%   552.0M/1.0G    4.1 MiB/s  2m11s")
         #expect(lines[7].hasSuffix("HTTP 404 Not Found from example.org — press p to retry"))
-        #expect(lines[11] == " space pause/resume  / filter  o sort  a add  x remove  Enter details  m mark  J/K move  </> running  [/] cap  Tab lists  ? help  q quit")
+        #expect(lines[11] == " space pause/resume  / filter  o sort  a add  x remove  Enter details  ←/→ group  m mark  J/K move  </> running  [/] cap  Tab lists  ? help  q quit")
     }
 
     @Test func barsAtZeroHalfAndFullAndAnActivityBlockForUnknownSizes() {

@@ -20,7 +20,7 @@ import Testing
         let shown = ListView(filter: "MATCH").shown(in: Self.many)
         #expect(shown.downloading.count == 10)
         #expect(shown.totalDownloading == 300)
-        #expect(ListView(filter: "example.org/files/42").shown(in: Self.many).downloading.map { $0 + 1 } == [42])
+        #expect(ListView(filter: "example.org/files/42").shown(in: Self.many).downloading.compactMap(\.row).map { $0 + 1 } == [42])
         #expect(ListView().shown(in: Self.many).downloading.count == 300)
     }
 
@@ -31,13 +31,13 @@ import Testing
         #expect(RowSearch.contains(Array("x".utf8), []))
         let snapshot = QueueSnapshot(rows: [TestQueue.row(1, "Ab", .waiting, url: "https://cd.example/x")], sequence: 1)
         #expect(ListView(filter: "bh").shown(in: snapshot).downloading.isEmpty, "the name's end and the link's start are apart")
-        #expect(ListView(filter: "AB").shown(in: snapshot).downloading == [0])
+        #expect(ListView(filter: "AB").shown(in: snapshot).downloading == [.task(0)])
     }
 
     @Test func aFilterNeverMatchesALinksPassword() {
         let snapshot = QueueSnapshot(rows: [TestQueue.row(1, "a.bin", .waiting, url: "https://user:s3cret@example.org/a.bin")], sequence: 1)
         #expect(ListView(filter: "s3cret").shown(in: snapshot).downloading.isEmpty)
-        #expect(ListView(filter: "example.org/a").shown(in: snapshot).downloading == [0])
+        #expect(ListView(filter: "example.org/a").shown(in: snapshot).downloading == [.task(0)])
     }
 
     @Test func typingTheFilterNarrowsLiveEnterKeepsItEscClearsIt() {
@@ -82,7 +82,7 @@ import Testing
         _ = renamed.updateRow(at: 0, with: row)
         let again = RowSearch(renamed, reusing: RowSearch(snapshot))
         #expect(again.names[0] == "match-renamed.bin" && again.names[1] == "file-2.bin")
-        #expect(cache.shown(renamed, view: ListView(filter: "renamed")).downloading == [0])
+        #expect(cache.shown(renamed, view: ListView(filter: "renamed")).downloading == [.task(0)])
     }
 
     @Test func sortingCyclesAndNeverChangesTheQueue() {
@@ -96,9 +96,9 @@ import Testing
             orders.append(state.view.sort)
         }
         #expect(orders == [.name, .size, .progress, .speed, .timeLeft, .added, .queue])
-        let bySpeed = ListView(sort: .speed).shown(in: Self.many).downloading.prefix(3).map { $0 + 1 }
+        let bySpeed = ListView(sort: .speed).shown(in: Self.many).downloading.prefix(3).compactMap(\.row).map { $0 + 1 }
         #expect(bySpeed == [3, 2, 1])
-        let byName = ListView(sort: .name).shown(in: Self.many).downloading.prefix(2).map { Self.many.rows[$0].task.displayName }
+        let byName = ListView(sort: .name).shown(in: Self.many).downloading.prefix(2).compactMap(\.row).map { Self.many.rows[$0].task.displayName }
         #expect(byName == ["file-1.bin", "file-10.bin"])
         let (moved, commands) = UIState(view: ListView(sort: .name)).handle(.character("J"), context: context)
         #expect(commands.isEmpty)

@@ -93,7 +93,7 @@ import Testing
             "│ a             add URLs (paste works) │",
             "│ e             new link, same bytes   │",
             "│ x Del F9      remove (asks first)    │",
-            "│ Enter         details of the task    │",
+            "│ Enter/←/→     details; fold a group  │",
             "│ m/M           mark / clear marks     │",
             "│ +/-           connections more/fewer │",
             "│                                      │",

@@ -25,12 +25,16 @@ public enum InputFile {
     /// An unknown option key gives a warning, not an error. `headers` (from `-H`) come before each
     /// entry's own; `checksum` (from `--checksum`) applies to entries without `checksum=`.
     ///
+    /// `source` is the file's path: when the file holds more than one task, they form one group named after the
+    /// file (`links.txt`), shown as one row in the live list (DESIGN §12). Every way in that reads an input file
+    /// passes it; a file of one task makes no group.
+    ///
     /// - Throws: `InputFileError` naming the first bad line: bytes that are not UTF-8, an option before
     ///   any URL or without `=`, an empty `out=` or `dir=`, or any value `intake` refuses (the reason
     ///   is then the intake's own `IntakeError`, the same the command line gives).
     public static func parse(
         _ bytes: some Collection<UInt8>, intake: TaskIntake, headers: [String] = [], checksum: String? = nil,
-        access: AccessRequest = AccessRequest(), transfer: TaskRequest.Transfer = TaskRequest.Transfer()
+        access: AccessRequest = AccessRequest(), transfer: TaskRequest.Transfer = TaskRequest.Transfer(), source: String? = nil
     ) throws(InputFileError) -> (tasks: [NewTask], warnings: [String]) {
         var tasks: [NewTask] = []
         var warnings: [String] = []
@@ -65,7 +69,17 @@ public enum InputFile {
             }
         }
         if let finished = entry { tasks.append(try finished.task(intake: intake)) }
+        if let source, tasks.count > 1, let name = groupName(of: source) {
+            for index in tasks.indices { tasks[index].group = name }
+        }
         return (tasks, warnings)
+    }
+
+    /// The group an input file's tasks share: the file's base name (`/home/me/links.txt` → `links.txt`); nil for a
+    /// path with no name (`/`, `-`). Kept as it is: a name is display text, escaped where it is shown.
+    public static func groupName(of path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty || name == "-" || name == "." || name == ".." ? nil : name
     }
 
     /// One URL line and the options read for it so far.

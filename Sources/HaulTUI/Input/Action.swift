@@ -37,4 +37,6 @@ public enum Action: Hashable, Sendable, CaseIterable {
     case toggleMark, clearMarks
     /// Remove the finished rows shown (files stay); retry the failed ones shown.
     case clearFinished, retryFailed
+    /// Show a group's tasks beneath its row; hide them again (from the group's row or one of its tasks).
+    case expandGroup, collapseGroup
 }

@@ -8,6 +8,8 @@ public struct BulkQuestion: Sendable, Equatable {
         case removeMarked
         /// Remove the finished rows from the list; their files stay.
         case clearFinished
+        /// Remove every task of a group (`x` on its row); the name as shown (escaped).
+        case removeGroup(String)
     }
 
     public var kind: Kind
@@ -27,6 +29,7 @@ public struct BulkQuestion: Sendable, Equatable {
         switch kind {
         case .removeMarked: return "\(count) marked task\(count == 1 ? "" : "s")"
         case .clearFinished: return "\(count) finished row\(count == 1 ? "" : "s")"
+        case let .removeGroup(name): return "the \(count) tasks of \(name)"
         }
     }
 }

@@ -61,7 +61,10 @@ public struct KeyBinding: Sendable, Equatable {
         KeyBinding(
             [.character("x"), .delete, .function(9)], .remove, help: "remove (asks first)",
             footer: "remove", section: .tasks),
-        KeyBinding([.enter], .showDetails, help: "details of the task", footer: "details", section: .tasks),
+        // A group's row (DESIGN §12): Enter or → opens it, ← closes it (from one of its tasks too); one help line.
+        KeyBinding([.enter], .showDetails, help: "details; fold a group", footer: "details", section: .tasks),
+        KeyBinding([.left], .collapseGroup, help: "close a group", footer: "group", section: .tasks, joinsHelpLine: true),
+        KeyBinding([.right], .expandGroup, help: "open a group", footer: "group", section: .tasks, joinsHelpLine: true),
         KeyBinding([.character("m")], .toggleMark, help: "mark / clear marks", footer: "mark", section: .tasks),
         KeyBinding([.character("M")], .clearMarks, help: "clear every mark", section: .tasks, joinsHelpLine: true),
         KeyBinding([.character("+")], .moreConnections, help: "connections more/fewer", section: .tasks),

@@ -69,6 +69,14 @@ extension UIContext {
     private func applyingToTasks(_ run: [TaskID: [QueueCommand]]) -> UIContext {
         func update(_ rows: [RowRef]) -> [RowRef] {
             rows.compactMap { row in
+                if row.isGroup {
+                    // A group's row reads its tasks' new states; it goes when they all do.
+                    var group = row
+                    group.members = update(row.members)
+                    guard !group.members.isEmpty else { return nil }
+                    group.state = GroupSummary.state(of: group.members.map(\.state))
+                    return group
+                }
                 guard let commands = run[row.id] else { return row }
                 var row = row
                 for command in commands {
@@ -100,17 +108,9 @@ extension UIContext {
         case let .resume(id):
             context.setState(of: id) { $0 == .paused || $0 == .failed ? .waiting : $0 }
         case .pauseAll:
-            context.downloading = downloading.map { row in
-                var row = row
-                if row.state == .running || row.state == .waiting { row.state = .paused }
-                return row
-            }
+            context.downloading = downloading.map { $0.changingState { $0 == .running || $0 == .waiting ? .paused : $0 } }
         case .startAll:
-            context.downloading = downloading.map { row in
-                var row = row
-                if row.state == .paused || row.state == .failed { row.state = .waiting }
-                return row
-            }
+            context.downloading = downloading.map { $0.changingState { $0 == .paused || $0 == .failed ? .waiting : $0 } }
         case let .remove(id, _):
             context.downloading.removeAll { $0.id == id }
             context.completed.removeAll { $0.id == id }
@@ -132,5 +132,19 @@ extension UIContext {
         if let index = downloading.firstIndex(where: { $0.id == id }) {
             downloading[index].state = change(downloading[index].state)
         }
+    }
+}
+
+extension UIContext.RowRef {
+    /// This row with its state changed by `change`; a group's row changes its tasks' and reads their new state.
+    func changingState(_ change: (TaskState) -> TaskState) -> UIContext.RowRef {
+        var row = self
+        if isGroup {
+            row.members = members.map { $0.changingState(change) }
+            row.state = GroupSummary.state(of: row.members.map(\.state))
+        } else {
+            row.state = change(state)
+        }
+        return row
     }
 }

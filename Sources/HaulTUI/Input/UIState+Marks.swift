@@ -33,6 +33,7 @@ extension UIState {
         var state = synchronized(with: context)
         state.message = nil
         let marked = view.marks.isEmpty ? [] : context.marked
+        if let handled = state.handleGroup(action, context: context, marked: marked) { return handled }
         switch action {
         case .filter:
             state.mode = .filter(PromptField(view.filter))
@@ -52,7 +53,7 @@ extension UIState {
             state.view.marks = []
             return (state, [])
         case .clearFinished:
-            let finished = context.completed.map(\.id)
+            let finished = context.tasks(.completed).map(\.id)
             guard !finished.isEmpty else {
                 state.message = Message("no finished rows to clear")
                 return (state, [])
@@ -60,22 +61,14 @@ extension UIState {
             state.mode = .confirmBulk(BulkQuestion(kind: .clearFinished, tasks: finished))
             return (state, [])
         case .retryFailed:
-            let failed = context.downloading.filter { $0.state == .failed }.map(\.id)
+            let failed = context.tasks(.downloading).filter { $0.state == .failed }.map(\.id)
             state.message = Message(failed.isEmpty ? "no failed task to retry" : "retrying \(failed.count) failed task\(failed.count == 1 ? "" : "s")")
             return (state, failed.map { .resume($0) })
         case .moveUp where view.sort != .queue, .moveDown where view.sort != .queue:
             state.message = Message("J/K move in queue order; sorted by \(view.sort.title) now (o cycles back)")
             return (state, [])
         case .toggleSelected where !marked.isEmpty:
-            // Any marked task running or waiting: pause them all; else resume or retry them all.
-            let active = marked.contains { $0.state == .running || $0.state == .waiting }
-            let commands: [QueueCommand] = marked.compactMap { row in
-                switch row.state {
-                case .running, .waiting: active ? .pause(row.id) : nil
-                case .paused, .failed: active ? nil : .resume(row.id)
-                case .completed: nil
-                }
-            }
+            let (active, commands) = Self.toggling(marked)
             state.message = Message("\(active ? "pausing" : "resuming") \(commands.count) marked task\(commands.count == 1 ? "" : "s")")
             return (state, commands)
         case .remove where !marked.isEmpty:
@@ -106,6 +99,20 @@ extension UIState {
         }
     }
 
+    /// Space on several tasks (the marked ones, a group's): any of them running or waiting pauses those; else the
+    /// paused and failed ones resume.
+    static func toggling(_ rows: [UIContext.RowRef]) -> (pausing: Bool, commands: [QueueCommand]) {
+        let active = rows.contains { $0.state == .running || $0.state == .waiting }
+        let commands: [QueueCommand] = rows.compactMap { row in
+            switch row.state {
+            case .running, .waiting: active ? .pause(row.id) : nil
+            case .paused, .failed: active ? nil : .resume(row.id)
+            case .completed: nil
+            }
+        }
+        return (active, commands)
+    }
+
     /// One new link for every marked unfinished task (a file moved to a new host): checked here like any link, then
     /// set on each, each keeping its bytes only if the link serves its file (DESIGN §8).
     func submitLinks(_ field: PromptField) -> (UIState, [QueueCommand]) {
@@ -131,7 +138,7 @@ extension UIState {
             state.view.marks.subtract(question.tasks)
             state.message = Message("removed \(question.subject)" + (question.kind == .clearFinished ? "; the files stay" : ""))
             return (state, question.tasks.map { .remove($0, deleteFile: false) })
-        case .character(RemoveKeys.deleteFile) where question.kind == .removeMarked && question.hasPartialFiles:
+        case .character(RemoveKeys.deleteFile) where question.kind != .clearFinished && question.hasPartialFiles:
             state.mode = .list
             state.view.marks.subtract(question.tasks)
             state.message = Message("removed \(question.subject) and deleted their partial files")

@@ -16,13 +16,20 @@ extension UIState {
                 let index = state.cursor.top + event.line - screen.list.lowerBound
                 guard rows.indices.contains(index) else { break }
                 state.select(index, in: rows)
-                if event.kind == .doubleClick { state.mode = .details }
+                if event.kind == .doubleClick {
+                    // A group's row has no details: a double click opens or closes it.
+                    if rows[index].isGroup, let name = rows[index].group {
+                        state.setExpanded(name, !state.view.expanded.contains(name))
+                    } else {
+                        state.mode = .details
+                    }
+                }
             } else if event.line == screen.columnHeader {
                 guard let order = RowLayout(width: screen.width).sortOrder(at: event.column) else { break }
                 state.view.sort = state.view.sort == order ? .queue : order
                 state.message = Message("sorted by \(state.view.sort.title)")
             } else if event.line == screen.topRule {
-                let tabs = ListTabs.ranges(downloading: context.downloading.count, completed: context.completed.count, width: screen.width)
+                let tabs = ListTabs.ranges(downloading: context.taskCount(.downloading), completed: context.taskCount(.completed), width: screen.width)
                 if let hit = tabs.firstIndex(where: { $0.contains(event.column) }) {
                     state.list = hit == 0 ? .downloading : .completed
                 }

@@ -112,7 +112,7 @@ extension UIState {
             state.helpScroll = 0
         case .quit: state.quitRequested = true
         case .detach: state.detachRequested = true
-        case .filter, .cycleSort, .toggleMark, .clearMarks, .clearFinished, .retryFailed:
+        case .filter, .cycleSort, .toggleMark, .clearMarks, .clearFinished, .retryFailed, .expandGroup, .collapseGroup:
             let (next, commands) = handle(action, context: context)
             return (next, commands.first)
         case .scrollUp, .scrollDown, .scrollPageUp, .scrollPageDown, .scrollTop, .scrollBottom:

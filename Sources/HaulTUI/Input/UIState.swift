@@ -144,6 +144,15 @@ public struct UIContext: Sendable, Equatable {
         /// Its link, and whether a replaced one still waits for the server's word (`LinkChange`).
         public var url: String
         public var linkChange: LinkChange?
+        /// For a group's row: its tasks in queue order, every one whatever the filter shows; empty for a task.
+        public var members: [RowRef] = []
+        /// The group a group's row stands for, or the expanded group a task is shown beneath; nil for a plain row.
+        public var group: String?
+        /// For a group's row: how many of its tasks the filter keeps (all without one).
+        public var shownMembers = 0
+
+        /// True for a group's row (DESIGN §12): its id is `ShownGroup.rowID`, never a task's.
+        public var isGroup: Bool { !members.isEmpty }
 
         /// The reference of a snapshot's row.
         public init(_ row: QueueSnapshot.Row) {
@@ -214,8 +223,18 @@ public struct UIContext: Sendable, Equatable {
         let shown = shown ?? ListView().shown(in: snapshot)
         let rows = snapshot.rows
         let ref = { (index: Int) in refs?[index] ?? RowRef(rows[index]) }
-        let downloading = shown.downloading.map(ref)
-        let completed = shown.completed.map(ref)
+        let line = { (line: ShownLine) -> RowRef in
+            switch line {
+            case let .task(index): return ref(index)
+            case let .member(index, number):
+                var member = ref(index)
+                member.group = shown.groups[number].name
+                return member
+            case let .group(number): return RowRef(group: shown.groups[number], members: shown.groups[number].members.map(ref))
+            }
+        }
+        let downloading = shown.downloading.map(line)
+        let completed = shown.completed.map(line)
         self.init(
             downloading: downloading, completed: completed, visibleRows: visibleRows,
             maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)

@@ -6,7 +6,7 @@ import HaulCore
 /// Owned by the interactive loop; a value.
 public struct ShownRowsCache: Sendable {
     private var search: (sequence: UInt64, value: RowSearch)?
-    private var last: (sequence: UInt64, filter: String, sort: SortOrder, rows: ShownRows)?
+    private var last: (sequence: UInt64, filter: String, sort: SortOrder, expanded: Set<String>, rows: ShownRows)?
     private var refs: (sequence: UInt64, value: [UIContext.RowRef])?
 
     public init() {}
@@ -22,15 +22,12 @@ public struct ShownRowsCache: Sendable {
     /// The rows of `snapshot` as `view` shows them.
     public mutating func shown(_ snapshot: QueueSnapshot, view: ListView) -> ShownRows {
         let needle = view.filter.lowercased()
-        if let last, last.sequence == snapshot.sequence, last.sort == view.sort {
+        if let last, last.sequence == snapshot.sequence, last.sort == view.sort, last.expanded == view.expanded {
             if last.filter == needle { return last.rows }
             // Longer text that starts with the last one matches a subset of what it matched, in the same order.
             if !last.filter.isEmpty, needle.hasPrefix(last.filter), let search = search?.value {
-                var rows = last.rows
-                let bytes = RowSearch.needle(needle)
-                rows.downloading = rows.downloading.filter { search.matches($0, bytes) }
-                rows.completed = rows.completed.filter { search.matches($0, bytes) }
-                self.last = (snapshot.sequence, needle, view.sort, rows)
+                let rows = last.rows.narrowed(to: RowSearch.needle(needle), search: search)
+                self.last = (snapshot.sequence, needle, view.sort, view.expanded, rows)
                 return rows
             }
         }
@@ -45,7 +42,7 @@ public struct ShownRowsCache: Sendable {
             }
         }
         let rows = view.shown(in: snapshot, search: rowSearch)
-        last = (snapshot.sequence, needle, view.sort, rows)
+        last = (snapshot.sequence, needle, view.sort, view.expanded, rows)
         return rows
     }
 }

@@ -29,12 +29,15 @@ public struct GlyphSet: Sendable, Equatable {
     public var mark: Character = "*"
     /// After the heading of the column the list is sorted by.
     public var sorted: Character = "v"
+    /// Before a group's name: closed (its tasks hidden) and open.
+    public var groupClosed: Character = "+"
+    public var groupOpen: Character = "-"
 
     public static let unicode = GlyphSet(
         running: "▶", waiting: "·", retrying: "↻", paused: "⏸", failed: "✗", completed: "✓",
         barDone: "█", barRemaining: "░", barInFlight: "▒", marker: "›", rule: "─", download: "↓", separator: " · ",
         box: ["┌", "┐", "└", "┘", "─", "│"], spinner: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
-        moreAbove: "↑ more", moreBelow: "↓ more", mark: "*", sorted: "▾")
+        moreAbove: "↑ more", moreBelow: "↓ more", mark: "*", sorted: "▾", groupClosed: "▸", groupOpen: "▾")
 
     public static let ascii = GlyphSet(
         running: ">", waiting: ".", retrying: "~", paused: "=", failed: "x", completed: "+",

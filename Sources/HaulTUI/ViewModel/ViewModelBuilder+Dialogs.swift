@@ -167,7 +167,7 @@ extension ViewModelBuilder {
             return ConfirmViewModel(
                 title: "Clear \(question.subject)?", lines: ["They leave the list; the downloaded files stay where they are."],
                 warning: nil, choices: Self.removeChoices(deletes: false))
-        case .removeMarked:
+        case .removeMarked, .removeGroup:
             return ConfirmViewModel(
                 title: "Remove \(question.subject)?",
                 lines: ["Finished files stay where they are."],

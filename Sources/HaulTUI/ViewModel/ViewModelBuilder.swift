@@ -24,18 +24,17 @@ public struct ViewModelBuilder: Sendable {
         shown: ShownRows? = nil
     ) -> ListViewModel {
         let shown = shown ?? state.view.shown(in: snapshot)
-        let listed = shown.indices(state.list)
+        let lines = shown.lines(state.list)
         let marks = state.view.marks
-        // The listed rows, read in place: a frame shows a screenful of them, not a copy of thousands.
-        let rows = listed.lazy.map { snapshot.rows[$0] }
         let cursor = state.cursor
-        let window = listed.indices.clamped(to: cursor.top..<(cursor.top + layout.visibleRows))
+        let window = lines.indices.clamped(to: cursor.top..<(cursor.top + layout.visibleRows))
+        // A screenful of lines is made into rows, not the thousands listed.
         let rowModels = window.map { index in
-            var model = row(rows[index], selected: rows[index].id == cursor.selected, now: now, frame: frame)
-            model.isMarked = !marks.isEmpty && marks.contains(model.id)
-            return model
+            line(lines[index], shown: shown, snapshot: snapshot, selected: cursor.selected, marks: marks, now: now, frame: frame)
         }
-        let selectedRow = cursor.selected.flatMap { id in rows.first { $0.id == id } }
+        let selectedRow = cursor.selected.flatMap { id in
+            lines.lazy.compactMap(\.row).map { snapshot.rows[$0] }.first { $0.id == id }
+        }
         let overlay = overlay(state, selected: selectedRow, in: snapshot.rows, now: now)
         var footer = footer(for: state.mode, owner: snapshot.ownerProcessID ?? attachedTo)
         if case let .confirm(question)? = overlay {
@@ -46,12 +45,12 @@ public struct ViewModelBuilder: Sendable {
         var model = ListViewModel(
             header: header(snapshot, freeDiskBytes: freeDiskBytes),
             tabs: [
-                .init(title: "Downloading", count: shown.downloading.count, isActive: state.list == .downloading),
-                .init(title: "Completed", count: shown.completed.count, isActive: state.list == .completed),
+                .init(title: "Downloading", count: shown.taskCount(.downloading), isActive: state.list == .downloading),
+                .init(title: "Completed", count: shown.taskCount(.completed), isActive: state.list == .completed),
             ],
             rows: rowModels,
-            emptyText: rows.isEmpty ? (filter.isEmpty || total == 0 ? emptyText(for: state.list) : "No task matches \"\(filter)\" — Esc clears the filter") : nil,
-            status: status(state, listCount: rows.count, maxConcurrent: snapshot.maxConcurrent),
+            emptyText: lines.isEmpty ? (filter.isEmpty || total == 0 ? emptyText(for: state.list) : "No task matches \"\(filter)\" — Esc clears the filter") : nil,
+            status: status(state, listCount: lines.count, maxConcurrent: snapshot.maxConcurrent),
             footer: footer,
             footerMessage: state.mode.isPrompt ? state.message : nil,
             overlay: overlay,
@@ -59,7 +58,7 @@ public struct ViewModelBuilder: Sendable {
             warning: snapshot.warning)
         model.columns = ListViewModel.ColumnHeader(
             sort: state.view.sort, filter: filter.isEmpty ? nil : filter,
-            matches: filter.isEmpty ? nil : "\(listed.count) of \(total)", marked: marks.count)
+            matches: filter.isEmpty ? nil : "\(shown.taskCount(state.list)) of \(total)", marked: marks.count)
         return model
     }
 

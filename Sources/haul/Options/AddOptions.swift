@@ -123,7 +123,8 @@ struct AddOptions: ParsableArguments {
             let parsed: (tasks: [NewTask], warnings: [String])
             do {
                 parsed = try InputFile.parse(
-                    data, intake: intake, headers: headers, checksum: checksum, access: access, transfer: transfer)
+                    data, intake: intake, headers: headers, checksum: checksum, access: access, transfer: transfer,
+                    source: inputFile)
             } catch {
                 throw ValidationError("\(inputFile): \(error)")
             }
