@@ -82,6 +82,30 @@ struct DASHStreamTests {
         #expect(try Self.resolve(german).audio?.rendition.language == "en", "without a wish: the first listed")
     }
 
+    @Test func webVTTSubtitlesAreTakenAsAskedAndListed() throws {
+        let withText = Self.templated.replacingOccurrences(of: "</Period>", with: """
+              <AdaptationSet id="3" contentType="text" mimeType="text/vtt" lang="eng">
+                <Representation id="s" bandwidth="100"><BaseURL>subs/eng.vtt</BaseURL></Representation>
+              </AdaptationSet>
+              <AdaptationSet id="4" contentType="text" mimeType="application/ttml+xml" lang="fra">
+                <Representation id="t" bandwidth="100"><BaseURL>subs/fra.ttml</BaseURL></Representation>
+              </AdaptationSet>
+            </Period>
+            """)
+        func resolve(_ choice: SubtitleChoice) throws -> DASHStream {
+            guard case let .stream(stream) = try DASHStream.resolve(Array(withText.utf8), url: Self.url, subtitles: choice, pick: {
+                VariantChoice.best.pick(from: $0)
+            }) else { throw PlaylistError(line: nil, .empty) }
+            return stream
+        }
+        #expect(try resolve(.none).subtitles.isEmpty)
+        let all = try resolve(.all)
+        #expect(all.subtitles.map(\.rendition.language) == ["eng"], "WebVTT only, not TTML")
+        #expect(all.subtitles.first?.media.segments.map(\.uri) == ["http://127.0.0.1:8080/show/subs/eng.vtt"])
+        #expect(try resolve(.languages(["en"])).subtitles.count == 1 && resolve(.languages(["deu"])).subtitles.isEmpty)
+        #expect(all.renditions.map(\.kind) == ["audio", "subtitles"] && all.renditions.allSatisfy(\.chosen))
+    }
+
     /// What ffmpeg's live DASH output lists while it runs: a window numbered from `startNumber`.
     static func liveWindow(startNumber: Int, start: Int, count: Int, type: String = "dynamic") -> String {
         mpd("""

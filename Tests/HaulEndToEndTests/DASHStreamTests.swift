@@ -93,6 +93,29 @@ struct DASHStreamTests {
 
     @Test func aTemplateByNumberPlaysAsOneFile() async throws { try await download("number") }
 
+    @Test func webVTTSubtitlesAreSavedBesideAndMuxedIn() async throws {
+        let nginx = try await Self.serve()
+        defer { nginx.stop() }
+        // ffmpeg writes no text AdaptationSet: one is added to its manifest, a whole WebVTT file.
+        let directory = nginx.root + "/dash/number"
+        try "WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nHello\n\n00:00:05.000 --> 00:00:06.000\nAgain\n"
+            .write(toFile: directory + "/eng.vtt", atomically: true, encoding: .utf8)
+        let manifest = try String(contentsOfFile: directory + "/manifest.mpd", encoding: .utf8).replacingOccurrences(
+            of: "</Period>",
+            with: #"<AdaptationSet contentType="text" mimeType="text/vtt" lang="eng"><Representation id="9" bandwidth="100"><BaseURL>eng.vtt</BaseURL></Representation></AdaptationSet></Period>"#)
+        try manifest.write(toFile: directory + "/subs.mpd", atomically: true, encoding: .utf8)
+        let run = try HaulRun()
+        let haul = try run.start(["--headless", "--json", "--stream-subs", "eng", nginx.url("/dash/number/subs.mpd")])
+        #expect(try await haul.waitForExit(timeout: .seconds(90)) == 0, "\(StreamRun.transcript(haul))")
+        #expect(StreamRun.names(run) == ["subs.eng.vtt", "subs.mp4"], "\(StreamRun.names(run))")
+        #expect(try await MediaCheck.streamCount(run.downloads + "/subs.mp4") == 3, "video, audio and the subtitles")
+        let text = String(decoding: run.file("subs.eng.vtt") ?? [], as: UTF8.self)
+        #expect(text.hasPrefix("WEBVTT") && text.contains("Hello") && text.contains("Again"), "\(text)")
+        let stream = try #require(StreamRun.stream(try await run.list().first))
+        let renditions = try #require(stream["renditions"] as? [[String: Any]], "\(stream)")
+        #expect(renditions.map { $0["kind"] as? String } == ["audio", "subtitles"] && renditions.allSatisfy { $0["chosen"] as? Bool == true })
+    }
+
     @Test func aTemplateWithATimelinePlaysAsOneFile() async throws { try await download("timeline") }
 
     @Test func oneFileInByteRangesPlaysAsOneFile() async throws { try await download("single") }

@@ -26,7 +26,8 @@ extension StreamTransfer {
         let resolution: DASHStream.Resolution
         do throws(PlaylistError) {
             resolution = try DASHStream.resolve(
-                bytes, url: url, indexes: dashIndexes, audioLanguages: request.requestOptions.streamAudio ?? []
+                bytes, url: url, indexes: dashIndexes, audioLanguages: request.requestOptions.streamAudio ?? [],
+                subtitles: request.requestOptions.subtitleChoice
             ) { pick(from: MasterPlaylist(variants: $0)) }
         } catch {
             return fail(.playlist(error))
@@ -44,6 +45,12 @@ extension StreamTransfer {
             videoMedia = dash.video
             audioMedia = dash.audio?.media
             guard tracks.isEmpty, phase == .awaitingResponse else { return }
+            renditions = dash.renditions.isEmpty ? nil : dash.renditions
+            subtitles = dash.subtitles.map { subtitle in
+                let track = SubtitleTrack(rendition: subtitle.rendition)
+                track.media = subtitle.media
+                return track
+            }
             start(video: dash.video, audio: dash.audio?.media)
         }
     }

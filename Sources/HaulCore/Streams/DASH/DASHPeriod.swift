@@ -3,7 +3,8 @@ import Foundation
 /// One Period of a DASH manifest: its video and audio representations with what each inherits (its links, its
 /// segment addressing, its language, its protection), not expanded into segments yet.
 struct DASHPeriod {
-    enum Content { case video, audio }
+    /// Video, audio, or WebVTT subtitles as text (`text/vtt`).
+    enum Content { case video, audio, text }
 
     struct Representation {
         var id: String
@@ -97,8 +98,10 @@ struct DASHPeriod {
         return DASHPeriod(index: index, representations: representations)
     }
 
-    /// Video or audio by the set's `contentType`, else a `mimeType`, else the codecs; nil for text and the rest.
+    /// Video or audio by the set's `contentType`, else a `mimeType`, else the codecs; WebVTT text by its `mimeType`;
+    /// nil for other text (TTML, WebVTT in MP4) and the rest.
     private static func content(of representation: XMLNode, in set: XMLNode) -> Content? {
+        if (representation["mimeType"] ?? set["mimeType"])?.lowercased() == "text/vtt" { return .text }
         let hints = [set["contentType"], representation["mimeType"], set["mimeType"], representation["codecs"], set["codecs"]]
         for hint in hints.compactMap({ $0?.lowercased() }) {
             if hint.hasPrefix("video") || ["avc", "hvc", "hev", "vp0", "vp9", "av01"].contains(where: hint.hasPrefix) { return .video }

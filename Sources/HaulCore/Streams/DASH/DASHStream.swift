@@ -19,12 +19,18 @@ public struct DASHStream: Sendable, Equatable {
     public var variant: Variant
     public var video: MediaPlaylist
     /// The audio representation beside the video, when the video carries none of its own.
-    public var audio: Audio?
+    public var audio: Track?
 
-    public struct Audio: Sendable, Equatable {
+    /// A representation beside the video (its audio, its subtitles) as a rendition with its segments.
+    public struct Track: Sendable, Equatable {
         public var rendition: Rendition
         public var media: MediaPlaylist
     }
+
+    /// The WebVTT subtitle representations asked for (`--stream-subs`), with their segments (often one whole file).
+    public var subtitles: [Track] = []
+    /// Every audio and subtitle representation of the first Period, those taken marked (for the task to list).
+    public var renditions: [StreamRenditionInfo] = []
 
     /// Whether an answer is a DASH manifest: its content type says so, or its first bytes open an `MPD` element.
     public static func isManifest(prefix: some Collection<UInt8>, contentType: String?) -> Bool {
@@ -47,7 +53,7 @@ public struct DASHStream: Sendable, Equatable {
     /// manifest is static (a live one fetched again after it ended, whose numbers must match the earlier fetches').
     public static func resolve(
         _ bytes: [UInt8], url: String, indexes: [DASHIndexRequest: [UInt8]] = [:], audioLanguages: [String] = [],
-        liveNumbering: Bool = false, pick: ([Variant]) -> Variant?
+        subtitles choice: SubtitleChoice = .none, liveNumbering: Bool = false, pick: ([Variant]) -> Variant?
     ) throws(PlaylistError) -> Resolution {
         guard bytes.count <= PlaylistParser.maxBytes else { throw PlaylistError(line: nil, .tooLarge(limit: PlaylistParser.maxBytes)) }
         let root: XMLNode
@@ -68,15 +74,42 @@ public struct DASHStream: Sendable, Equatable {
         }
         var expansion = DASHExpansion(indexes: indexes, live: live, numberedByStart: live || liveNumbering)
         let video = try expansion.media(DASHPeriod.counterparts(of: chosen, in: periods))
-        var audio: Audio?
-        if let sound = first.bestAudio(languages: audioLanguages) {
+        var audio: Track?
+        let chosenSound = first.bestAudio(languages: audioLanguages)
+        if let sound = chosenSound {
             let rendition = Rendition(
                 type: .audio, groupID: "dash", name: sound.language.flatMap { $0 == "und" ? nil : $0 } ?? "audio \(sound.id)",
                 language: sound.language, isDefault: true, uri: nil)
-            audio = Audio(rendition: rendition, media: try expansion.media(DASHPeriod.counterparts(of: sound, in: periods)))
+            audio = Track(rendition: rendition, media: try expansion.media(DASHPeriod.counterparts(of: sound, in: periods)))
+        }
+        let texts = first.representations(.text).map { text in
+            (text, Rendition(type: .subtitles, groupID: "dash", name: text.language ?? "subtitles \(text.id)", language: text.language,
+                             uri: text.base))
+        }
+        var subtitles: [Track] = []
+        for (text, rendition) in texts where Self.asks(choice, for: rendition) {
+            subtitles.append(Track(rendition: rendition, media: try expansion.media([text])))
         }
         if !expansion.missing.isEmpty { return .needs(expansion.missing) }
-        return .stream(DASHStream(variant: variant, video: video, audio: audio))
+        let taken = Set(subtitles.map(\.rendition.uri))
+        let listed = first.representations(.audio).map { sound in
+            StreamRenditionInfo(kind: "audio", name: "audio \(sound.id)", language: sound.language, isDefault: false,
+                                chosen: sound.id == chosenSound?.id)
+        } + texts.map { _, rendition in
+            StreamRenditionInfo(kind: "subtitles", name: rendition.name, language: rendition.language, isDefault: false,
+                                chosen: taken.contains(rendition.uri))
+        }
+        return .stream(DASHStream(
+            variant: variant, video: video, audio: audio, subtitles: subtitles, renditions: Array(listed.prefix(64))))
+    }
+
+    /// Whether `choice` asks for the subtitles `rendition`.
+    static func asks(_ choice: SubtitleChoice, for rendition: Rendition) -> Bool {
+        switch choice {
+        case .none: false
+        case .all: true
+        case let .languages(languages): languages.contains { rendition.speaks($0) }
+        }
     }
 
     private static func describe(_ error: XMLTreeError) -> String {
