@@ -121,7 +121,7 @@ struct AttachWithoutScreenTests {
         let text = process.stdoutText() + process.stderrText()
         #expect(status == 0, "\(text)")
         #expect(text.contains("slow.bin"), "\(text)")
-        #expect(text.contains("`haul list` prints it again"), "\(text)")
+        #expect(text.contains("`haul list --state-dir \(run.state)` prints it again"), "the hint repeats the state directory: \(text)")
         #expect(!text.contains("running headless"), "\(text)")
     }
 }
