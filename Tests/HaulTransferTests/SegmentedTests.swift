@@ -142,10 +142,12 @@ import Testing
         engine.start(request(1, url: server.url("/c.bin"), directory: dir.path, options: Self.options()))
         try await expectStartsOver(engine, dir: dir, name: "c.bin", reason: "the ETag changed since the download began")
 
-        let first = try #require(engine.responses(of: TaskID(1)).first)
+        // The first answer is reported once its first body bytes show a file; on a slow machine a second connection
+        // can find the change before any came, and the attempt ends unreported: the next one then starts afresh.
+        let first = engine.responses(of: TaskID(1)).first
         engine.start(request(
-            2, url: server.url("/c.bin"), directory: dir.path, fileName: first.fileName, resumeFrom: 0,
-            expectedTotal: first.totalBytes, validators: first.validators, options: Self.options()))
+            2, url: server.url("/c.bin"), directory: dir.path, fileName: first?.fileName, resumeFrom: 0,
+            expectedTotal: first?.totalBytes, validators: first?.validators ?? RemoteValidators(), options: Self.options()))
         #expect(try await engine.outcome(of: TaskID(2)) == .completed(fileName: "c.bin", bytes: 16 << 20))
         expectSameBytes(contents(dir.path + "/c.bin"), plan.body.bytes(version: 2))
         #expect(server.stats("/c.bin").statuses.contains(206), "the second attempt was not segmented")
