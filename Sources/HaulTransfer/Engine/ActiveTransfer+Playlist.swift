@@ -20,7 +20,13 @@ extension ActiveTransfer {
     /// Takes body bytes of a playlist into memory; nil when the body is not a playlist (it goes to the file).
     func takePlaylist(_ bytes: UnsafeRawBufferPointer, from connection: Connection) -> Int? {
         if playlistCapture == nil {
-            guard let held = heldReport, connection.role == .first else { return nil }
+            guard let held = heldReport else { return nil }
+            // Another connection's bytes of the file arrive first (a slow machine): it is a file, reported now, so
+            // the bytes it writes are never on record without the answer that names them.
+            guard connection.role == .first else {
+                reportHeldResponse()
+                return nil
+            }
             heldReport = nil
             guard StreamManifest.kind(prefix: bytes, contentType: nil) != nil else {
                 // A file after all: its answer is reported now, before its first bytes.
