@@ -53,32 +53,15 @@ public struct LinkRenewal: Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let ended = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
+        let status: Int32
         do {
-            try process.run()
+            switch try await BoundedProcess.run(process, timeout: timeout) {
+            case .timedOut: return .failure(.noLink("\(command) did not finish within \(timeout)"))
+            case let .exited(code): status = code
+            }
         } catch {
             return .failure(.cannotStart("\(command) could not start: \(error.localizedDescription)"))
         }
-        let timeout = timeout
-        let pid = process.processIdentifier
-        let killed = PthreadMutex(false)
-        let watchdog = Task {
-            try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled else { return }
-            killed.withLock { $0 = true }
-            kill(pid, SIGTERM)
-            try? await Task.sleep(for: .seconds(2))
-            guard !Task.isCancelled else { return }
-            kill(pid, SIGKILL)
-            // A child it left behind may hold its output open: the wait ends here all the same.
-            try? await Task.sleep(for: .seconds(1))
-            ended.continuation.finish()
-        }
-        var status: Int32 = -1
-        for await code in ended.stream { status = code }
-        watchdog.cancel()
-        if killed.withLock({ $0 }) { return .failure(.noLink("\(command) did not finish within \(timeout)")) }
         guard status == 0 else { return .failure(.noLink("\(command) exited with status \(status)")) }
         let text = String(decoding: Self.readAvailable(output.fileHandleForReading.fileDescriptor), as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }

@@ -38,37 +38,21 @@ extension PageExtractor {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let ended = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
+        let drained = AsyncStream<Drained>.makeStream()
+        let status: Int32
         do {
-            try process.run()
+            let end = try await BoundedProcess.run(process, timeout: timeout) { pid in
+                // Our copies of the write ends: the reads end when yt-dlp closes its own.
+                try? output.fileHandleForWriting.close()
+                try? errors.fileHandleForWriting.close()
+                Self.drain(output.fileHandleForReading, .stdout, limit: Self.outputLimit, killing: pid, into: drained.continuation)
+                Self.drain(errors.fileHandleForReading, .stderr, limit: Self.errorLimit, killing: nil, into: drained.continuation)
+            }
+            guard case let .exited(code) = end else { return .failure(.timedOut(timeout)) }
+            status = code
         } catch {
             return .failure(.cannotStart("\(executable) could not start: \(error.localizedDescription)"))
         }
-        // Our copies of the write ends: the reads end when yt-dlp closes its own.
-        try? output.fileHandleForWriting.close()
-        try? errors.fileHandleForWriting.close()
-        let pid = process.processIdentifier
-        let timedOut = PthreadMutex(false)
-        let watchdog = Task {
-            try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled else { return }
-            timedOut.withLock { $0 = true }
-            kill(pid, SIGTERM)
-            try? await Task.sleep(for: .seconds(2))
-            guard !Task.isCancelled else { return }
-            kill(pid, SIGKILL)
-            // A child it left behind holding its output keeps Foundation from reporting the end: it ends here all the same.
-            try? await Task.sleep(for: .seconds(1))
-            ended.continuation.finish()
-        }
-        let drained = AsyncStream<Drained>.makeStream()
-        Self.drain(output.fileHandleForReading, .stdout, limit: Self.outputLimit, killing: pid, into: drained.continuation)
-        Self.drain(errors.fileHandleForReading, .stderr, limit: Self.errorLimit, killing: nil, into: drained.continuation)
-        var status: Int32 = -1
-        for await code in ended.stream { status = code }
-        watchdog.cancel()
-        if timedOut.withLock({ $0 }) { return .failure(.timedOut(timeout)) }
         let grace = Task {
             try? await Task.sleep(for: Self.drainGrace)
             drained.continuation.finish()
