@@ -70,7 +70,7 @@ struct ManualPage {
             a run is also a key of the settings file (see SETTINGS FILE); the command line wins over the file.
             """)
         let options = Self.mergingInversions((run?.documentedArguments ?? []).filter { !$0.isPositional })
-        for group in OptionGroups.grouped(options) {
+        for group in OptionSections.grouped(options) {
             page.macro("Ss", Mdoc.argument(group.title))
             page.macro("Bl", "-tag -width Ds")
             for option in group.options { item(option, &page) }

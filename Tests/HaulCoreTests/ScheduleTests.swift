@@ -90,15 +90,17 @@ struct ScheduleTests {
     }
 
     @Test(arguments: [
-        ("mon-fri 01:00-07:00", "mon,tue,wed,thu,fri 01:00-07:00"), ("sat,sun 00:00-24:00", "sun,sat 00:00-24:00"),
-        ("fri-mon 22:00-02:00", "sun,mon,fri,sat 22:00-02:00"), ("Mon 08:00-09:30:15", "mon 08:00-09:30:15"),
+        ("mon-fri 01:00-07:00", "mon-fri 01:00-07:00"), ("sat,sun 00:00-24:00", "sat,sun 00:00-24:00"),
+        ("fri-mon 22:00-02:00", "fri-mon 22:00-02:00"), ("Mon 08:00-09:30:15", "mon 08:00-09:30:15"),
+        ("1:00-2:00", "01:00-02:00"), ("sun,sat 9:30-10:00", "sun,sat 09:30-10:00"),
     ])
     func windowsReadAndPrint(text: String, printed: String) throws {
         #expect(try Self.window(text).description == printed)
     }
 
     @Test(arguments: [
-        ("01:00", ScheduleError.malformed("01:00")), ("25:00-26:00", .malformed("25:00-26:00")), ("1:00-2:00", .malformed("1:00-2:00")),
+        ("01:00", ScheduleError.malformed("01:00")), ("25:00-26:00", .malformed("25:00-26:00")), ("1:0-2:00", .malformed("1:0-2:00")),
+        ("001:00-02:00", .malformed("001:00-02:00")),
         ("01:00-01:00", .emptyWindow("01:00-01:00")), ("mon-xyz 01:00-02:00", .badDay("mon-xyz")), ("24:00-01:00", .malformed("24:00-01:00")),
         ("01:00-02:00=1M", .capOutsideLimit("01:00-02:00=1M")), ("01:60-02:00", .malformed("01:60-02:00")),
     ])
@@ -110,5 +112,32 @@ struct ScheduleTests {
         #expect(throws: ScheduleError.limitNeedsRate("08:00-18:00")) { try ScheduleWindow(parsing: "08:00-18:00", cap: true) }
         #expect(throws: ScheduleError.badRate("fast")) { try ScheduleWindow(parsing: "08:00-18:00=fast", cap: true) }
         #expect(try ScheduleWindow(parsing: "08:00-18:00=1M", cap: true).description == "08:00-18:00=1M")
+    }
+
+    @Test func theDaysAreKeptAsGivenAndRead() throws {
+        let window = try Self.window("fri-mon 22:00-02:00")
+        #expect(window.days == [6, 7, 1, 2], "friday to monday, over the week's end")
+        let built = ScheduleWindow(days: [1, 7, 2], start: 0, end: 3600)
+        #expect(built.description == "mon,sat,sun 00:00-01:00", "without the words given, Monday first")
+    }
+
+    @Test func aCapOfZeroLiftsEveryCapWhileItIsOn() throws {
+        let schedule = Schedule(capWindows: [try Self.window("00:00-24:00=1M", cap: true),
+                                             try Self.window("sat,sun 00:00-24:00=0", cap: true)])
+        #expect(schedule.capWindows[1].description == "sat,sun 00:00-24:00=0")
+        let friday = Self.at(2026, 11, 27, 12), saturday = Self.at(2026, 11, 28, 12)
+        #expect(schedule.cap(at: friday, calendar: Self.berlin) == 1 << 20)
+        #expect(schedule.cap(at: saturday, calendar: Self.berlin) == nil)
+        #expect(schedule.nextChange(after: friday, calendar: Self.berlin) == Self.at(2026, 11, 28, 0),
+                "the weekend's lifted cap is a change")
+        #expect(schedule.note(at: saturday, calendar: Self.berlin) == nil, "no cap, no note")
+    }
+
+    @Test func aCapThatOutlastsTheRunWindowSaysWhenTheQueueStops() throws {
+        let schedule = Schedule(runWindows: [try Self.window("08:00-21:45")],
+                                capWindows: [try Self.window("08:00-22:00=300K", cap: true)])
+        #expect(schedule.note(at: Self.at(2026, 11, 25, 12), calendar: Self.berlin) == "schedule: cap 300.0 KiB/s, stops at 21:45")
+        let capOnly = Schedule(capWindows: schedule.capWindows)
+        #expect(capOnly.note(at: Self.at(2026, 11, 25, 12), calendar: Self.berlin) == "schedule: cap 300.0 KiB/s until 22:00")
     }
 }

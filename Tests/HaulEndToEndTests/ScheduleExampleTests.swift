@@ -17,7 +17,7 @@ struct ScheduleExampleTests {
         defer { state.remove() }
         let (status, out, err) = try await Self.schedule(["mon-fri", "01:00-07:00", "sat,sun", "00:00-24:00"], state: state.path)
         #expect(status == 0, "\(err)")
-        #expect(out.contains("runs   mon,tue,wed,thu,fri 01:00-07:00  ") && out.contains(" 00:00-24:00"), "\(out)")
+        #expect(out.contains("runs   mon-fri 01:00-07:00  sat,sun 00:00-24:00\n"), "days as given, in their order: \(out)")
     }
 
     @Test func daysAfterLimit() async throws {
@@ -25,7 +25,7 @@ struct ScheduleExampleTests {
         defer { state.remove() }
         let (status, out, err) = try await Self.schedule(["--limit", "mon-fri", "08:00-18:00=1M"], state: state.path)
         #expect(status == 0, "\(err)")
-        #expect(out.contains("caps   mon,tue,wed,thu,fri 08:00-18:00=1M"), "\(out)")
+        #expect(out.contains("caps   mon-fri 08:00-18:00=1M"), "\(out)")
         let (plain, plainOut, plainErr) = try await Self.schedule(["--limit", "08:00-18:00=1M"], state: state.path)
         #expect(plain == 0 && plainOut.contains("08:00-18:00"), "\(plainErr)")
     }
@@ -35,5 +35,22 @@ struct ScheduleExampleTests {
         defer { state.remove() }
         let (status, _, err) = try await Self.schedule(["08:00-18:00=1M"], state: state.path)
         #expect(status == 2 && err.contains("--limit"), "\(err)")
+    }
+
+    @Test func aCapOfZeroAndSingleDigitHoursAreTaken() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let (status, out, err) = try await Self.schedule(["1:00-7:00", "--limit", "00:00-24:00=1M", "--limit", "sat,sun", "00:00-24:00=0"],
+                                                         state: state.path)
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("runs   01:00-07:00\n") && out.contains("caps   00:00-24:00=1M  sat,sun 00:00-24:00=0\n"), "\(out)")
+    }
+
+    @Test func aMistakeAfterTheStateDirectoryPointsToTheSchedulesHelp() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let process = try HaulProcess(try HaulProcess.binary(named: "haul"), arguments: ["--state-dir", state.path, "schedule", "xyz"])
+        let status = try await process.waitForExit(timeout: .seconds(30))
+        #expect(status == 2 && process.stderrText().contains("(see `haul schedule --help`)"), "\(process.stderrText())")
     }
 }

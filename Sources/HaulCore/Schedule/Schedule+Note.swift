@@ -2,7 +2,7 @@ import Foundation
 
 extension Schedule {
     /// What the schedule does at `now`, in words for the list's header and `haul schedule`: `scheduled: resumes at
-    /// 01:00`, `schedule: cap 1.0 MiB/s until 18:00`, or nil when it neither holds nor caps the queue.
+    /// 01:00`, `schedule: cap 1.0 MiB/s until 18:00`, `schedule: cap 1.0 MiB/s, stops at 17:45`, or nil when it neither holds nor caps the queue.
     public func note(at now: Date, calendar: Calendar) -> String? {
         let (runs, cap) = (runs(at: now, calendar: calendar), cap(at: now, calendar: calendar))
         let next = !runs || cap != nil ? nextChange(after: now, calendar: calendar) : nil
@@ -14,7 +14,10 @@ extension Schedule {
         guard !runs || cap != nil else { return nil }
         let when = next.map { " " + Self.clock($0, now: now, calendar: calendar) } ?? ""
         if !runs { return "scheduled: resumes" + (next == nil ? " never (no run window)" : " at" + when) }
-        return "schedule: cap \(ByteCountFormat.rate(Double(cap ?? 0)))" + (next == nil ? "" : " until" + when)
+        let capped = "schedule: cap \(ByteCountFormat.rate(Double(cap ?? 0)))"
+        guard let next else { return capped }
+        // What changes then: the queue stopping is said as such, not as the cap's end.
+        return capped + (self.runs(at: next, calendar: calendar) ? " until" : ", stops at") + when
     }
 
     /// `01:00`, or `Mon 01:00` when it is not today, in the calendar's time zone.

@@ -19,9 +19,15 @@ public struct Schedule: Sendable, Equatable, Codable {
         runWindows.isEmpty || runWindows.contains { $0.contains(date, calendar: calendar) }
     }
 
-    /// The cap on all downloads at `date`: the lowest of the cap windows it falls in, nil for none.
+    /// The cap on all downloads at `date`: the lowest of the cap windows it falls in, nil for none or when one of
+    /// them is `=0` (no cap).
     public func cap(at date: Date, calendar: Calendar) -> Int64? {
-        capWindows.filter { $0.contains(date, calendar: calendar) }.compactMap(\.cap).min()
+        Self.cap(lowest: capWindows.filter { $0.contains(date, calendar: calendar) }.compactMap(\.cap).min())
+    }
+
+    /// The cap the lowest of the open windows' caps makes: 0 lifts every cap.
+    static func cap(lowest: Int64?) -> Int64? {
+        lowest.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The most windows a schedule may have, run and cap windows together: enough for any week by the minute

@@ -96,7 +96,7 @@ struct ScheduleDayTable {
                 }
                 index += 1
             }
-            let answer = Answer(runs: alwaysRuns || openRuns > 0, cap: openCaps.first)
+            let answer = Answer(runs: alwaysRuns || openRuns > 0, cap: Schedule.cap(lowest: openCaps.first))
             if answers.last != answer {
                 starts.append(second)
                 answers.append(answer)

@@ -2,15 +2,17 @@ import Foundation
 
 /// One window of a schedule (`haul schedule`, DESIGN §10): days of the week, a local start and end time, and for
 /// a cap window the cap. `mon-fri 01:00-07:00`, `22:00-06:30` (over midnight: it belongs to the day it starts),
-/// `08:00-18:00=1M`, `sat,sun 00:00:05-24:00`.
+/// `08:00-18:00=1M` (`=0`: no cap while it is on), `sat,sun 00:00:05-24:00`.
 public struct ScheduleWindow: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Days it starts on, 1 = Sunday … 7 = Saturday (`Calendar`'s numbering); every day when empty.
     public var days: Set<Int>
+    /// The days as the user wrote them (`sat,sun`, `fri-mon`), lowercased, so they are echoed in the order given.
+    public var daysAsGiven: String?
     /// Seconds after local midnight, 0..<86400.
     public var start: Int
     /// Seconds after local midnight, 1...86400; at or before `start` for a window over midnight.
     public var end: Int
-    /// Bytes per second while the window is on, for a cap window.
+    /// Bytes per second while the window is on, for a cap window; 0 lifts every cap while it is on.
     public var cap: Int64?
 
     public init(days: Set<Int> = [], start: Int, end: Int, cap: Int64? = nil) {
@@ -49,13 +51,14 @@ public struct ScheduleWindow: Sendable, Equatable, Codable, CustomStringConverti
     public init(parsing text: String, cap wantsCap: Bool) throws(ScheduleError) {
         var words = text.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count == 1 || words.count == 2 else { throw .malformed(text) }
+        daysAsGiven = words.count == 2 ? words[0].lowercased() : nil
         days = words.count == 2 ? try Self.days(String(words.removeFirst()), in: text) : []
         var span = Substring(words[0])
         cap = nil
         if let equals = span.firstIndex(of: "=") {
             guard wantsCap else { throw .capOutsideLimit(text) }
             let rate = String(span[span.index(after: equals)...])
-            guard let bytes = ByteSize.parse(rate), bytes > 0 else { throw .badRate(rate) }
+            guard let bytes = ByteSize.parse(rate), bytes >= 0 else { throw .badRate(rate) }
             cap = bytes
             span = span[..<equals]
         } else if wantsCap {
@@ -69,10 +72,11 @@ public struct ScheduleWindow: Sendable, Equatable, Codable, CustomStringConverti
         end = last
     }
 
-    /// `HH:MM` or `HH:MM:SS`; `24:00` only as an end.
+    /// `HH:MM` or `HH:MM:SS` (`H:MM` too); `24:00` only as an end.
     static func time(_ text: Substring, allowing24: Bool) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+        guard parts.count == 2 || parts.count == 3, (1...2).contains(parts[0].count),
+              parts.dropFirst().allSatisfy({ $0.count == 2 }), parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
               let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60
         else { return nil }
         let seconds = parts.count == 3 ? Int(parts[2]) : 0
@@ -101,11 +105,14 @@ public struct ScheduleWindow: Sendable, Equatable, Codable, CustomStringConverti
 
     public var description: String {
         var text = ""
-        if !days.isEmpty {
-            text = days.sorted().map { Self.dayNames[$0 - 1] }.joined(separator: ",") + " "
+        if let daysAsGiven {
+            text = daysAsGiven + " "
+        } else if !days.isEmpty {
+            // Monday first, as people write weeks.
+            text = days.sorted { ($0 + 5) % 7 < ($1 + 5) % 7 }.map { Self.dayNames[$0 - 1] }.joined(separator: ",") + " "
         }
         text += Self.clock(start) + "-" + Self.clock(end)
-        if let cap { text += "=" + (cap % (1 << 20) == 0 ? "\(cap >> 20)M" : cap % 1024 == 0 ? "\(cap >> 10)K" : "\(cap)") }
+        if let cap { text += "=" + (cap == 0 ? "0" : cap % (1 << 20) == 0 ? "\(cap >> 20)M" : cap % 1024 == 0 ? "\(cap >> 10)K" : "\(cap)") }
         return text
     }
 
@@ -133,7 +140,7 @@ public enum ScheduleError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .badDay(text):
             return "'\(text.escapingAllControlCharacters)' is not a day or a range of days (mon tue wed thu fri sat sun, mon-fri, sat,sun)"
         case let .badRate(text):
-            return "'\(text.escapingAllControlCharacters)' is not a rate (say 1M or 500K)"
+            return "'\(text.escapingAllControlCharacters)' is not a rate (say 1M or 500K, or 0 for no cap)"
         case let .emptyWindow(text):
             return "schedule window '\(text.escapingAllControlCharacters)' starts when it ends"
         case let .limitNeedsRate(text):

@@ -63,7 +63,7 @@ extension Haul {
                 try command.run()
             }
         } catch {
-            FailureReport(error, help: CommandSuggestion.help(for: arguments)).exit()
+            FailureReport(error, help: CommandSuggestion.help(for: subcommandFirst(arguments))).exit()
         }
         ProcessExit.now(ExitStatus.success.rawValue)
     }

@@ -10,9 +10,13 @@ struct ScheduleCommand: AsyncParsableCommand {
         commandName: "schedule",
         abstract: "Run the queue only in some hours, or cap it in some hours (local time).",
         discussion: """
-            A window is [DAYS] HH:MM[:SS]-HH:MM[:SS]: 01:00-07:00, mon-fri 22:00-06:30 (over midnight it belongs to
-            the day it starts), sat,sun 00:00-24:00. Outside every run window running tasks go back in line and
-            nothing starts, except a task resumed by hand. A cap window ends in =RATE: --limit 08:00-18:00=1M.
+            A window is [DAYS] HH:MM[:SS]-HH:MM[:SS]: 01:00-07:00, mon-fri 22:00-06:30 (over midnight it belongs to \
+            the day it starts), sat,sun 00:00-24:00, fri-mon 1:00-2:00. Outside every run window running tasks go \
+            back in line and nothing starts, except a task resumed by hand.
+
+            A cap window ends in =RATE: --limit 08:00-18:00=1M. Where cap windows overlap the lowest cap holds, \
+            and =0 lifts every cap while it is on: --limit 00:00-24:00=1M --limit sat,sun 00:00-24:00=0.
+
             Giving windows replaces the whole schedule; --clear removes it.
             """)
 
