@@ -77,6 +77,8 @@ struct CompletionTests {
         #expect(try await installed.words(shell, "haul remove --del").contains("--delete-file"))
         #expect(try await installed.words(shell, "haul schedule --cl").contains("--clear"))
         #expect(try await installed.words(shell, "haul p").contains("pause"))
+        #expect(try await installed.words(shell, "haul http://127.0.0.1/a --lim").contains("--limit-rate"), "\(shell): after a link")
+        #expect(try await installed.words(shell, "haul -j 2 http://127.0.0.1/a --retr").contains("--retries"), "\(shell)")
         }
     }
 
@@ -94,6 +96,8 @@ struct CompletionTests {
         }
         #expect(Set(try await installed.words(shell, "haul --stream ")).isSuperset(of: ["auto", "off"]))
         #expect(!(try await installed.words(shell, "haul --stream ")).contains("pause"))
+        let afterLink = try await installed.words(shell, "haul http://127.0.0.1/a -d f")
+        #expect(afterLink.contains { $0.hasPrefix("folder") }, "\(shell): \(afterLink)")
         #expect(Set(try await installed.words(shell, "haul add --stream-quality ")).isSuperset(of: ["best", "worst", "720"]))
         let themes = try await installed.words(shell, "haul --theme ")
         #expect(Set(themes).isSuperset(of: ["default", "monochrome", "light", "sunset"]), "\(shell): \(themes)")

@@ -31,7 +31,8 @@ struct CompletionRoot: AsyncParsableCommand {
     /// The argument parser's script for `shell`, with its limits worked around:
     /// - The root takes the URLs and has subcommands: each generator would take every word for a URL and never reach
     ///   a subcommand (zsh's `_arguments` even refuses the two rest arguments). The root's URLs are left out of its
-    ///   completion (nothing completes a URL), so `haul pause ⇥` reaches `pause`.
+    ///   completion (nothing completes a URL), so `haul pause ⇥` reaches `pause`; a first word that is no command
+    ///   (a link) hands the words after it to `run`'s completion, so `haul URL --lim⇥` completes.
     /// - fish before 4 (Debian's 3.6): `commandline -tC` sets the cursor instead of reading it, which fails under
     ///   `complete -C`; the cursor's place in the word is the length of the word up to it.
     static func script(for shell: CompletionShell) -> String {
@@ -39,11 +40,29 @@ struct CompletionRoot: AsyncParsableCommand {
         switch shell {
         case .zsh:
             return script.replacingFirst("\n        '*:urls:'\n", with: "\n")
+                .replacingFirst("""
+                            "_haul_${words[1]}" && ret=0
+                            ;;
+                        esac
+                """, with: """
+                            "_haul_${words[1]}" && ret=0
+                            ;;
+                        *)
+                            _haul_run && ret=0
+                            ;;
+                        esac
+                """)
         case .fish:
             return script.replacingFirst("__haul_parse_subcommand -r 1 ", with: "__haul_parse_subcommand 0 ")
                 .replacingOccurrences(of: "(__haul_tokens -tC)", with: "(string length -- \"$(commandline -ct)\")")
         default:
             return script.replacingFirst("    __haul_offer_flags_options -1\n", with: "    __haul_offer_flags_options 0\n")
+                .replacingFirst("    *)\n        # Offer subcommand completions\n", with: """
+                    *)
+                        if [[ -n "${subcommand}" && ${#unparsed_words[@]} -gt 0 ]]; then _haul_run; return; fi
+                        # Offer subcommand completions
+
+                """)
         }
     }
 
