@@ -147,7 +147,16 @@ extension SettingsFile {
             if let message = key.check(setting) {
                 throw .badValue(path: path, line: line, key: key.name, section: section, message: message)
             }
-            return setting
+            return key.values == .file || key.values == .directory ? Self.expandingHome(setting) : setting
+        }
+
+        /// A path's leading `~` or `~user` made the home it names, as a shell would have on the command line.
+        static func expandingHome(_ setting: SettingValue) -> SettingValue {
+            switch setting {
+            case let .string(path): return .string(HomePath.expanding(path))
+            case let .strings(paths): return .strings(paths.map(HomePath.expanding))
+            default: return setting
+            }
         }
 
         static func settingValue(_ value: TOMLValueConvertible) -> SettingValue? {

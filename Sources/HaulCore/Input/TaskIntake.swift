@@ -186,7 +186,7 @@ public struct TaskIntake: Sendable {
 
     /// `path` with `~` expanded, made absolute against `base`, and with `.` and `..` removed.
     static func absolutePath(_ path: String, relativeTo base: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = HomePath.expanding(path)
         let joined = expanded.hasPrefix("/") ? expanded : (base as NSString).appendingPathComponent(expanded)
         return (joined as NSString).standardizingPath
     }
