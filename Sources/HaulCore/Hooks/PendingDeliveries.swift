@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Counts notifications still on their way (a `notify-send` that has not exited), so a run can wait for them
 /// before it ends: a process that exits first loses the last ones (issue 28 §4).
 ///
@@ -6,7 +8,8 @@
 public final class PendingDeliveries: Sendable {
     private struct State {
         var pending = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var nextWaiter = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let state = PthreadMutex(State())
@@ -26,36 +29,31 @@ public final class PendingDeliveries: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.pending -= 1
             guard state.pending <= 0 else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
 
     /// Waits until none is on its way, or `timeout` has passed; returns whether all arrived.
+    ///
+    /// The timeout is a dispatch timer, not a task: a process ending while the cooperative pool is busy still
+    /// stops waiting on time.
     @discardableResult
     public func waitForAll(timeout: Duration) async -> Bool {
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
-            releaseWaiters()
-        }
-        defer { timer.cancel() }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                guard state.pending > 0 else { return true }
-                state.waiters.append(waiter)
-                return false
+            let key = state.withLock { state -> Int? in
+                guard state.pending > 0 else { return nil }
+                state.nextWaiter += 1
+                state.waiters[state.nextWaiter] = waiter
+                return state.nextWaiter
             }
-            if done { waiter.resume() }
+            guard let key else { return waiter.resume() }
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) { [self] in
+                state.withLock { $0.waiters.removeValue(forKey: key) }?.resume()
+            }
         }
         return count == 0
-    }
-
-    private func releaseWaiters() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
