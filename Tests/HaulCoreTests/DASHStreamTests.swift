@@ -230,6 +230,13 @@ struct DASHStreamTests {
         #expect(DASHStream.isManifest(prefix: Array(Self.templated.utf8), contentType: "application/octet-stream"))
         #expect(!DASHStream.isManifest(prefix: Array("<?xml version=\"1.0\"?><rss></rss>".utf8), contentType: nil))
         #expect(!DASHStream.isManifest(prefix: Array("#EXTM3U\n".utf8), contentType: nil))
+        #expect(DASHStream.isManifest(prefix: [0xEF, 0xBB, 0xBF] + Array(" \r\n<?xml version=\"1.0\"?><dash:MPD>".utf8), contentType: nil),
+                "a byte-order mark, blank lines and a namespace prefix")
+        #expect(DASHStream.isManifest(prefix: Array(("<" + String(repeating: "x", count: 1019) + "<MPD").utf8), contentType: nil),
+                "the element's name ends at the 1,024th byte")
+        #expect(!DASHStream.isManifest(prefix: Array(("<" + String(repeating: "x", count: 1020) + "<MPD").utf8), contentType: nil))
+        #expect(!DASHStream.isManifest(prefix: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }, contentType: nil))
+        #expect(!DASHStream.isManifest(prefix: Array("<".utf8), contentType: nil) && !DASHStream.isManifest(prefix: Array("MPD".utf8), contentType: nil))
     }
 
     static let indexed = mpd("""

@@ -37,9 +37,15 @@ public struct DASHStream: Sendable, Equatable {
         if contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/dash+xml" {
             return true
         }
-        let head = String(decoding: prefix.prefix(1024), as: UTF8.self)
-        guard head.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<") else { return false }
-        return head.contains("<MPD") || head.contains(":MPD")
+        // Read as bytes: every file's first answer passes here, and decoding a binary file's head costs.
+        let head = Array(prefix.prefix(1024))
+        var start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
+        guard start < head.count, head[start] == UInt8(ascii: "<") else { return false }
+        let name = Array("MPD".utf8)
+        return (start + 1..<max(start + 1, head.count - 2)).contains { index in
+            (head[index - 1] == UInt8(ascii: "<") || head[index - 1] == UInt8(ascii: ":")) && head[index..<index + 3].elementsEqual(name)
+        }
     }
 
     /// What a manifest resolves to: the stream, or the `sidx` boxes its `SegmentBase` representations need first.
