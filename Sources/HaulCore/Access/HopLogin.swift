@@ -35,6 +35,9 @@ public enum HopLogin {
 
     /// The login for a request to `url`, for a task whose link and mirrors are `links`, with the task's `.netrc`.
     public static func choose(for url: String, links: [String], netrc: NetrcFile?) -> Choice {
+        // Without a `.netrc` a login can only be a link's own, and a link with one has an `@` (read once per request:
+        // parsing the URLs below is the dearer part of starting a small file).
+        if netrc == nil, !url.contains("@"), !links.contains(where: { $0.contains("@") }) { return Choice() }
         if URLValidation.redacted(url) != url { return Choice(source: .link) }
         if let link = links.first(where: { RedirectCredentials.sameOrigin(url, $0) }) {
             // The link's own login wins on its origin (and one it cannot read gives none, not the netrc's).

@@ -12,7 +12,7 @@ public enum RedirectCredentials {
 
     /// `headers` (`Name: value` lines) as a request to `target` may send them, for a task whose link is `original`.
     public static func headers(_ headers: [String], original: String, target: String) -> [String] {
-        guard !sameOrigin(original, target) else { return headers }
+        guard headers.contains(where: carriesCredentials), original != target, !sameOrigin(original, target) else { return headers }
         return headers.filter { !carriesCredentials($0) }
     }
 

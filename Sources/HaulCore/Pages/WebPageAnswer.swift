@@ -6,8 +6,6 @@ public enum WebPageAnswer {
 
     /// Whether `contentType` (a header value, parameters allowed) names a web page.
     public static func isPage(contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let type = contentType.prefix { $0 != ";" }.trimmingHTTPWhitespace().lowercased()
-        return types.contains(type)
+        MediaType.essence(of: contentType).map(types.contains) ?? false
     }
 }

@@ -61,7 +61,7 @@ public struct DownloadCategory: Sendable, Equatable {
 
     /// Whether a `Content-Type` header value (parameters allowed) is `pattern` (`video/mp4`, or `video/*`).
     public static func contentType(_ value: String, matches pattern: String) -> Bool {
-        let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = MediaType.essence(of: value) ?? ""
         guard !type.isEmpty else { return false }
         return pattern.hasSuffix("/*") ? type.hasPrefix(pattern.dropLast()) : type == pattern
     }

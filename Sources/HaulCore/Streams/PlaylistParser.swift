@@ -16,7 +16,7 @@ public enum PlaylistParser {
     /// Whether a response is a playlist: its body starts with `#EXTM3U` (after a byte order mark and blanks),
     /// or its content type is HLS's.
     public static func isPlaylist(prefix: some Collection<UInt8>, contentType: String?) -> Bool {
-        if let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+        if let type = MediaType.essence(of: contentType),
            ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl"].contains(type) {
             return true
         }

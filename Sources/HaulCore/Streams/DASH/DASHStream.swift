@@ -34,7 +34,7 @@ public struct DASHStream: Sendable, Equatable {
 
     /// Whether an answer is a DASH manifest: its content type says so, or its first bytes open an `MPD` element.
     public static func isManifest(prefix: some Collection<UInt8>, contentType: String?) -> Bool {
-        if contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/dash+xml" {
+        if MediaType.essence(of: contentType) == "application/dash+xml" {
             return true
         }
         // Read as bytes: every file's first answer passes here, and decoding a binary file's head costs.
