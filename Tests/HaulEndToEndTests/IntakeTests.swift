@@ -77,6 +77,8 @@ import Testing
          "line 2: the line is not valid UTF-8 text"),
         (Array("http://127.0.0.1:9/a\n  out=caf".utf8) + [0xE9] + Array(".txt\n".utf8),
          "line 2: the line is not valid UTF-8 text"),
+        (Array("http://127.0.0.1:9/a\nhttp://127.0.0.1:9/".utf8) + [UInt8](repeating: 0x61, count: 65537),
+         "line 2: the line is longer than 64.0 KiB"),
     ]
 
     @Test(arguments: badInputFiles)
@@ -87,6 +89,17 @@ import Testing
         let (status, _, stderr) = try await run.run(["add", "-i", file], directory: true)
         #expect(status == 2)
         #expect(stderr.contains(message), "\(stderr)")
+        #expect(try await run.list().isEmpty)
+    }
+
+    @Test func aHugeInputFileIsRefusedBeforeItIsRead() async throws {
+        let run = try HaulRun()
+        let file = run.root.path + "/huge.txt"
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        // Sparse: 1 GiB of size, no bytes on disk.
+        #expect(truncate(file, 1 << 30) == 0)
+        let (status, _, stderr) = try await run.run(["add", "-i", file], directory: true, timeout: .seconds(10))
+        #expect(status == 2 && stderr.contains("holds 1.0 GiB; haul reads at most 64.0 MiB"), "\(stderr)")
         #expect(try await run.list().isEmpty)
     }
 }

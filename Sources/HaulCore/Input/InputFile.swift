@@ -16,6 +16,11 @@ public enum InputFile {
         Set(["out", "checksum"] + OptionRegistry.all.filter { $0.scope == .task }.flatMap { [$0.name] + ($0.aria2.map { [$0.name] } ?? []) })
     }
 
+    /// The most an input file may hold: about 500,000 links. A bigger file is refused before it is read.
+    public static let maxBytes = 64 << 20
+    /// The longest line: far above any real link or option, and short enough that a hostile one costs nothing.
+    public static let maxLineBytes = 64 << 10
+
     /// The tasks of an input file, in order, plus warnings about lines that were ignored.
     ///
     /// A line that starts with neither a space nor a tab holds a URL, or several tab-separated URLs of one file
@@ -42,6 +47,7 @@ public enum InputFile {
 
         for (index, raw) in lines(of: bytes).enumerated() {
             let number = index + 1
+            guard raw.count <= maxLineBytes else { throw InputFileError(line: number, reason: .lineTooLong(limit: maxLineBytes)) }
             guard let line = String(validating: raw, as: UTF8.self) else {
                 throw InputFileError(line: number, reason: .invalidUTF8)
             }

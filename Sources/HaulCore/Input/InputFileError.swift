@@ -11,6 +11,8 @@ public struct InputFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidUTF8
         /// The line does not follow the file's format; the text says how to fix it.
         case syntax(String)
+        /// The line is longer than `limit` bytes.
+        case lineTooLong(limit: Int)
     }
 
     /// 1-based line number in the file.
@@ -28,6 +30,7 @@ public struct InputFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .intake(error): return error.description
         case .invalidUTF8: return "the line is not valid UTF-8 text; save the file as UTF-8"
         case let .syntax(text): return text
+        case let .lineTooLong(limit): return "the line is longer than \(ByteCountFormat.size(Int64(limit))); no link or option is that long"
         }
     }
 

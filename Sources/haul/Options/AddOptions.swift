@@ -115,9 +115,13 @@ struct AddOptions: ParsableArguments {
             throw ValidationError(error.description)
         }
         if let inputFile {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: inputFile, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let data = FileManager.default.contents(atPath: inputFile) else {
+            let data: Data
+            do {
+                data = try BoundedFileRead.contents(of: inputFile, limit: InputFile.maxBytes)
+            } catch .tooLarge(let bytes) {
+                throw ValidationError(
+                    "input file '\(inputFile)' holds \(ByteCountFormat.size(bytes)); haul reads at most \(ByteCountFormat.size(Int64(InputFile.maxBytes))) (about 500,000 links): split it")
+            } catch {
                 throw ValidationError("cannot read input file '\(inputFile)' (missing, a directory, or not readable)")
             }
             let parsed: (tasks: [NewTask], warnings: [String])
