@@ -96,28 +96,38 @@ struct ReadmeCommandTests {
         let text = try String(contentsOfFile: Self.readme, encoding: .utf8)
         let examples = ReadmeExamples(markdown: text)
         #expect(examples.sessions.flatMap(\.commands).count >= 50, "the README's commands were found")
-        for session in examples.sessions {
-            let sandbox = try Sandbox(server: server)
-            defer { sandbox.root.remove() }
-            let commands = session.commands.map(sandbox.made)
-            // Tasks for the ids the commands name (`haul pause 3`, `haul set-url 7 …`), slow enough to stay unfinished.
-            if commands.contains(where: { $0.count > 2 && Self.takesIds.contains($0[1]) && Int($0[2]) != nil }) {
-                let links = (1...8).map { server.url("/readme/task\($0).bin") }
-                let (status, message) = try await sandbox.run(["haul", "add"] + links)
-                try #require(status == 0, "\(message)")
+        // Each session on a queue of its own, three at a time.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, session) in examples.sessions.enumerated() {
+                if index >= 3 { try await group.next() }
+                group.addTask { try await Self.play(session, server: server) }
             }
-            let daemon = commands.contains { $0.dropFirst().first == "daemon" }
-            for (index, words) in commands.enumerated() {
-                // The attached list needs a terminal (BackgroundAttachTests runs it in tmux); without one it is refused.
-                if daemon && words == ["haul"] { continue }
-                // What a resume resumes is paused first.
-                if words.count > 2, words[1] == "resume", let id = Int(words[2]) { _ = try await sandbox.run(["haul", "pause", String(id)]) }
-                let (status, message) = try await sandbox.run(words)
-                let written = session.commands[index].joined(separator: " ")
-                #expect((0...3).contains(status) && status != 2, "README line \(session.line): `\(written)` exited \(status): \(message)")
-            }
-            if daemon { await sandbox.stop() }
+            try await group.waitForAll()
         }
+    }
+
+    /// Runs one session's commands in order on a sandbox of its own.
+    static func play(_ session: ReadmeExamples.Session, server: FaultServer) async throws {
+        let sandbox = try Sandbox(server: server)
+        defer { sandbox.root.remove() }
+        let commands = session.commands.map(sandbox.made)
+        // Tasks for the ids the commands name (`haul pause 3`, `haul set-url 7 …`), slow enough to stay unfinished.
+        if commands.contains(where: { $0.count > 2 && takesIds.contains($0[1]) && Int($0[2]) != nil }) {
+            let links = (1...8).map { server.url("/readme/task\($0).bin") }
+            let (status, message) = try await sandbox.run(["haul", "add"] + links)
+            try #require(status == 0, "\(message)")
+        }
+        let daemon = commands.contains { $0.dropFirst().first == "daemon" }
+        for (index, words) in commands.enumerated() {
+            // The attached list needs a terminal (BackgroundAttachTests runs it in tmux); without one it is refused.
+            if daemon && words == ["haul"] { continue }
+            // What a resume resumes is paused first.
+            if words.count > 2, words[1] == "resume", let id = Int(words[2]) { _ = try await sandbox.run(["haul", "pause", String(id)]) }
+            let (status, message) = try await sandbox.run(words)
+            let written = session.commands[index].joined(separator: " ")
+            #expect((0...3).contains(status) && status != 2, "README line \(session.line): `\(written)` exited \(status): \(message)")
+        }
+        if daemon { await sandbox.stop() }
     }
 
     @Test func theSettingsFileIsRead() async throws {
