@@ -2,7 +2,8 @@ import Foundation
 
 extension Schedule {
     /// What the schedule does at `now`, in words for the list's header and `haul schedule`: `scheduled: resumes at
-    /// 01:00`, `schedule: cap 1.0 MiB/s until 18:00`, `schedule: cap 1.0 MiB/s, stops at 17:45`, or nil when it neither holds nor caps the queue.
+    /// 01:00`, `schedule: cap 1.0 MiB/s until 18:00`, `schedule: cap 1.0 MiB/s, stops at 17:45`, or nil when it
+    /// neither holds nor caps the queue.
     public func note(at now: Date, calendar: Calendar) -> String? {
         let (runs, cap) = (runs(at: now, calendar: calendar), cap(at: now, calendar: calendar))
         let next = !runs || cap != nil ? nextChange(after: now, calendar: calendar) : nil
