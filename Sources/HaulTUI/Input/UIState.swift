@@ -238,13 +238,19 @@ public struct UIContext: Sendable, Equatable {
         self.init(
             downloading: downloading, completed: completed, visibleRows: visibleRows,
             maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
-        overallLimit = snapshot.overallLimit
-        schedule = snapshot.schedule
-        scheduleSuspended = snapshot.scheduleSuspended
+        takeSettings(of: snapshot)
         if !marks.isEmpty {
             marked = rows.indices.lazy.filter { marks.contains(rows[$0].task.id) }.map(ref)
             vanishedMarks = marks.subtracting(marked.map(\.id))
         }
+    }
+
+    /// Takes the queue-wide settings `snapshot` carries (what a snapshot of the same rows may change).
+    public mutating func takeSettings(of snapshot: QueueSnapshot) {
+        maxConcurrent = snapshot.maxConcurrent
+        overallLimit = snapshot.overallLimit
+        schedule = snapshot.schedule
+        scheduleSuspended = snapshot.scheduleSuspended
     }
 
     func rows(_ list: UIState.ListKind) -> [RowRef] { list == .downloading ? downloading : completed }
