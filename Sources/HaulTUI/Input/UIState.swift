@@ -138,7 +138,19 @@ public struct UIContext: Sendable, Equatable {
     public struct RowRef: Sendable, Equatable {
         public var id: TaskID
         public var state: TaskState
-        public var name: String
+        /// The name messages quote. A task's is worked out when read (from its link, which is parsed), so the
+        /// references of 10,000 rows a context holds cost no name but the one a key asks for.
+        public var name: String {
+            naming.given ?? DownloadTask.displayName(fileName: naming.fileName, requestedName: naming.requestedName, url: url)
+        }
+        /// What `name` comes from: a name given as it is, or a task's names, with `url`.
+        private var naming: Naming
+
+        private struct Naming: Sendable, Equatable {
+            var given: String?
+            var fileName: String?
+            var requestedName: String?
+        }
         /// Connections the download may use.
         public var split: Int
         /// Its link, and whether a replaced one still waits for the server's word (`LinkChange`).
@@ -156,9 +168,9 @@ public struct UIContext: Sendable, Equatable {
 
         /// The reference of a snapshot's row.
         public init(_ row: QueueSnapshot.Row) {
-            self.init(
-                id: row.task.id, state: row.task.state, name: row.task.displayName, split: row.split, url: row.task.url,
-                linkChange: row.task.linkChange)
+            let task = row.task
+            self.init(id: task.id, state: task.state, name: "", split: row.split, url: task.url, linkChange: task.linkChange)
+            naming = Naming(fileName: task.fileName, requestedName: task.requestedName)
         }
 
         /// Every row's reference, by index.
@@ -167,7 +179,7 @@ public struct UIContext: Sendable, Equatable {
         public init(id: TaskID, state: TaskState, name: String, split: Int = 1, url: String = "", linkChange: LinkChange? = nil) {
             self.id = id
             self.state = state
-            self.name = name
+            naming = Naming(given: name)
             self.split = split
             self.url = url
             self.linkChange = linkChange
@@ -215,7 +227,7 @@ public struct UIContext: Sendable, Equatable {
     /// The context for a snapshot on a screen with `visibleRows` list rows, its lists filtered and ordered as
     /// `shown` says (by default every row in queue order); `marks` are the marked tasks.
     /// - Parameter refs: every row's `RowRef`, by index in the snapshot (`RowRef.all`), when the caller keeps them: a
-    ///   key in the filter then copies them instead of working out 10,000 names again.
+    ///   key in the filter then copies them instead of making 10,000 again.
     public init(
         snapshot: QueueSnapshot, visibleRows: Int, downloadDirectory: String, shown: ShownRows? = nil, marks: Set<TaskID> = [],
         refs: [RowRef]? = nil

@@ -102,7 +102,7 @@ public struct ShownRowsCache: Sendable {
             if let search, search.sequence == snapshot.sequence {
                 rowSearch = search.value
             } else {
-                let made = RowSearch(snapshot, reusing: search?.value, refs: rowRefs(snapshot))
+                let made = RowSearch(snapshot, reusing: search?.value)
                 search = (snapshot.sequence, made)
                 rowSearch = made
             }
