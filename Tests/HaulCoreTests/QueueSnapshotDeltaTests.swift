@@ -73,6 +73,15 @@ import HaulCore
         rows[4] = row(5, .running, done: 30)
         let next = try #require(QueueSnapshotDelta(from: snapshot, to: self.snapshot(rows, sequence: 2)).applied(to: snapshot, index: index))
         #expect(next.revision.epoch == epoch && next.revision.patched == [4])
+        // Between two snapshots of the same rows, only the patched ones are compared, and only those that differ travel.
+        var later = next
+        let again = later.updateRow(at: 4, with: row(5, .running, done: 40))
+        #expect(again)
+        later.sequence = 3
+        let patchedOnly = QueueSnapshotDelta(from: next, to: later)
+        #expect(patchedOnly.order == nil && patchedOnly.rows.map(\.bytesReceived) == [40])
+        #expect(patchedOnly.applied(to: next, index: index) == later)
+        #expect(QueueSnapshotDelta(from: later, to: later).rows.isEmpty)
         snapshot.rows = rows
         #expect(snapshot.revision.epoch != epoch && snapshot.revision.patched.isEmpty)
         #expect(snapshot == self.snapshot(rows, sequence: 1), "how the rows were made is not what they are")
