@@ -140,17 +140,10 @@ public struct UIContext: Sendable, Equatable {
         public var state: TaskState
         /// The name messages quote. A task's is worked out when read (from its link, which is parsed), so the
         /// references of 10,000 rows a context holds cost no name but the one a key asks for.
-        public var name: String {
-            naming.given ?? DownloadTask.displayName(fileName: naming.fileName, requestedName: naming.requestedName, url: url)
-        }
-        /// What `name` comes from: a name given as it is, or a task's names, with `url`.
-        private var naming: Naming
-
-        private struct Naming: Sendable, Equatable {
-            var given: String?
-            var fileName: String?
-            var requestedName: String?
-        }
+        public var name: String { DownloadTask.displayName(fileName: fileName, requestedName: requestedName, url: url) }
+        /// What `name` comes from, with `url`: a task's names, or a name given as it is (as a file name).
+        private var fileName: String?
+        private var requestedName: String?
         /// Connections the download may use.
         public var split: Int
         /// Its link, and whether a replaced one still waits for the server's word (`LinkChange`).
@@ -170,7 +163,7 @@ public struct UIContext: Sendable, Equatable {
         public init(_ row: QueueSnapshot.Row) {
             let task = row.task
             self.init(id: task.id, state: task.state, name: "", split: row.split, url: task.url, linkChange: task.linkChange)
-            naming = Naming(fileName: task.fileName, requestedName: task.requestedName)
+            (fileName, requestedName) = (task.fileName, task.requestedName)
         }
 
         /// Every row's reference, by index.
@@ -179,7 +172,7 @@ public struct UIContext: Sendable, Equatable {
         public init(id: TaskID, state: TaskState, name: String, split: Int = 1, url: String = "", linkChange: LinkChange? = nil) {
             self.id = id
             self.state = state
-            naming = Naming(given: name)
+            fileName = name
             self.split = split
             self.url = url
             self.linkChange = linkChange

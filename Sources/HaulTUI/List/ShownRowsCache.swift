@@ -30,8 +30,8 @@ public struct ShownRowsCache: Sendable {
         var rows: ShownRows
         /// Each row's share in its group's figures as last counted, by row index; empty when no group is shown.
         var shares: [GroupSummary.Share]
-        /// The shown group of each row that is in one, by row index.
-        var groupOfRow: [Int: Int]
+        /// The shown group of each row, by row index (-1 for none); empty when no group is shown.
+        var groupOfRow: [Int32]
     }
 
     /// Every row's reference, and the snapshot they stand for.
@@ -124,9 +124,9 @@ public struct ShownRowsCache: Sendable {
         _ rows: ShownRows, of snapshot: QueueSnapshot, filter: String, view: ListView, refsVersion: UInt64,
         shares: [GroupSummary.Share]
     ) {
-        var groupOfRow: [Int: Int] = [:]
+        var groupOfRow: [Int32] = rows.groups.isEmpty ? [] : Array(repeating: -1, count: snapshot.rows.count)
         for (number, group) in rows.groups.enumerated() {
-            for index in group.members { groupOfRow[index] = number }
+            for index in group.members { groupOfRow[index] = Int32(number) }
         }
         version += 1
         last = Last(
@@ -140,7 +140,8 @@ extension ShownRowsCache.Last {
     fileprivate mutating func moveGroupFigures(to snapshot: QueueSnapshot, visited: inout Int) {
         guard !groupOfRow.isEmpty else { return }
         for index in snapshot.revision.patched {
-            guard let number = groupOfRow[index] else { continue }
+            let number = Int(groupOfRow[index])
+            guard number >= 0 else { continue }
             visited += 1
             let share = GroupSummary.Share(snapshot.rows[index])
             rows.groups[number].summary.replace(shares[index], with: share)
