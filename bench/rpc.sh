@@ -75,6 +75,15 @@ until tmux -L "$sock" capture-pane -p -t b | grep -q "attached to haul"; do
 done
 echo "attached list, first frame: $(( $(now_ms) - start )) ms"
 sleep 1
+# The input file's tasks are one group's row (DESIGN §12): open it, so the keys below act on one task (as bench/tui.sh).
+tmux -L "$sock" send-keys -t b Right
+t0=$(now_ms)
+until tmux -L "$sock" capture-pane -p -t b | grep -q "▾ list.txt"; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && { echo "the group did not open within 5 s"; exit 1; }
+  sleep 0.002
+done
+tmux -L "$sock" send-keys -t b j
+sleep 0.5
 before=$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" | head -1)
 t0=$(now_ms)
 tmux -L "$sock" send-keys -t b j
