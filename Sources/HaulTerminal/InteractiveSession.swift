@@ -83,6 +83,7 @@ public enum InteractiveSession {
                 let burst = readBurst()
                 for var event in burst {
                     needsDraw = true
+                    if event == .resize { painter.repaintAll() }
                     if case let .mousePress(line, column) = event {
                         event = .key(.mouse(clicks.press(line: line, column: column, at: .now)))
                     }
