@@ -119,7 +119,7 @@ public enum InteractiveSession {
                     frame += 1
                     let disk = FreeSpace.bytes(at: options.downloadDirectory)
                     // An idle queue is not redrawn: only transfers, back-off countdowns and disk space move.
-                    let animating = snapshot.rows.contains { $0.task.state == .running || $0.retryAt != nil }
+                    let animating = shownRows.figures(snapshot).isAnimating
                     if animating || disk != freeDisk { needsDraw = true }
                     freeDisk = disk
                     if let shown = messageShownAt, now - shown >= Self.messageSeconds {
@@ -196,12 +196,13 @@ public enum InteractiveSession {
             let layout = ScreenLayout(width: size.width, height: size.height)
             state = state.synchronized(with: context(snapshot))
             lastSequence = snapshot.sequence
+            let figures = shownRows.figures(snapshot)
             let model = builder.build(
                 snapshot: snapshot, state: state, layout: layout, freeDiskBytes: freeDisk, now: Date(), frame: frame,
-                shown: shownRows.shown(snapshot, view: state.view))
+                shown: shownRows.shown(snapshot, view: state.view), figures: figures)
             overlayScroll = renderer.overlayScroll(model, layout: layout)
             painter.paint(renderer.render(model, layout: layout))
-            let title = TerminalTitle.text(snapshot)
+            let title = TerminalTitle.text(snapshot, figures: figures)
             if title != shownTitle {
                 shownTitle = title
                 session.setTitle(title)

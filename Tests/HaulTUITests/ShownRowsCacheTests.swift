@@ -40,6 +40,7 @@ import Testing
         var snapshot = Self.queue(grouped: grouped)
         _ = cache.rowRefs(snapshot)
         _ = cache.shown(snapshot, view: ListView())
+        _ = cache.figures(snapshot)
         #expect(cache.rowsVisited >= Self.size, "the first snapshot is worked out whole")
         let version = cache.version
         for second in 1...5 {
@@ -47,7 +48,9 @@ import Testing
             let before = cache.rowsVisited
             let refs = cache.rowRefs(snapshot)
             let shown = cache.shown(snapshot, view: ListView())
-            #expect(cache.rowsVisited - before <= 2, "rows visited for one running task's progress")
+            let figures = cache.figures(snapshot)
+            #expect(cache.rowsVisited - before <= 3, "rows visited for one running task's progress")
+            #expect(figures == QueueFigures(rows: snapshot.rows), "the kept figures are the figures counted afresh")
             #expect(shown == ListView().shown(in: snapshot), "the kept rows are the rows worked out afresh")
             #expect(refs == UIContext.RowRef.all(snapshot))
         }
@@ -101,5 +104,15 @@ import Testing
         summary.replace(old, with: GroupSummary.Share(running))
         #expect(summary.speed == nil, "no running task with a sample is left")
         #expect(summary.done == 400 && summary.total == 2000)
+    }
+
+    @Test func theQueuesFiguresCountEachStateAndTheBackingOffApart() {
+        let figures = QueueFigures(rows: [
+            TestQueue.row(1, "a", .running, done: 512, total: 1024), TestQueue.row(2, "b", .waiting, retryIn: 30),
+            TestQueue.row(3, "c", .waiting), TestQueue.row(4, "d", .failed), TestQueue.row(5, "e", .completed),
+        ])
+        #expect(figures.running == 1 && figures.retrying == 1 && figures.waiting == 1 && figures.failed == 1)
+        #expect(figures.counted == 4 && figures.progress == 1.5 && figures.isAnimating)
+        #expect(!QueueFigures(rows: [TestQueue.row(1, "a", .paused)]).isAnimating)
     }
 }

@@ -1,6 +1,7 @@
 import HaulCore
 
-/// Keeps the rows the list shows between keys and snapshots, so that neither costs the whole queue.
+/// Keeps the rows the list shows, and the queue's figures (`QueueFigures`), between keys and snapshots, so that
+/// neither costs the whole queue.
 ///
 /// A key in the filter: the search text of each row is made once per snapshot (less, for rows that did not change),
 /// and a filter that grows by a character narrows the rows it already found instead of testing every task again.
@@ -13,10 +14,12 @@ public struct ShownRowsCache: Sendable {
     private var search: (sequence: UInt64, value: RowSearch)?
     private var last: Last?
     private var refs: Refs?
+    private var figures: Figures?
     /// Bumped whenever the lines or the rows' references change: what a `UIContext` is made of. Live figures alone
     /// (bytes, speeds, a group's summed progress) leave it as it is.
     public private(set) var version: UInt64 = 0
-    /// Rows whose reference, line or share was worked out, since the cache was made: what a frame costs, counted.
+    /// Rows whose reference, line, share or figures were worked out, since the cache was made: what a frame costs,
+    /// counted.
     public private(set) var rowsVisited = 0
 
     /// The rows shown for one snapshot and view, and what it takes to move their groups' figures.
@@ -43,7 +46,39 @@ public struct ShownRowsCache: Sendable {
         var version: UInt64
     }
 
+    /// The queue's figures, and each row's share in them as last counted, for one set of rows.
+    fileprivate struct Figures: Sendable {
+        var epoch: UInt64
+        var sequence: UInt64
+        var value: QueueFigures
+        var shares: [QueueFigures.Share]
+    }
+
     public init() {}
+
+    /// The queue's figures for the header and the title: counted once per set of rows, then moved by the patched rows.
+    public mutating func figures(_ snapshot: QueueSnapshot) -> QueueFigures {
+        let revision = snapshot.revision
+        if let figures, figures.sequence == snapshot.sequence, figures.epoch == revision.epoch { return figures.value }
+        if var kept = figures, kept.epoch == revision.epoch {
+            figures = nil  // so the shares below change in place
+            for index in revision.patched {
+                rowsVisited += 1
+                let share = QueueFigures.Share(snapshot.rows[index])
+                kept.value.replace(kept.shares[index], with: share)
+                kept.shares[index] = share
+            }
+            kept.sequence = snapshot.sequence
+            figures = kept
+            return kept.value
+        }
+        rowsVisited += snapshot.rows.count
+        let made = Figures(
+            epoch: revision.epoch, sequence: snapshot.sequence, value: QueueFigures(rows: snapshot.rows),
+            shares: snapshot.rows.map(QueueFigures.Share.init))
+        figures = made
+        return made.value
+    }
 
     /// Every row's `RowRef` by index: made once per set of rows, then again only for the patched rows.
     public mutating func rowRefs(_ snapshot: QueueSnapshot) -> [UIContext.RowRef] {
