@@ -101,6 +101,7 @@ bench: release
 	@bench/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/tui.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/rpc.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/queuecpu.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/segmented.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/rationed.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/killsoak.sh "$$($(SWIFT) build -c release --show-bin-path)"

@@ -3,7 +3,8 @@
 #   - tellActive + tellWaiting(0, 1000) answer time (aria2's JSON-RPC over TCP, as AriaNg polls it);
 #   - the daemon's CPU while 100 clients poll once a second for 10 s;
 #   - an attached live list's key → screen time (tmux);
-#   - the idle daemon's RSS and private memory (RssAnon: its own heap and stacks, no shared library pages).
+#   - the idle daemon's RSS and private memory (RssAnon: its own heap and stacks, no shared library pages);
+#   - what 40 pipelined ~1 MB replies that the client never reads add to it (target <= +32 MiB RssAnon).
 # Usage: bench/rpc.sh BIN_DIR
 set -euo pipefail
 bin="$(cd "$1" && pwd)"
@@ -74,6 +75,15 @@ until tmux -L "$sock" capture-pane -p -t b | grep -q "attached to haul"; do
 done
 echo "attached list, first frame: $(( $(now_ms) - start )) ms"
 sleep 1
+# The input file's tasks are one group's row (DESIGN §12): open it, so the keys below act on one task (as bench/tui.sh).
+tmux -L "$sock" send-keys -t b Right
+t0=$(now_ms)
+until tmux -L "$sock" capture-pane -p -t b | grep -q "▾ list.txt"; do
+  [ $(( $(now_ms) - t0 )) -gt 5000 ] && { echo "the group did not open within 5 s"; exit 1; }
+  sleep 0.002
+done
+tmux -L "$sock" send-keys -t b j
+sleep 0.5
 before=$(tmux -L "$sock" capture-pane -p -t b | grep -o "Downloading [0-9]*/" | head -1)
 t0=$(now_ms)
 tmux -L "$sock" send-keys -t b j
@@ -94,3 +104,27 @@ tmux -L "$sock" send-keys -t b q
 sleep 1
 echo "idle daemon with $tasks tasks: RSS $(awk '/VmRSS/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)," \
   "private (RssAnon) $(awk '/RssAnon/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)"
+
+# Replies nobody reads: one connection pipelines 40 batches whose answers are about 1 MB each and reads none. What
+# the daemon holds for them is bounded by the connection's unsent-reply bound (ReplyBacklog), not by the batches.
+rss_anon() { awk '/RssAnon/ {print $2}' "/proc/$pid/status"; }
+one_call=$(python3 - "$port" <<'PY'
+import json, sys, urllib.request
+body = json.dumps([{"jsonrpc": "2.0", "id": 1, "method": "system.listMethods"}]).encode()
+with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/jsonrpc", body), timeout=30) as r:
+    print(len(r.read()))
+PY
+)
+calls=$(( 1000000 / one_call ))
+base_kib=$(rss_anon)
+peak_kib=$base_kib
+sleep 12 | python3 "$(dirname "$0")/../Tests/HaulEndToEndTests/Scripts/hostile_client.py" \
+  unread "http://127.0.0.1:$port/jsonrpc" --batches 40 --calls "$calls" >"$root/unread.out" &
+for _ in $(seq 1 100); do  # 10 s: the client holds its connection for 12 s, the daemon drops it 10 s after it stalls
+  now_kib=$(rss_anon); [ "$now_kib" -gt "$peak_kib" ] && peak_kib=$now_kib
+  sleep 0.1
+done
+wait
+printf 'replies never read (40 pipelined batches of %d calls, %s MB each; %s): +%.1f MiB RssAnon at the peak (target <= +32 MiB)\n' \
+  "$calls" "$(python3 -c "print(round($calls * $one_call / 1e6, 2))")" "$(cat "$root/unread.out")" \
+  "$(awk -v p="$peak_kib" -v b="$base_kib" 'BEGIN {print (p - b) / 1024}')"

@@ -3,9 +3,10 @@ import HaulTUI
 
 /// Copies a `ScreenGrid` to the screen: the only code that draws with curses.
 ///
-/// Each frame erases the window and writes runs of cells that share a style, then `wnoutrefresh` +
-/// `doupdate`, so curses sends only what changed since the last frame. It never clears the screen
-/// on a timer (that would repaint everything and flicker). Runs on the key-loop thread.
+/// Each frame writes again only the rows that differ from the frame before (a running download moves a row or two
+/// of a screenful), each as runs of cells that share a style, then `wnoutrefresh` + `doupdate`, so curses sends only
+/// what changed. After a resize, or when told to (`repaintAll`), the window is erased and every row written. It
+/// never clears the screen on a timer (that would repaint everything and flicker). Runs on the key-loop thread.
 struct CursesPainter {
     let window: UnsafeMutablePointer<WINDOW>
     let theme: Theme
@@ -20,9 +21,22 @@ struct CursesPainter {
         self.asciiOnly = asciiOnly
     }
 
+    /// The grid last written to the window; nil when the window must be written whole.
+    private var painted: ScreenGrid?
+
+    /// The next frame writes every row (after a resize: curses may have changed the window's cells).
+    mutating func repaintAll() { painted = nil }
+
     mutating func paint(_ grid: ScreenGrid) {
-        werase(window)
+        let last = painted.flatMap { $0.width == grid.width && $0.height == grid.height ? $0 : nil }
+        if last == nil { werase(window) }
         for row in 0..<grid.height {
+            if let last {
+                if grid.rowMatches(row, in: last) { continue }
+                _ = wattr_set(window, 0, 0, nil)
+                _ = wmove(window, Int32(row), 0)
+                _ = wclrtoeol(window)
+            }
             var column = 0
             while column < grid.width {
                 let first = grid[row, column]
@@ -43,6 +57,7 @@ struct CursesPainter {
         _ = wattr_set(window, 0, 0, nil)
         wnoutrefresh(window)
         doupdate()
+        painted = grid
     }
 
     /// One-cell symbols the list uses, drawn as the ASCII character that looks most like them.

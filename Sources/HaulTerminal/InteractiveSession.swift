@@ -45,7 +45,7 @@ public enum InteractiveSession {
         var freeDisk: Int64?
         var lastSecond = ContinuousClock.now
         var lastSequence: UInt64?
-        var cachedContext: (sequence: UInt64, visibleRows: Int, view: ListView, context: UIContext)?
+        var cachedContext: (version: UInt64, sequence: UInt64, visibleRows: Int, view: ListView, context: UIContext)?
         /// The rows the filter and the order show, kept between keys.
         var shownRows = ShownRowsCache()
         /// Tells a double click from two clicks.
@@ -83,6 +83,7 @@ public enum InteractiveSession {
                 let burst = readBurst()
                 for var event in burst {
                     needsDraw = true
+                    if event == .resize { painter.repaintAll() }
                     if case let .mousePress(line, column) = event {
                         event = .key(.mouse(clicks.press(line: line, column: column, at: .now)))
                     }
@@ -118,7 +119,7 @@ public enum InteractiveSession {
                     frame += 1
                     let disk = FreeSpace.bytes(at: options.downloadDirectory)
                     // An idle queue is not redrawn: only transfers, back-off countdowns and disk space move.
-                    let animating = snapshot.rows.contains { $0.task.state == .running || $0.retryAt != nil }
+                    let animating = shownRows.figures(snapshot).isAnimating
                     if animating || disk != freeDisk { needsDraw = true }
                     freeDisk = disk
                     if let shown = messageShownAt, now - shown >= Self.messageSeconds {
@@ -163,23 +164,30 @@ public enum InteractiveSession {
         /// How long a paste may pause between two writes of the terminal and still be one paste.
         static let pasteGapMilliseconds: Int32 = 30
 
-        /// The reducer's view of a snapshot, built once per snapshot, screen size, filter, order and marks (it walks
-        /// every task).
+        /// The reducer's view of a snapshot, built again (it walks every shown task) only when the lines or the rows'
+        /// references changed (`ShownRowsCache.version`), or the screen size, filter, order or marks did; a snapshot
+        /// that only moved live figures updates the queue-wide settings it carries.
         mutating func context(_ snapshot: QueueSnapshot) -> UIContext {
             let size = session.size
             let layout = ScreenLayout(width: size.width, height: size.height)
-            if let cached = cachedContext, cached.sequence == snapshot.sequence, cached.visibleRows == layout.visibleRows,
+            let shown = shownRows.shown(snapshot, view: state.view)
+            let refs = shownRows.rowRefs(snapshot)
+            if var cached = cachedContext, cached.version == shownRows.version, cached.visibleRows == layout.visibleRows,
                cached.view == state.view, cached.context.screen == layout {
+                if cached.sequence != snapshot.sequence {
+                    cached.sequence = snapshot.sequence
+                    cached.context.takeSettings(of: snapshot)
+                    cachedContext = cached
+                }
                 return cached.context
             }
-            let shown = shownRows.shown(snapshot, view: state.view)
             var context = UIContext(
                 snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory, shown: shown,
-                marks: state.view.marks, refs: shownRows.rowRefs(snapshot))
+                marks: state.view.marks, refs: refs)
             context.proxyDefaults = options.proxyDefaults
             context.intakeRules = options.intakeRules
             context.screen = layout
-            cachedContext = (snapshot.sequence, layout.visibleRows, state.view, context)
+            cachedContext = (shownRows.version, snapshot.sequence, layout.visibleRows, state.view, context)
             return context
         }
 
@@ -188,12 +196,13 @@ public enum InteractiveSession {
             let layout = ScreenLayout(width: size.width, height: size.height)
             state = state.synchronized(with: context(snapshot))
             lastSequence = snapshot.sequence
+            let figures = shownRows.figures(snapshot)
             let model = builder.build(
                 snapshot: snapshot, state: state, layout: layout, freeDiskBytes: freeDisk, now: Date(), frame: frame,
-                shown: shownRows.shown(snapshot, view: state.view))
+                shown: shownRows.shown(snapshot, view: state.view), figures: figures)
             overlayScroll = renderer.overlayScroll(model, layout: layout)
             painter.paint(renderer.render(model, layout: layout))
-            let title = TerminalTitle.text(snapshot)
+            let title = TerminalTitle.text(snapshot, figures: figures)
             if title != shownTitle {
                 shownTitle = title
                 session.setTitle(title)

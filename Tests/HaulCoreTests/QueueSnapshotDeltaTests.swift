@@ -57,6 +57,36 @@ import HaulCore
         #expect(snapshot.count(of: .running) == 1 && snapshot.count(of: .waiting) == 1)
     }
 
+    @Test func patchedRowsKeepTheirEpochAndAreNamedRowsMadeWholeStartAnother() throws {
+        var snapshot = snapshot((1...100).map { row($0, $0 == 5 ? .running : .waiting) }, sequence: 1)
+        let epoch = snapshot.revision.epoch
+        let updated = snapshot.updateRow(at: 4, with: row(5, .running, done: 10))
+        #expect(updated)
+        #expect(snapshot.revision.epoch == epoch && snapshot.revision.patched == [4])
+        var grouped = row(5, .running, done: 20)
+        grouped.task.group = "links.txt"
+        let regrouped = snapshot.updateRow(at: 4, with: grouped)
+        #expect(!regrouped, "another group is another layout: the rows are made whole")
+        // An attached list's mirror patches the same way.
+        let index = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
+        var rows = snapshot.rows
+        rows[4] = row(5, .running, done: 30)
+        let next = try #require(QueueSnapshotDelta(from: snapshot, to: self.snapshot(rows, sequence: 2)).applied(to: snapshot, index: index))
+        #expect(next.revision.epoch == epoch && next.revision.patched == [4])
+        // Between two snapshots of the same rows, only the patched ones are compared, and only those that differ travel.
+        var later = next
+        let again = later.updateRow(at: 4, with: row(5, .running, done: 40))
+        #expect(again)
+        later.sequence = 3
+        let patchedOnly = QueueSnapshotDelta(from: next, to: later)
+        #expect(patchedOnly.order == nil && patchedOnly.rows.map(\.bytesReceived) == [40])
+        #expect(patchedOnly.applied(to: next, index: index) == later)
+        #expect(QueueSnapshotDelta(from: later, to: later).rows.isEmpty)
+        snapshot.rows = rows
+        #expect(snapshot.revision.epoch != epoch && snapshot.revision.patched.isEmpty)
+        #expect(snapshot == self.snapshot(rows, sequence: 1), "how the rows were made is not what they are")
+    }
+
     @Test func addedRemovedAndMovedRowsCarryTheNewOrder() throws {
         let old = snapshot([row(1), row(2), row(3)], sequence: 1)
         let new = snapshot([row(3), row(1, .paused), row(4)], sequence: 2)

@@ -224,4 +224,17 @@ import Testing
         #expect(Array(grid.lines()[..<line]) == Array(plain.lines()[..<line]))
         #expect(!plain.line(line).contains("warning"))
     }
+
+    /// The painter writes again only the rows that differ from the last frame: a second of a running download moves
+    /// its row and the header, and the rows compared say so.
+    @Test func aRowMatchesTheLastFrameUntilItsCellsChange() {
+        let before = TestQueue.screen(TestQueue.sketch, width: 60, height: 12)
+        var running = TestQueue.sketch
+        running.rows[0].bytesReceived += 1 << 20
+        let after = TestQueue.screen(running, width: 60, height: 12)
+        let changed = (0..<after.height).filter { !after.rowMatches($0, in: before) }
+        #expect(!changed.isEmpty && changed.count < after.height / 2, "changed rows: \(changed)")
+        #expect((0..<before.height).allSatisfy { before.rowMatches($0, in: before) })
+        #expect(!before.rowMatches(0, in: ScreenGrid(width: 61, height: 12)), "a grid of another size is painted whole")
+    }
 }

@@ -77,7 +77,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     }
 
     /// The name to show: the decided file name, else the requested one, else the URL's last segment.
-    public var displayName: String {
+    public var displayName: String { Self.displayName(fileName: fileName, requestedName: requestedName, url: url) }
+
+    /// The name of a task with these names and link (see `displayName`).
+    public static func displayName(fileName: String?, requestedName: String?, url: String) -> String {
         if let fileName { return fileName }
         if let requestedName { return requestedName }
         return SafeFileName.fromURL(url) ?? SafeFileName.fallback(for: url)

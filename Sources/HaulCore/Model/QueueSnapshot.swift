@@ -41,9 +41,12 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         set {
             storedRows = newValue
             tally = Tally(newValue)
+            revision = RowsRevision()
         }
     }
     private var storedRows: [Row]
+    /// How the rows were made: whole, then patched (`updateRow`); front ends redo only what the patches touched.
+    public private(set) var revision = RowsRevision()
     /// How many rows are in each state, and where the running ones are: remote clients poll these
     /// every second, so they are counted once per snapshot, not once per question.
     public private(set) var tally: Tally
@@ -88,13 +91,15 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         case scheduleCap, scheduleHeldUntil
     }
 
-    /// Replaces the row at `index` by `row` of the same task in the same state (new live figures, a new retry
-    /// time) without counting every row again: the per-second refresh of a large queue costs what changed.
-    /// Returns false, changing nothing, when the row is not that task in that state.
+    /// Replaces the row at `index` by `row` of the same task in the same state and group (new live figures, a new
+    /// retry time) without counting every row again: the per-second refresh of a large queue costs what changed.
+    /// Returns false, changing nothing, when the row is not that task in that state and group.
     public mutating func updateRow(at index: Int, with row: Row) -> Bool {
         guard storedRows.indices.contains(index), storedRows[index].id == row.id,
-              storedRows[index].task.state == row.task.state else { return false }
+              storedRows[index].task.state == row.task.state, storedRows[index].task.group == row.task.group
+        else { return false }
         storedRows[index] = row
+        revision.notePatched(index)
         return true
     }
 

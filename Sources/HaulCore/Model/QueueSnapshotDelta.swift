@@ -2,7 +2,8 @@
 /// are new or differ, the order only when it changed, and the header figures. An attached list over the
 /// socket receives this instead of every row again (ten thousand rows are megabytes of JSON).
 ///
-/// Pure: `init(from:to:)` compares, `applied(to:)` rebuilds; tested without a socket.
+/// Pure: `init(from:to:)` compares (only the patched rows, when both snapshots have the same rows patched in place),
+/// `applied(to:)` rebuilds; tested without a socket.
 public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
     /// The sequence of the snapshot this applies to.
     public var base: UInt64
@@ -31,6 +32,12 @@ public struct QueueSnapshotDelta: Sendable, Equatable, Codable {
         scheduleSuspended = new.scheduleSuspended
         scheduleCap = new.scheduleCap
         scheduleHeldUntil = new.scheduleHeldUntil
+        if old.revision.epoch == new.revision.epoch, old.revision.patched.isSubset(of: new.revision.patched) {
+            // Patched rows of the same rows: only those may differ (`RowsRevision`).
+            order = nil
+            rows = new.revision.patched.sorted().compactMap { old.rows[$0] == new.rows[$0] ? nil : new.rows[$0] }
+            return
+        }
         let sameOrder = old.rows.count == new.rows.count && zip(old.rows, new.rows).allSatisfy { $0.id == $1.id }
         if sameOrder {
             order = nil

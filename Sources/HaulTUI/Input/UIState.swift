@@ -138,7 +138,12 @@ public struct UIContext: Sendable, Equatable {
     public struct RowRef: Sendable, Equatable {
         public var id: TaskID
         public var state: TaskState
-        public var name: String
+        /// The name messages quote. A task's is worked out when read (from its link, which is parsed), so the
+        /// references of 10,000 rows a context holds cost no name but the one a key asks for.
+        public var name: String { DownloadTask.displayName(fileName: fileName, requestedName: requestedName, url: url) }
+        /// What `name` comes from, with `url`: a task's names, or a name given as it is (as a file name).
+        private var fileName: String?
+        private var requestedName: String?
         /// Connections the download may use.
         public var split: Int
         /// Its link, and whether a replaced one still waits for the server's word (`LinkChange`).
@@ -156,9 +161,9 @@ public struct UIContext: Sendable, Equatable {
 
         /// The reference of a snapshot's row.
         public init(_ row: QueueSnapshot.Row) {
-            self.init(
-                id: row.task.id, state: row.task.state, name: row.task.displayName, split: row.split, url: row.task.url,
-                linkChange: row.task.linkChange)
+            let task = row.task
+            self.init(id: task.id, state: task.state, name: "", split: row.split, url: task.url, linkChange: task.linkChange)
+            (fileName, requestedName) = (task.fileName, task.requestedName)
         }
 
         /// Every row's reference, by index.
@@ -167,7 +172,7 @@ public struct UIContext: Sendable, Equatable {
         public init(id: TaskID, state: TaskState, name: String, split: Int = 1, url: String = "", linkChange: LinkChange? = nil) {
             self.id = id
             self.state = state
-            self.name = name
+            fileName = name
             self.split = split
             self.url = url
             self.linkChange = linkChange
@@ -215,7 +220,7 @@ public struct UIContext: Sendable, Equatable {
     /// The context for a snapshot on a screen with `visibleRows` list rows, its lists filtered and ordered as
     /// `shown` says (by default every row in queue order); `marks` are the marked tasks.
     /// - Parameter refs: every row's `RowRef`, by index in the snapshot (`RowRef.all`), when the caller keeps them: a
-    ///   key in the filter then copies them instead of working out 10,000 names again.
+    ///   key in the filter then copies them instead of making 10,000 again.
     public init(
         snapshot: QueueSnapshot, visibleRows: Int, downloadDirectory: String, shown: ShownRows? = nil, marks: Set<TaskID> = [],
         refs: [RowRef]? = nil
@@ -238,13 +243,19 @@ public struct UIContext: Sendable, Equatable {
         self.init(
             downloading: downloading, completed: completed, visibleRows: visibleRows,
             maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
-        overallLimit = snapshot.overallLimit
-        schedule = snapshot.schedule
-        scheduleSuspended = snapshot.scheduleSuspended
+        takeSettings(of: snapshot)
         if !marks.isEmpty {
             marked = rows.indices.lazy.filter { marks.contains(rows[$0].task.id) }.map(ref)
             vanishedMarks = marks.subtracting(marked.map(\.id))
         }
+    }
+
+    /// Takes the queue-wide settings `snapshot` carries (what a snapshot of the same rows may change).
+    public mutating func takeSettings(of snapshot: QueueSnapshot) {
+        maxConcurrent = snapshot.maxConcurrent
+        overallLimit = snapshot.overallLimit
+        schedule = snapshot.schedule
+        scheduleSuspended = snapshot.scheduleSuspended
     }
 
     func rows(_ list: UIState.ListKind) -> [RowRef] { list == .downloading ? downloading : completed }

@@ -9,39 +9,68 @@ public struct GroupSummary: Sendable, Equatable {
     /// Bytes received of the tasks whose total is known (a completed task counts whole).
     public var done: Int64
     /// The summed totals of the tasks whose total is known; nil when none is.
-    public var total: Int64?
+    public var total: Int64? { knownTasks > 0 ? knownTotal : nil }
     /// Summed speed of the running tasks with a sample; nil when none has one.
-    public var speed: Double?
+    public var speed: Double? { sampledTasks > 0 ? speedSum : nil }
+    private var knownTotal: Int64 = 0
+    private var knownTasks = 0
+    private var speedSum = 0.0
+    private var sampledTasks = 0
 
     /// The figures of the tasks at `members` (indices into `rows`).
     public init(rows: [QueueSnapshot.Row], members: [Int]) {
+        count = members.count
+        completed = 0
+        done = 0
+        state = Self.state(of: members.lazy.map { rows[$0].task.state })
+        for index in members { add(Share(rows[index])) }
+    }
+
+    /// What one task adds to its group's figures.
+    public struct Share: Sendable, Equatable {
+        var completed = false
         var done: Int64 = 0
-        var total: Int64 = 0
-        var known = false
+        /// Its size, when known.
+        var total: Int64?
+        /// Its speed, when it runs and has a sample.
         var speed: Double?
-        var completed = 0
-        for index in members {
-            let row = rows[index]
+
+        public init(_ row: QueueSnapshot.Row) {
             let received = max(0, row.bytesReceived)
             if row.task.state == .completed {
-                completed += 1
+                completed = true
                 let size = row.task.totalBytes ?? received
-                done += size
-                total += size
-                known = true
+                (done, total) = (size, size)
             } else if let size = row.task.totalBytes, size > 0 {
-                done += min(received, size)
-                total += size
-                known = true
+                (done, total) = (min(received, size), size)
             }
-            if row.task.state == .running, let rate = row.speed { speed = (speed ?? 0) + rate }
+            if row.task.state == .running { speed = row.speed }
         }
-        self.count = members.count
-        self.completed = completed
-        self.done = done
-        self.total = known ? total : nil
-        self.speed = speed
-        self.state = Self.state(of: members.lazy.map { rows[$0].task.state })
+    }
+
+    /// A task's share changed from `old` to `new` (its live figures moved; its state, which sets `state`, did not).
+    public mutating func replace(_ old: Share, with new: Share) {
+        guard old != new else { return }
+        remove(old)
+        add(new)
+    }
+
+    private mutating func add(_ share: Share) {
+        if share.completed { completed += 1 }
+        done += share.done
+        if let total = share.total { (knownTotal, knownTasks) = (knownTotal + total, knownTasks + 1) }
+        if let speed = share.speed { (speedSum, sampledTasks) = (speedSum + speed, sampledTasks + 1) }
+    }
+
+    private mutating func remove(_ share: Share) {
+        if share.completed { completed -= 1 }
+        done -= share.done
+        if let total = share.total { (knownTotal, knownTasks) = (knownTotal - total, knownTasks - 1) }
+        if let speed = share.speed {
+            sampledTasks -= 1
+            // Back to exactly nothing when no sample is left, whatever the rounding of the sums before.
+            speedSum = sampledTasks == 0 ? 0 : speedSum - speed
+        }
     }
 
     /// Running if any task runs, else waiting if any waits; else failed if any failed, paused if any is paused, and

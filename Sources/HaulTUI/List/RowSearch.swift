@@ -25,8 +25,7 @@ public struct RowSearch: Sendable {
         var url: String
     }
 
-    /// - Parameter refs: the rows' `RowRef`s by index, when the caller keeps them: their names are not worked out again.
-    public init(_ snapshot: QueueSnapshot, reusing previous: RowSearch? = nil, refs: [UIContext.RowRef]? = nil) {
+    public init(_ snapshot: QueueSnapshot, reusing previous: RowSearch? = nil) {
         var names: [String] = []
         var links: [String] = []
         var sources: [Source] = []
@@ -44,7 +43,7 @@ public struct RowSearch: Sendable {
                 links.append(previous.links[index])
                 haystacks.append(previous.haystacks[index])
             } else {
-                names.append((refs?[index].name ?? task.displayName).lowercased())
+                names.append(task.displayName.lowercased())
                 links.append(URLValidation.redacted(source.url).lowercased())
                 haystacks.append(Array(names[index].utf8) + [0] + Array(links[index].utf8))
             }

@@ -28,6 +28,13 @@ public struct ScreenGrid: Sendable, Equatable {
 
     public subscript(row: Int, column: Int) -> Cell { cells[row * width + column] }
 
+    /// True when `row` holds the same cells in `other`, a grid of the same size.
+    public func rowMatches(_ row: Int, in other: ScreenGrid) -> Bool {
+        guard other.width == width, other.height == height, row >= 0, row < height else { return false }
+        let cells = row * width..<(row + 1) * width
+        return self.cells[cells] == other.cells[cells]
+    }
+
     /// Writes `text` from `column`, stopping before `limit` (default: the right edge). Control characters
     /// become U+FFFD; zero-width graphemes are skipped; a wide grapheme that would cross the limit
     /// leaves blanks instead. Returns the column after the last cell written.

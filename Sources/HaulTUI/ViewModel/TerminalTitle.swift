@@ -5,32 +5,24 @@ import HaulCore
 /// finished task counts whole, an unfinished one by its share of its known size (none when unknown), failed ones
 /// not at all. Numbers only: no task name (a hostile name) ever reaches the title.
 public enum TerminalTitle {
-    public static func text(_ snapshot: QueueSnapshot) -> String {
-        let running = snapshot.count(of: .running)
-        let waiting = snapshot.count(of: .waiting)
-        var done = 0.0
-        var total = 0
-        for row in snapshot.rows where row.task.state != .failed {
-            total += 1
-            if row.task.state == .completed {
-                done += 1
-            } else if let size = row.task.totalBytes, size > 0 {
-                done += Double(min(max(0, row.bytesReceived), size)) / Double(size)
-            }
-        }
+    /// - Parameter figures: the queue's figures (`QueueFigures`), when the caller keeps them; worked out here otherwise.
+    public static func text(_ snapshot: QueueSnapshot, figures: QueueFigures? = nil) -> String {
+        let figures = figures ?? QueueFigures(rows: snapshot.rows)
+        let running = figures.running
+        let waiting = figures.waiting + figures.retrying
         var parts: [String] = []
         if running > 0 {
             var head = "haul"
-            if total > 0 { head += " " + PercentFormat.text(fraction: done / Double(total)) }
+            if figures.counted > 0 { head += " " + PercentFormat.text(fraction: figures.progress / Double(figures.counted)) }
             parts = [head, "\(running) running"]
             if waiting > 0 { parts.append("\(waiting) waiting") }
             if let speed = snapshot.totalSpeed { parts.append(ByteCountFormat.rate(speed)) }
         } else if waiting > 0 {
             parts = ["haul", "\(waiting) waiting"]
         } else {
-            let completed = snapshot.count(of: .completed)
+            let completed = figures.completed
             parts = ["haul", completed > 0 ? "\(completed) done" : "idle"]
-            let failed = snapshot.count(of: .failed)
+            let failed = figures.failed
             if failed > 0 { parts.append("\(failed) failed") }
         }
         return parts.joined(separator: " · ")

@@ -3,26 +3,17 @@ import HaulCore
 extension ViewModelBuilder {
     /// The header: tasks per state, the speed, the cap that holds now and why, what the schedule does to the queue,
     /// the free disk space.
-    func header(_ snapshot: QueueSnapshot, freeDiskBytes: Int64?) -> ListViewModel.Header {
-        var running = 0, waiting = 0, retrying = 0, paused = 0, failed = 0, done = 0
-        for row in snapshot.rows {
-            switch row.task.state {
-            case .running: running += 1
-            case .waiting: if row.retryAt != nil { retrying += 1 } else { waiting += 1 }
-            case .paused: paused += 1
-            case .failed: failed += 1
-            case .completed: done += 1
-            }
-        }
+    /// - Parameter figures: the queue's figures, from `snapshot` (`QueueFigures`).
+    func header(_ snapshot: QueueSnapshot, figures: QueueFigures, freeDiskBytes: Int64?) -> ListViewModel.Header {
         var counts: [ListViewModel.Count] = [
-            .init(number: running, word: "running", glyph: glyphs.running, role: .stateRunning),
-            .init(number: waiting, word: "waiting", glyph: glyphs.waiting, role: .stateWaiting),
+            .init(number: figures.running, word: "running", glyph: glyphs.running, role: .stateRunning),
+            .init(number: figures.waiting, word: "waiting", glyph: glyphs.waiting, role: .stateWaiting),
         ]
         let optional: [ListViewModel.Count] = [
-            .init(number: retrying, word: "retrying", glyph: glyphs.retrying, role: .stateRetrying),
-            .init(number: paused, word: "paused", glyph: glyphs.paused, role: .statePaused),
-            .init(number: failed, word: "failed", glyph: glyphs.failed, role: .stateFailed),
-            .init(number: done, word: "done", glyph: glyphs.completed, role: .stateCompleted),
+            .init(number: figures.retrying, word: "retrying", glyph: glyphs.retrying, role: .stateRetrying),
+            .init(number: figures.paused, word: "paused", glyph: glyphs.paused, role: .statePaused),
+            .init(number: figures.failed, word: "failed", glyph: glyphs.failed, role: .stateFailed),
+            .init(number: figures.completed, word: "done", glyph: glyphs.completed, role: .stateCompleted),
         ]
         counts += optional.filter { $0.number > 0 }
         var header = ListViewModel.Header(

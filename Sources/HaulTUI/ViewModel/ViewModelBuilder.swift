@@ -19,9 +19,10 @@ public struct ViewModelBuilder: Sendable {
     ///   - now: the wall clock, for retry countdowns.
     ///   - frame: a counter that advances once per redraw tick; it moves the activity indicator.
     ///   - shown: the rows after the filter and the order (`ListView.shown`), when the caller keeps them.
+    ///   - figures: the queue's figures for the header (`QueueFigures`), when the caller keeps them.
     public func build(
         snapshot: QueueSnapshot, state: UIState, layout: ScreenLayout, freeDiskBytes: Int64?, now: Date, frame: Int,
-        shown: ShownRows? = nil
+        shown: ShownRows? = nil, figures: QueueFigures? = nil
     ) -> ListViewModel {
         let shown = shown ?? state.view.shown(in: snapshot)
         let lines = shown.lines(state.list)
@@ -43,7 +44,7 @@ public struct ViewModelBuilder: Sendable {
         let total = shown.total(state.list)
         let filter = state.view.filter
         var model = ListViewModel(
-            header: header(snapshot, freeDiskBytes: freeDiskBytes),
+            header: header(snapshot, figures: figures ?? QueueFigures(rows: snapshot.rows), freeDiskBytes: freeDiskBytes),
             tabs: [
                 .init(title: "Downloading", count: shown.taskCount(.downloading), isActive: state.list == .downloading),
                 .init(title: "Completed", count: shown.taskCount(.completed), isActive: state.list == .completed),
