@@ -55,7 +55,7 @@ status_mib() { awk -v field="$2:" '$1 == field {printf "%.1f", $2/1024}' "/proc/
 
 # start_daemon: a background haul with the RPC on loopback; waits (at most 120 s) until it answers with every task.
 start_daemon() {
-  "$bin/haul" daemon --state-dir "$state" -d "$root/dl" --rpc-listen "$port" --rpc-secret-file "$root/secret" >/dev/null
+  "$bin/haul" daemon --state-dir "$state" -d "$root/dl" --rpc-listen "$port" --rpc-secret-file "$root/secret" >/dev/null 2>&1
   daemon_pid=$(head -1 "$state/haul.lock")
   python3 - "$port" "$tasks" <<'PY' || { echo "the daemon did not hold $tasks tasks within 120 s"; exit 1; }
 import json, sys, time, urllib.request
@@ -91,7 +91,7 @@ for tool in "${tools[@]}"; do
       timed "haul list (through the daemon)" - 128 "$bin/haul" list --state-dir "$state"
       sleep "$settle"
       echo "haul daemon after the list: RssAnon $(status_mib "$daemon_pid" RssAnon) MiB"
-      haul stop >/dev/null
+      haul stop >/dev/null 2>&1
 
       # Waiting, not paused, for a pause through the daemon: a run window a few hours off holds them in line.
       haul schedule "$(date -d '+3 hour' +%H:%M)-$(date -d '+3 hour 1 min' +%H:%M)" >/dev/null 2>&1
@@ -101,7 +101,7 @@ for tool in "${tools[@]}"; do
       sleep "$settle"
       echo "haul daemon after pause --all: peak RSS $(status_mib "$daemon_pid" VmHWM) MiB," \
         "RssAnon $(status_mib "$daemon_pid" RssAnon) MiB"
-      haul stop >/dev/null
+      haul stop >/dev/null 2>&1
       haul schedule --clear >/dev/null 2>&1
       ;;
     aria2c)

@@ -106,6 +106,8 @@ public struct SQLiteTaskStore: TaskStore {
                 task.mirrors = new.mirrors
                 task.page = new.page
                 task.group = new.group
+                // Tasks added together hold one copy of their options, headers and mirrors when those are equal.
+                if let previous = added.last { task.shareDetails(with: previous) }
                 added.append(task)
             }
             return added
