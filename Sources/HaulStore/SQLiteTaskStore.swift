@@ -190,10 +190,14 @@ public struct SQLiteTaskStore: TaskStore {
     }
 
     /// Sets `paused` on the tasks, one statement per chunk of ids, in one transaction.
+    ///
+    /// The ids go in order: each statement then changes neighbouring rows, a few pages, and the transaction
+    /// writes each page once. Chunks of ids in the order of a hash table's keys (the controller's) would touch
+    /// pages all over the table, more than the page cache holds, and write them to the WAL again and again.
     public func markPaused(_ ids: [TaskID]) throws {
         guard !ids.isEmpty else { return }
         try database.writer.write { db in
-            for chunk in Self.chunks(of: ids) {
+            for chunk in Self.chunks(of: ids.sorted()) {
                 try TaskRecord.filter(keys: chunk).updateAll(db, TaskRecord.Columns.state.set(to: TaskState.paused))
             }
         }

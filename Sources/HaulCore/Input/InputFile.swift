@@ -39,8 +39,13 @@ public enum InputFile {
         var tasks: [NewTask] = []
         var warnings: [String] = []
         var entry: Entry?
+        let allLines = Self.lines(of: bytes)
+        // Room for one task per line that may begin one, at once: a list of 100,000 links is not copied as it grows.
+        tasks.reserveCapacity(allLines.count(where: { line in
+            line.first.map { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "#") } ?? false
+        }))
 
-        for (index, raw) in lines(of: bytes).enumerated() {
+        for (index, raw) in allLines.enumerated() {
             let number = index + 1
             guard let line = String(validating: raw, as: UTF8.self) else {
                 throw InputFileError(line: number, reason: .invalidUTF8)

@@ -134,10 +134,11 @@ extension DownloadController {
                 completed[TaskIdentity(task)] = completed[TaskIdentity(task)].map { max($0, task.id) } ?? task.id
             }
         }
-        var fresh: [NewTask] = []
+        // The positions of the tasks to enqueue: all of them, as a rule, and then `newTasks` is enqueued as it is.
+        var freshIndices: [Int] = []
         var freshIdentities: Set<TaskIdentity> = []
         var reused: [DownloadTask] = []
-        for new in newTasks {
+        for (index, new) in newTasks.enumerated() {
             let identity = TaskIdentity(new)
             // `--allow-overwrite` fetches a finished file again (it replaces the file when done).
             let finished = new.requestOptions.allowOverwrite == true ? nil : completed[identity]
@@ -153,8 +154,10 @@ extension DownloadController {
                 continue
             }
             guard freshIdentities.insert(identity).inserted else { continue }
-            fresh.append(new)
+            freshIndices.append(index)
         }
+        freshIdentities = []
+        let fresh = freshIndices.count == newTasks.count ? newTasks : freshIndices.map { newTasks[$0] }
         for task in reused where task.state.isUnfinished { _ = resume(task.id) }
         let reusedNow = reused.map { tasks[$0.id] ?? $0 }
         guard !fresh.isEmpty else { return .added(new: [], reused: reusedNow) }
