@@ -6,7 +6,7 @@
 # The links name 127.0.0.1:9 (discard) and no task ever runs: they are paused, or held outside the schedule's run
 # window while a daemon has them waiting; nothing is sent anywhere.
 # Usage: bench/scale.sh BIN_DIR   (the release build: `make release`, then `make bench-scale`)
-# Env: BENCH_TASKS (100000), BENCH_SETTLE (3 s idle before the daemon is measured), BENCH_RPC_PORT (16899),
+# Env: BENCH_TASKS (100000), BENCH_SETTLE (3 s idle before the daemon is measured), BENCH_RPC_PORT (a free one),
 #      BENCH_TOOLS ("haul aria2c")
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +15,8 @@ bin="$(cd "$1" && pwd)"
 measure="$(cd "$(dirname "$0")" && pwd)/measure.py"
 tasks="${BENCH_TASKS:-100000}"
 settle="${BENCH_SETTLE:-3}"
-port="${BENCH_RPC_PORT:-16899}"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port="${BENCH_RPC_PORT:-$(free_port)}"
 read -r -a tools <<<"${BENCH_TOOLS:-haul aria2c}"
 require_tools "${tools[@]}" python3
 root="$(mktemp -d /dev/shm/haul-scale.XXXXXX)"
@@ -105,7 +106,7 @@ for tool in "${tools[@]}"; do
       haul schedule --clear >/dev/null 2>&1
       ;;
     aria2c)
-      rpc_port=$((port + 1))
+      rpc_port=$(free_port)
       start=$EPOCHREALTIME
       aria2c --no-conf -q --enable-rpc --rpc-listen-port="$rpc_port" --rpc-secret=bench-secret-0123456789 --pause=true \
         --file-allocation=none -d "$root/dl-aria2c" -i "$root/list.txt" >"$root/aria2c.out" 2>&1 &

@@ -59,7 +59,7 @@ public enum InputFile {
                 }
                 if let warning = try apply(option: content, to: &entry!, line: number, intake: intake) { warnings.append(warning) }
             } else {
-                if let finished = entry { tasks.append(try finished.task(intake: intake)) }
+                if let finished = entry { tasks.appendSharingOptions(try finished.task(intake: intake)) }
                 let uris = content.split(separator: "\t").map { $0.trimmingHTTPWhitespace() }.filter { !$0.isEmpty }
                 do throws(IntakeError) {
                     _ = try TaskIntake.url(String(uris[0]))
@@ -73,7 +73,7 @@ public enum InputFile {
                 entry = Entry(line: number, request: request)
             }
         }
-        if let finished = entry { tasks.append(try finished.task(intake: intake)) }
+        if let finished = entry { tasks.appendSharingOptions(try finished.task(intake: intake)) }
         if let source, tasks.count > 1, let name = groupName(of: source) {
             for index in tasks.indices { tasks[index].group = name }
         }
@@ -163,5 +163,15 @@ public enum InputFile {
         return all.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
+    }
+}
+
+extension [NewTask] {
+    /// Appends `task`, holding one copy of its request options with the task before when they are equal (the links of
+    /// one file mostly share them).
+    fileprivate mutating func appendSharingOptions(_ task: NewTask) {
+        var task = task
+        if let last { task.shareRequestOptions(with: last) }
+        append(task)
     }
 }

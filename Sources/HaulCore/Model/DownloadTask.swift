@@ -169,7 +169,13 @@ public struct NewTask: Sendable, Equatable, Codable {
     /// Queued paused, waiting for a resume (aria2's `pause` option): it never starts before that.
     public var startsPaused: Bool?
     /// Proxy, cookies file and netrc file; the intake always records the proxies (none: direct).
-    public var requestOptions = RequestOptions(proxies: ProxySettings())
+    public var requestOptions: RequestOptions {
+        get { options.value }
+        set { options.value = newValue }
+    }
+    /// `requestOptions` behind a reference copied on write: the tasks of one input file share one copy
+    /// (`shareRequestOptions(with:)`).
+    var options = CopyOnWrite(RequestOptions(proxies: ProxySettings()))
     /// A partial file left at the final name, moved to the part file (`-c`): the task starts with its bytes.
     public var adoptedPart: AdoptedPart?
     /// Other links serving the same file (`--mirror`); checked by the intake like `url`.
@@ -190,6 +196,12 @@ public struct NewTask: Sendable, Equatable, Codable {
         self.requestedName = requestedName
         self.checksum = checksum
         self.headers = headers
+    }
+
+    /// Takes `other`'s copy of the request options when they are equal to this task's: the two then hold one copy.
+    /// Changes nothing a reader of the task can see.
+    public mutating func shareRequestOptions(with other: NewTask) {
+        options.share(other.options)
     }
 }
 
