@@ -4,9 +4,9 @@ import Foundation
 /// left out when nil, every other one required).
 extension DownloadTask {
     enum CodingKeys: String, CodingKey {
-        case id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, validators, attempts, lastError
-        case checksum, headers, createdAt, finishedAt, segments, linkChange, linkHistory, requestOptions, cookies, mirrors
-        case droppedLinks, kind, stream, page, group
+        case id, url, directory, requestedName, fileName, state, position, bytesDone, totalBytes, validators, attempts
+        case lastError, checksum, headers, createdAt, finishedAt, segments, linkChange, linkHistory, requestOptions
+        case cookies, mirrors, droppedLinks, kind, stream, page, group
     }
 
     public init(from decoder: any Decoder) throws {

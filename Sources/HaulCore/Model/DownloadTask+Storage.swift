@@ -3,28 +3,28 @@ import Foundation
 /// How a task's fields are kept: two values behind references copied on write.
 ///
 /// `Fields` holds what differs from task to task (link, name, state, counts, validators); `Details` what tasks
-/// added together mostly share (request options, headers, mirrors, a stream's or page's description). Copies of a
-/// task share both; tasks whose details are equal can share one copy of them (`shareDetails(with:)`), so a queue of
-/// 100,000 tasks added from one input file holds one set of request options, not 100,000.
+/// added together mostly share (request options, headers, mirrors, group, a stream's or page's description).
+/// Copies of a task share both; tasks whose details are equal can share one copy of them (`shareDetails(with:)`),
+/// so a queue of 100,000 tasks added from one input file holds one set of request options, not 100,000.
 extension DownloadTask {
+    /// In an order that leaves little padding (the small optionals last): a queue of 100,000 holds one per task.
     struct Fields: Sendable, Equatable {
         var id: TaskID
         var url: String
         var directory: String
         var requestedName: String? = nil
         var fileName: String? = nil
-        var state: TaskState
         var position: Int64
         var bytesDone: Int64
-        var totalBytes: Int64? = nil
         var validators: RemoteValidators
         var attempts: Int
         var lastError: String? = nil
         var createdAt: Date
-        var finishedAt: Date? = nil
-        var kind: TaskKind? = nil
-        var group: String? = nil
         var details: CopyOnWrite<Details>
+        var totalBytes: Int64? = nil
+        var state: TaskState
+        var kind: TaskKind? = nil
+        var finishedAt: Date? = nil
     }
 
     struct Details: Sendable, Equatable {
@@ -39,6 +39,7 @@ extension DownloadTask {
         var droppedLinks: [DroppedLink] = []
         var stream: StreamInfo? = nil
         var page: WebPage? = nil
+        var group: String? = nil
     }
 
     /// Takes `other`'s copy of the details (request options, headers, mirrors, stream, page, ...) when they are

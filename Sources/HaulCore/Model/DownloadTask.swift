@@ -134,8 +134,8 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     }
     /// The group it was added in: a playlist page's videos share one (DESIGN §12).
     public var group: String? {
-        get { storage.value.group }
-        set { storage.value.group = newValue }
+        get { storage.value.details.value.group }
+        set { storage.value.details.value.group = newValue }
     }
 
     public init(
@@ -145,10 +145,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
         checksum: Checksum? = nil, headers: [String] = [], createdAt: Date = Date(), finishedAt: Date? = nil
     ) {
         storage = CopyOnWrite(Fields(
-            id: id, url: url, directory: directory, requestedName: requestedName, fileName: fileName, state: state,
-            position: position, bytesDone: bytesDone, totalBytes: totalBytes, validators: validators, attempts: attempts,
-            lastError: lastError, createdAt: createdAt, finishedAt: finishedAt,
-            details: CopyOnWrite(Details(checksum: checksum, headers: headers))))
+            id: id, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
+            position: position, bytesDone: bytesDone, validators: validators, attempts: attempts, lastError: lastError,
+            createdAt: createdAt, details: CopyOnWrite(Details(checksum: checksum, headers: headers)),
+            totalBytes: totalBytes, state: state, finishedAt: finishedAt))
     }
 
     /// The name to show: the decided file name, else the requested one, else the URL's last segment.

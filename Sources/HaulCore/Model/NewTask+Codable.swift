@@ -1,7 +1,7 @@
 import Foundation
 
-/// A new task's JSON (a `QueueCommand.add` sent to a running haul): one key per field, as the compiler writes it for
-/// a struct of these fields (an optional field left out when nil, every other one required).
+/// A new task's JSON (a `QueueCommand.add` sent to a running haul): one key per field, as the compiler writes it
+/// for a struct of these fields (an optional field left out when nil, every other one required).
 extension NewTask {
     enum CodingKeys: String, CodingKey {
         case url, directory, requestedName, checksum, headers, startsPaused, requestOptions, adoptedPart, mirrors, continues
@@ -11,7 +11,8 @@ extension NewTask {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            url: try container.decode(String.self, forKey: .url), directory: try container.decode(String.self, forKey: .directory),
+            url: try container.decode(String.self, forKey: .url),
+            directory: try container.decode(String.self, forKey: .directory),
             requestedName: try container.decodeIfPresent(String.self, forKey: .requestedName),
             checksum: try container.decodeIfPresent(Checksum.self, forKey: .checksum),
             headers: try container.decode([String].self, forKey: .headers))
