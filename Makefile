@@ -3,7 +3,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 export SWIFT_BACKTRACE = interactive=no
 
-.PHONY: demo test test-unit test-engine test-e2e test-build test-tsan build release release-haul bench deps test-deps clean install uninstall deb
+.PHONY: demo test test-unit test-engine test-e2e test-build test-tsan build release release-haul bench bench-scale deps test-deps clean install uninstall deb
 
 # `deps`: what builds and runs haul (build, release, install, deb); `test-deps` adds the test servers and tools.
 deps:
@@ -112,6 +112,11 @@ bench: release
 	@bench/stream.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/lecture.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/dash.sh "$$($(SWIFT) build -c release --show-bin-path)"
+
+# A queue of 100,000 tasks (add, list, pause --all, an idle daemon) beside aria2c holding the same links; about 3 min.
+bench-scale: release
+	@scripts/install-deps.sh --bench
+	@bench/scale.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build .build-tsan

@@ -22,20 +22,28 @@ public struct SQLiteTaskStore: TaskStore {
 
     /// Unfinished tasks in queue order, then completed ones newest first.
     public func loadAll() throws -> [DownloadTask] {
+        var tasks: [DownloadTask] = []
+        try forEachTask { tasks.append($0) }
+        return tasks
+    }
+
+    /// Every task in `loadAll`'s order, handed to `body` one at a time from a cursor: a pass over the queue (`haul
+    /// list`) holds one task at a time, not all of them. Runs in one read, which sees one state of the queue.
+    public func forEachTask(_ body: (DownloadTask) throws -> Void) throws {
         try database.writer.read { db in
-            var tasks: [DownloadTask] = []
+            let segments = try Self.segments(in: db)
+            var reader = TaskRowReader()
             for sql in [
                 "SELECT \(TaskRecord.selection) FROM task WHERE state != 'completed' ORDER BY position, id",
                 "SELECT \(TaskRecord.selection) FROM task WHERE state = 'completed' ORDER BY finishedAt DESC, id DESC",
             ] {
                 let rows = try Row.fetchCursor(db, sql: sql)
-                while let row = try rows.next() { tasks.append(try TaskRecord(positional: row).task()) }
+                while let row = try rows.next() {
+                    var task = try reader.task(row)
+                    if let layout = segments[task.id] { task.segments = layout }
+                    try body(task)
+                }
             }
-            let segments = try Self.segments(in: db)
-            if !segments.isEmpty {
-                for index in tasks.indices { tasks[index].segments = segments[tasks[index].id] ?? [] }
-            }
-            return tasks
         }
     }
 
@@ -77,12 +85,15 @@ public struct SQLiteTaskStore: TaskStore {
                 """)
             var added: [DownloadTask] = []
             added.reserveCapacity(tasks.count)
+            // Tasks added together mostly share their options: encoded again only when they differ from the last.
+            var options: (value: RequestOptions, text: String?)?
             for new in tasks {
                 position += 1
+                if options?.value != new.requestOptions { options = (new.requestOptions, TaskRecord.encodeOptions(new.requestOptions)) }
                 try insert.execute(arguments: [
                     new.url, new.directory, new.requestedName, TaskState.waiting, position,
                     new.checksum?.description, TaskRecord.encodeStrings(new.headers), now,
-                    TaskRecord.encodeOptions(new.requestOptions), new.adoptedPart?.fileName, new.adoptedPart?.bytes ?? 0,
+                    options?.text, new.adoptedPart?.fileName, new.adoptedPart?.bytes ?? 0,
                     TaskRecord.encodeStrings(new.mirrors), new.page.flatMap(TaskRecord.encodeJSON), new.group,
                 ])
                 var task = DownloadTask(
@@ -95,6 +106,8 @@ public struct SQLiteTaskStore: TaskStore {
                 task.mirrors = new.mirrors
                 task.page = new.page
                 task.group = new.group
+                // Tasks added together hold one copy of their options, headers and mirrors when those are equal.
+                if let previous = added.last { task.shareDetails(with: previous) }
                 added.append(task)
             }
             return added
@@ -174,6 +187,29 @@ public struct SQLiteTaskStore: TaskStore {
             layouts[TaskID(row[0]), default: []].append(SegmentRecord(start: row[1], end: row[2], committed: row[3]))
         }
         return layouts
+    }
+
+    /// Sets `paused` on the tasks, one statement per chunk of ids, in one transaction.
+    ///
+    /// The ids go in order: each statement then changes neighbouring rows, a few pages, and the transaction
+    /// writes each page once. Chunks of ids in the order of a hash table's keys (the controller's) would touch
+    /// pages all over the table, more than the page cache holds, and write them to the WAL again and again.
+    public func markPaused(_ ids: [TaskID]) throws {
+        guard !ids.isEmpty else { return }
+        try database.writer.write { db in
+            for chunk in Self.chunks(of: ids.sorted()) {
+                try TaskRecord.filter(keys: chunk).updateAll(db, TaskRecord.Columns.state.set(to: TaskState.paused))
+            }
+        }
+    }
+
+    /// Pauses every waiting or running task with one `UPDATE`; how many rows it changed.
+    public func pauseEveryTask() throws -> Int {
+        try database.writer.write { db in
+            try TaskRecord
+                .filter([TaskState.waiting, TaskState.running].contains(TaskRecord.Columns.state))
+                .updateAll(db, TaskRecord.Columns.state.set(to: TaskState.paused))
+        }
     }
 
     /// Deletes the tasks (and, through the foreign key, their segment layouts).

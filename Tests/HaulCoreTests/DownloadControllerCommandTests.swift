@@ -144,6 +144,11 @@ final class FailingStore: TaskStore, @unchecked Sendable {
     func save(_ tasks: [DownloadTask]) throws { if fails { throw Broken() }; try memory.save(tasks) }
     func recordProgress(_ durableBytes: [TaskID: Int64]) throws { try memory.recordProgress(durableBytes) }
     func recordSegments(_ segments: [TaskID: [SegmentRecord]]) throws { try memory.recordSegments(segments) }
+    func markPaused(_ ids: [TaskID]) throws { if fails { throw Broken() }; try memory.markPaused(ids) }
+    func pauseEveryTask() throws -> Int {
+        if fails { throw Broken() }
+        return try memory.pauseEveryTask()
+    }
     func delete(_ ids: [TaskID]) throws { try memory.delete(ids) }
     func move(_ id: TaskID, by offset: Int) throws {}
     func externalChangeToken() throws -> Int64 { 0 }

@@ -60,6 +60,18 @@ public final class MemoryTaskStore: TaskStore {
         state.withLock { state in for (id, records) in segments { state.tasks[id]?.segments = records } }
     }
 
+    public func markPaused(_ ids: [TaskID]) throws {
+        state.withLock { state in for id in ids { state.tasks[id]?.state = .paused } }
+    }
+
+    public func pauseEveryTask() throws -> Int {
+        state.withLock { state in
+            let ids = state.tasks.values.filter { $0.state == .waiting || $0.state == .running }.map(\.id)
+            for id in ids { state.tasks[id]?.state = .paused }
+            return ids.count
+        }
+    }
+
     public func delete(_ ids: [TaskID]) throws { state.withLock { s in for id in ids { s.tasks[id] = nil } } }
 
     public func move(_ id: TaskID, by offset: Int) throws {}

@@ -44,8 +44,13 @@ public enum InputFile {
         var tasks: [NewTask] = []
         var warnings: [String] = []
         var entry: Entry?
+        let allLines = Self.lines(of: bytes)
+        // Room for one task per line that may begin one, at once: a list of 100,000 links is not copied as it grows.
+        tasks.reserveCapacity(allLines.count(where: { line in
+            line.first.map { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "#") } ?? false
+        }))
 
-        for (index, raw) in lines(of: bytes).enumerated() {
+        for (index, raw) in allLines.enumerated() {
             let number = index + 1
             guard raw.count <= maxLineBytes else { throw InputFileError(line: number, reason: .lineTooLong(limit: maxLineBytes)) }
             guard let line = String(validating: raw, as: UTF8.self) else {
@@ -60,7 +65,7 @@ public enum InputFile {
                 }
                 if let warning = try apply(option: content, to: &entry!, line: number, intake: intake) { warnings.append(warning) }
             } else {
-                if let finished = entry { tasks.append(try finished.task(intake: intake)) }
+                if let finished = entry { tasks.appendSharingOptions(try finished.task(intake: intake)) }
                 let uris = content.split(separator: "\t").map { $0.trimmingHTTPWhitespace() }.filter { !$0.isEmpty }
                 do throws(IntakeError) {
                     _ = try TaskIntake.url(String(uris[0]))
@@ -74,7 +79,7 @@ public enum InputFile {
                 entry = Entry(line: number, request: request)
             }
         }
-        if let finished = entry { tasks.append(try finished.task(intake: intake)) }
+        if let finished = entry { tasks.appendSharingOptions(try finished.task(intake: intake)) }
         if let source, tasks.count > 1, let name = groupName(of: source) {
             for index in tasks.indices { tasks[index].group = name }
         }
@@ -164,5 +169,15 @@ public enum InputFile {
         return all.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
+    }
+}
+
+extension [NewTask] {
+    /// Appends `task`, holding one copy of its request options with the task before when they are equal (the links of
+    /// one file mostly share them).
+    fileprivate mutating func appendSharingOptions(_ task: NewTask) {
+        var task = task
+        if let last { task.shareRequestOptions(with: last) }
+        append(task)
     }
 }

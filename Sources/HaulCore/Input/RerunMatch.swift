@@ -28,13 +28,19 @@ public enum RerunMatch {
     /// Whether `new` may continue a task at all: it names no file itself (`-o`, `-c`), which its own rules decide.
     public static func mayContinue(_ new: NewTask) -> Bool { new.requestedName == nil && new.adoptedPart == nil }
 
+    /// Whether a new link may continue `task`: an unfinished file with a name, a size and bytes a new link can keep.
+    /// A queue with none needs no link looked at (`RerunOffers`).
+    public static func holdsPart(_ task: DownloadTask) -> Bool {
+        task.state.isUnfinished && task.kind?.keepsBytesAcrossLinks == true && (task.totalBytes ?? 0) > 0
+            && (task.bytesDone > 0 || !task.segments.isEmpty) && task.fileName != nil
+    }
+
     /// The tasks `new` may continue, those its URL names first, in queue order.
     public static func candidates(for new: NewTask, among tasks: [DownloadTask]) -> [Candidate] {
         guard mayContinue(new) else { return [] }
         let urlName = SafeFileName.fromURL(new.url)
         let held = tasks.filter { task in
-            task.state.isUnfinished && task.directory == new.directory && task.url != new.url && task.kind?.keepsBytesAcrossLinks == true
-                && (task.totalBytes ?? 0) > 0 && (task.bytesDone > 0 || !task.segments.isEmpty) && task.fileName != nil
+            holdsPart(task) && task.directory == new.directory && task.url != new.url
         }.sorted { $0.position < $1.position }
         let named = held.filter { $0.fileName == urlName }.map { Candidate(task: $0, basis: .urlName) }
         if !named.isEmpty { return Array(named.prefix(perLink)) }

@@ -19,6 +19,12 @@ public protocol TaskStore: Sendable {
     /// Replaces the stored segment layout of each task (an empty list removes it) in one transaction;
     /// like byte counts, a layout never claims more than is durable.
     func recordSegments(_ segments: [TaskID: [SegmentRecord]]) throws
+    /// Pauses these tasks, writing their state and nothing else, in one transaction: a bulk pause of idle tasks
+    /// (`TaskLifecycle.pause` changes only the state).
+    func markPaused(_ ids: [TaskID]) throws
+    /// Pauses every waiting or running task in one statement without reading any, and says how many: for a queue
+    /// no process transfers, where a task recorded as running only waits for the next run.
+    func pauseEveryTask() throws -> Int
     /// Deletes tasks.
     func delete(_ ids: [TaskID]) throws
     /// Moves a task before (`by` < 0) or after (`by` > 0) its unfinished neighbours.

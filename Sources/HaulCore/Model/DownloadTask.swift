@@ -2,55 +2,141 @@ import Foundation
 
 /// One download in the queue, as a value: what to fetch, where it goes, and how far it got.
 public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
-    public var id: TaskID
+    /// The fields, behind one reference copied on write: the controller's table, a snapshot's rows, events and
+    /// answers share one copy of each task until one of them changes it (`DownloadTask+Storage`).
+    var storage: CopyOnWrite<Fields>
+
+    public var id: TaskID {
+        get { storage.value.id }
+        set { storage.value.id = newValue }
+    }
     /// The URL as the user gave it.
-    public var url: String
+    public var url: String {
+        get { storage.value.url }
+        set { storage.value.url = newValue }
+    }
     /// Absolute path of the download directory.
-    public var directory: String
+    public var directory: String {
+        get { storage.value.directory }
+        set { storage.value.directory = newValue }
+    }
     /// The name the user asked for with `-o`/`out=`, if any.
-    public var requestedName: String?
+    public var requestedName: String? {
+        get { storage.value.requestedName }
+        set { storage.value.requestedName = newValue }
+    }
     /// The final file name once it is decided (at the first response); the part file is `fileName + ".part"`.
-    public var fileName: String?
-    public var state: TaskState
+    public var fileName: String? {
+        get { storage.value.fileName }
+        set { storage.value.fileName = newValue }
+    }
+    public var state: TaskState {
+        get { storage.value.state }
+        set { storage.value.state = newValue }
+    }
     /// Queue order: lower runs first.
-    public var position: Int64
+    public var position: Int64 {
+        get { storage.value.position }
+        set { storage.value.position = newValue }
+    }
     /// Bytes known to be durable in the part file (never more than are on disk).
-    public var bytesDone: Int64
+    public var bytesDone: Int64 {
+        get { storage.value.bytesDone }
+        set { storage.value.bytesDone = newValue }
+    }
     /// Size of the whole file, when the server told us.
-    public var totalBytes: Int64?
-    public var validators: RemoteValidators
+    public var totalBytes: Int64? {
+        get { storage.value.totalBytes }
+        set { storage.value.totalBytes = newValue }
+    }
+    public var validators: RemoteValidators {
+        get { storage.value.validators }
+        set { storage.value.validators = newValue }
+    }
     /// Transfer attempts so far (reset when the user resumes or retries).
-    public var attempts: Int
+    public var attempts: Int {
+        get { storage.value.attempts }
+        set { storage.value.attempts = newValue }
+    }
     /// The last error, as text a user can act on.
-    public var lastError: String?
-    public var checksum: Checksum?
+    public var lastError: String? {
+        get { storage.value.lastError }
+        set { storage.value.lastError = newValue }
+    }
+    public var checksum: Checksum? {
+        get { storage.value.details.value.checksum }
+        set { storage.value.details.value.checksum = newValue }
+    }
     /// Extra request headers (`K: V`).
-    public var headers: [String]
-    public var createdAt: Date
-    public var finishedAt: Date?
+    public var headers: [String] {
+        get { storage.value.details.value.headers }
+        set { storage.value.details.value.headers = newValue }
+    }
+    public var createdAt: Date {
+        get { storage.value.createdAt }
+        set { storage.value.createdAt = newValue }
+    }
+    public var finishedAt: Date? {
+        get { storage.value.finishedAt }
+        set { storage.value.finishedAt = newValue }
+    }
     /// How a file fetched over several connections stands on disk: ranges and their durable bytes
     /// (empty for a single stream, whose durable bytes are the prefix `bytesDone`).
-    public var segments: [SegmentRecord] = []
+    public var segments: [SegmentRecord] {
+        get { storage.value.details.value.segments }
+        set { storage.value.details.value.segments = newValue }
+    }
     /// Set when the link was replaced while the task held bytes, until the new link's first answer agreed.
-    public var linkChange: LinkChange?
+    public var linkChange: LinkChange? {
+        get { storage.value.details.value.linkChange }
+        set { storage.value.details.value.linkChange = newValue }
+    }
     /// Earlier links of this task, oldest first, credentials removed (shown in the details pane).
-    public var linkHistory: [String] = []
+    public var linkHistory: [String] {
+        get { storage.value.details.value.linkHistory }
+        set { storage.value.details.value.linkHistory = newValue }
+    }
     /// Proxy, cookies file and netrc file, fixed when the task was added.
-    public var requestOptions = RequestOptions()
+    /// Proxy, cookies file and netrc file, fixed when the task was added.
+    public var requestOptions: RequestOptions {
+        get { storage.value.details.value.requestOptions }
+        set { storage.value.details.value.requestOptions = newValue }
+    }
     /// Cookies servers set for this task (Netscape lines), kept for its later requests and resumes.
-    public var cookies: [String] = []
+    public var cookies: [String] {
+        get { storage.value.details.value.cookies }
+        set { storage.value.details.value.cookies = newValue }
+    }
     /// Other links serving the same file (`--mirror`), fetched from together with `url` (DESIGN §8).
-    public var mirrors: [String] = []
+    public var mirrors: [String] {
+        get { storage.value.details.value.mirrors }
+        set { storage.value.details.value.mirrors = newValue }
+    }
     /// Links the last transfers dropped, with their reasons (shown in details and RPC answers).
-    public var droppedLinks: [DroppedLink] = []
+    public var droppedLinks: [DroppedLink] {
+        get { storage.value.details.value.droppedLinks }
+        set { storage.value.details.value.droppedLinks = newValue }
+    }
     /// What the task's body is, once its first answer was read; nil before.
-    public var kind: TaskKind?
+    public var kind: TaskKind? {
+        get { storage.value.kind }
+        set { storage.value.kind = newValue }
+    }
     /// A stream's variant, segments and durable count (DESIGN §9), once its playlist resolved.
-    public var stream: StreamInfo?
+    public var stream: StreamInfo? {
+        get { storage.value.details.value.stream }
+        set { storage.value.details.value.stream = newValue }
+    }
     /// The web page the task's link came from (DESIGN §11), or why a page was kept as a file.
-    public var page: WebPage?
+    public var page: WebPage? {
+        get { storage.value.details.value.page }
+        set { storage.value.details.value.page = newValue }
+    }
     /// The group it was added in: a playlist page's videos share one (DESIGN §12).
-    public var group: String?
+    public var group: String? {
+        get { storage.value.details.value.group }
+        set { storage.value.details.value.group = newValue }
+    }
 
     public init(
         id: TaskID, url: String, directory: String, requestedName: String? = nil, fileName: String? = nil,
@@ -58,22 +144,11 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
         validators: RemoteValidators = RemoteValidators(), attempts: Int = 0, lastError: String? = nil,
         checksum: Checksum? = nil, headers: [String] = [], createdAt: Date = Date(), finishedAt: Date? = nil
     ) {
-        self.id = id
-        self.url = url
-        self.directory = directory
-        self.requestedName = requestedName
-        self.fileName = fileName
-        self.state = state
-        self.position = position
-        self.bytesDone = bytesDone
-        self.totalBytes = totalBytes
-        self.validators = validators
-        self.attempts = attempts
-        self.lastError = lastError
-        self.checksum = checksum
-        self.headers = headers
-        self.createdAt = createdAt
-        self.finishedAt = finishedAt
+        storage = CopyOnWrite(Fields(
+            id: id, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
+            position: position, bytesDone: bytesDone, validators: validators, attempts: attempts, lastError: lastError,
+            createdAt: createdAt, details: CopyOnWrite(Details(checksum: checksum, headers: headers)),
+            totalBytes: totalBytes, state: state, finishedAt: finishedAt))
     }
 
     /// The name to show: the decided file name, else the requested one, else the URL's last segment.
@@ -97,7 +172,13 @@ public struct NewTask: Sendable, Equatable, Codable {
     /// Queued paused, waiting for a resume (aria2's `pause` option): it never starts before that.
     public var startsPaused: Bool?
     /// Proxy, cookies file and netrc file; the intake always records the proxies (none: direct).
-    public var requestOptions = RequestOptions(proxies: ProxySettings())
+    public var requestOptions: RequestOptions {
+        get { options.value }
+        set { options.value = newValue }
+    }
+    /// `requestOptions` behind a reference copied on write: the tasks of one input file share one copy
+    /// (`shareRequestOptions(with:)`).
+    var options = CopyOnWrite(RequestOptions(proxies: ProxySettings()))
     /// A partial file left at the final name, moved to the part file (`-c`): the task starts with its bytes.
     public var adoptedPart: AdoptedPart?
     /// Other links serving the same file (`--mirror`); checked by the intake like `url`.
@@ -118,6 +199,12 @@ public struct NewTask: Sendable, Equatable, Codable {
         self.requestedName = requestedName
         self.checksum = checksum
         self.headers = headers
+    }
+
+    /// Takes `other`'s copy of the request options when they are equal to this task's: the two then hold one copy.
+    /// Changes nothing a reader of the task can see.
+    public mutating func shareRequestOptions(with other: NewTask) {
+        options.share(other.options)
     }
 }
 

@@ -1,6 +1,8 @@
 /// How the controller took a user's command, so the CLI and remote callers can report it.
 public enum CommandResult: Sendable, Equatable, Codable {
     case done
+    /// A command for every task (pause all) changed this many.
+    case changed(Int)
     /// The tasks of an `add`: new ones, and unfinished ones that already fetch the same URL to the same
     /// place (`reused`), which carry on instead of starting a second copy.
     case added(new: [DownloadTask], reused: [DownloadTask])

@@ -10,7 +10,8 @@ extension DownloadController {
     /// Carries out several requests as one batch: slots are filled once, after all of them.
     @discardableResult
     public func perform(_ commands: [QueueCommand]) -> [CommandResult] {
-        loadIfNeeded()
+        // A controller that only edits the queue pauses every task in the store, without reading the queue.
+        if isRunning || commands != [.pauseAll] { loadIfNeeded() }
         // A task another shell added to the database a moment ago (it found no socket yet, as this run
         // started) is known before a command about it is refused, also before the queue runs.
         if commands.contains(where: { $0.taskID.map { tasks[$0] == nil } ?? false }) {
@@ -36,8 +37,7 @@ extension DownloadController {
             if scheduleHolds { runtime[id].startedByHand = true }
             return resume(id)
         case .pauseAll:
-            for task in tasks.values where task.state == .running || task.state == .waiting { _ = pause(task.id) }
-            return .done
+            return isLoaded ? pauseEveryTask() : pauseEveryStoredTask()
         case .startAll:
             for task in tasks.values.sorted(by: { $0.position < $1.position })
             where task.state == .paused || task.state == .failed {
@@ -134,10 +134,11 @@ extension DownloadController {
                 completed[TaskIdentity(task)] = completed[TaskIdentity(task)].map { max($0, task.id) } ?? task.id
             }
         }
-        var fresh: [NewTask] = []
+        // The positions of the tasks to enqueue: all of them, as a rule, and then `newTasks` is enqueued as it is.
+        var freshIndices: [Int] = []
         var freshIdentities: Set<TaskIdentity> = []
         var reused: [DownloadTask] = []
-        for new in newTasks {
+        for (index, new) in newTasks.enumerated() {
             let identity = TaskIdentity(new)
             // `--allow-overwrite` fetches a finished file again (it replaces the file when done).
             let finished = new.requestOptions.allowOverwrite == true ? nil : completed[identity]
@@ -153,8 +154,10 @@ extension DownloadController {
                 continue
             }
             guard freshIdentities.insert(identity).inserted else { continue }
-            fresh.append(new)
+            freshIndices.append(index)
         }
+        freshIdentities = []
+        let fresh = freshIndices.count == newTasks.count ? newTasks : freshIndices.map { newTasks[$0] }
         for task in reused where task.state.isUnfinished { _ = resume(task.id) }
         let reusedNow = reused.map { tasks[$0.id] ?? $0 }
         guard !fresh.isEmpty else { return .added(new: [], reused: reusedNow) }
@@ -220,7 +223,7 @@ extension DownloadController {
         return .done
     }
 
-    private func pause(_ id: TaskID) -> CommandResult {
+    func pause(_ id: TaskID) -> CommandResult {
         guard let task = tasks[id] else { return .unknownTask(id) }
         if task.state == .paused { return .done }
         guard let paused = TaskLifecycle.pause(task) else { return .notAllowed(id, state: task.state) }

@@ -22,6 +22,10 @@ public actor DownloadController {
         /// The wall clock and calendar the schedule is read on (tests give their own).
         public var wallClock: @Sendable () -> Date = { Date() }
         public var calendar = Calendar.current
+        /// Whether front ends are given snapshots and events. A controller that only edits the queue for one command
+        /// (`haul add`, `pause`, … with no haul running) has none to give them to: it builds neither, whatever the
+        /// queue's length.
+        public var publishes = true
 
         public init(maxConcurrent: Int = 3, retryPolicy: RetryPolicy = RetryPolicy(),
                     transferOptions: TransferOptions = TransferOptions(), exitWhenIdle: Bool = false,
@@ -303,6 +307,7 @@ public actor DownloadController {
     func publish(patching: Bool = false) {
         // What the snapshot and the events after it tell is on disk first.
         flushSaves()
+        guard configuration.publishes else { return }
         sequence += 1
         let split = configuration.transferOptions.split
         let patched = !patching || pacer.rowsChanged ? nil : lastSnapshot.flatMap { last in
@@ -334,6 +339,7 @@ public actor DownloadController {
 
     /// Tells subscribers of `event` once the snapshot shows it (see `untold`).
     func announce(_ event: ControllerEvent) {
+        guard configuration.publishes else { return }
         untold.append(event)
     }
 

@@ -381,7 +381,7 @@ struct Aria2Methods: Sendable {
     /// Carries out one command for a task and turns its result into aria2's error when it failed.
     private func run(_ command: QueueCommand, _ id: TaskID) async throws(RPCError) {
         switch await access.perform([command])[0] {
-        case .done, .added: return
+        case .done, .changed, .added: return
         case .unknownTask: throw Self.notFound(id)
         case let .notAllowed(_, state): throw .failed("GID#\(id.gid) is \(Aria2Status.word(for: state))")
         case let .storeFailed(message), let .rejected(message): throw .failed(message)

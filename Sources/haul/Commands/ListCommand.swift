@@ -22,11 +22,21 @@ struct ListCommand: AsyncParsableCommand {
         let session = try QueueSession.open(stateDirectory: stateOptions.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
         let wanted = state.flatMap(TaskState.init(rawValue:))
-        let rows = try await endpoint.rows().filter { wanted == nil || $0.task.state == wanted }
-        await endpoint.close()
-        if rows.isEmpty { note(wanted.map { "no task is \($0.rawValue)" } ?? "the queue is empty") }
         let ascii = !json && !CharacterLocale.adopt()
-        for row in rows { print(json ? QueueListing.jsonLine(row.task) : QueueListing.line(row, ascii: ascii)) }
+        // A row at a time, as read: the queue is never held whole.
+        var printed = 0
+        do {
+            try await endpoint.forEachRow { row in
+                guard wanted == nil || row.task.state == wanted else { return }
+                print(json ? QueueListing.jsonLine(row.task) : QueueListing.line(row, ascii: ascii))
+                printed += 1
+            }
+            await endpoint.close()
+        } catch {
+            await endpoint.close()
+            throw error
+        }
+        if printed == 0 { note(wanted.map { "no task is \($0.rawValue)" } ?? "the queue is empty") }
         // Why nothing runs, on stderr (stdout stays the tasks).
         guard !json else { return }
         do {

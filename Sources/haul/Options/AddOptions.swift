@@ -133,7 +133,8 @@ struct AddOptions: ParsableArguments {
                 throw ValidationError("\(inputFile): \(error)")
             }
             for warning in parsed.warnings { note("\(inputFile): \(warning)") }
-            tasks += parsed.tasks
+            // Taken as parsed when no link came on the command line: a copy of 100,000 tasks is not made for nothing.
+            if tasks.isEmpty { tasks = parsed.tasks } else { tasks += parsed.tasks }
         }
         // The intake has read each cookies file; the lines it skipped are named once per file.
         for path in Set(tasks.compactMap(\.requestOptions.cookiesFile)).sorted() {

@@ -5,7 +5,7 @@ extension CommandResult {
     /// a hint repeats so its command finds the same queue (`StateOptions.repeated`).
     func failure(verb: String, again: String = "") -> CommandFailure? {
         switch self {
-        case .done, .added: nil
+        case .done, .changed, .added: nil
         case let .unknownTask(id): .unknownTask(id, again: again)
         case let .notAllowed(id, state): .notAllowed(id, state: state, verb: verb)
         case let .storeFailed(message): .runtime(message)

@@ -31,6 +31,21 @@ enum EditAction: Equatable {
         }
     }
 
+    /// The one command that carries the edit out on every task it applies to, where there is one: a pause
+    /// (`TaskLifecycle.pause` applies exactly where `pauseAll` does).
+    var everyTask: QueueCommand? {
+        self == .pause ? .pauseAll : nil
+    }
+
+    /// What the tasks it changed are now, as `haul pause --all` reports it.
+    var outcome: String {
+        switch self {
+        case .pause: "now paused"
+        case .resume: "now waiting"
+        case .remove: "removed"
+        }
+    }
+
     var verb: String {
         switch self {
         case .pause: "pause"

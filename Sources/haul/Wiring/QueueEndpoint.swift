@@ -83,25 +83,33 @@ enum QueueEndpoint {
     /// Every task as it stands now, with a running haul's live figures (bytes, speed, ETA); the tasks' byte counts
     /// are the live ones.
     func rows() async throws -> [QueueSnapshot.Row] {
+        var rows: [QueueSnapshot.Row] = []
+        try await forEachRow { rows.append($0) }
+        return rows
+    }
+
+    /// `rows()` one at a time: without a running haul they come from a cursor on the database, so a pass over the
+    /// queue (`haul list`) holds one row at a time, not the whole queue.
+    func forEachRow(_ body: (QueueSnapshot.Row) -> Void) async throws {
         switch self {
         case let .owner(client, pid):
+            let snapshot: QueueSnapshot
             do {
-                return QueueListing.rows(try await client.snapshot())
+                snapshot = try await client.snapshot()
             } catch {
                 throw CommandFailure.ownerUnreachable(pid: pid, context: "with the queue", reason: "\(error)")
             }
+            for row in QueueListing.rows(snapshot) { body(row) }
         case let .local(_, session):
-            let stored: [DownloadTask]
             do {
-                stored = try session.store.loadAll()
+                try session.store.forEachTask { task in
+                    // Without a transferring process, a task recorded as running is only waiting for the next run.
+                    var task = task
+                    if task.state == .running { task.state = .waiting }
+                    body(QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone))
+                }
             } catch {
                 throw CommandFailure.runtime("cannot read the queue: \(error)")
-            }
-            // Without a transferring process, a task recorded as running is only waiting for the next run.
-            return stored.map { task in
-                var task = task
-                if task.state == .running { task.state = .waiting }
-                return QueueSnapshot.Row(task: task, bytesReceived: task.bytesDone)
             }
         }
     }

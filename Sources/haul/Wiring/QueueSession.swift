@@ -24,8 +24,9 @@ struct QueueSession {
 
     /// A controller that edits the queue without transferring (no `run()`); end it with `finishEditing()`.
     func editingController() -> DownloadController {
-        DownloadController(
-            store: store, driver: CurlTransferDriver(), snapshots: SnapshotBox(), configuration: .init())
+        var configuration = DownloadController.Configuration()
+        configuration.publishes = false
+        return DownloadController(store: store, driver: CurlTransferDriver(), snapshots: SnapshotBox(), configuration: configuration)
     }
 
     /// The running owner of the engine, reached through its control socket; nil when none holds the queue.

@@ -12,8 +12,11 @@ enum RerunOffers {
     /// `newTasks`, each marked with the task it continues; `known` is the queue as it stands.
     /// `options`: the timeouts and CA bundle each check asks with (`RunSettings.linkCheckOptions`).
     static func marked(_ newTasks: [NewTask], known: [DownloadTask], options: TransferOptions) async -> [NewTask] {
+        // The tasks a link may continue, found once: each new link is matched against them alone.
+        let holders = known.filter(RerunMatch.holdsPart)
+        guard !holders.isEmpty else { return newTasks }
         let asked = newTasks.indices.lazy
-            .map { index in (index, RerunMatch.candidates(for: newTasks[index], among: known)) }
+            .map { index in (index, RerunMatch.candidates(for: newTasks[index], among: holders)) }
             .filter { !$0.1.isEmpty }
             .prefix(linksAsked)
         guard !asked.isEmpty else { return newTasks }

@@ -7,6 +7,9 @@ enum TaskEdit {
     static func apply(_ action: EditAction, to selection: TaskChoice, state: StateOptions) async throws {
         let session = try QueueSession.open(stateDirectory: state.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
+        if selection.all, let every = action.everyTask {
+            return try await applyToEvery(every, action, endpoint: endpoint, state: state)
+        }
         let known = try await endpoint.tasks()
         let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
         let inState = selection.state.map { wanted in known.filter { $0.state == wanted }.map(\.id) }
@@ -35,7 +38,24 @@ enum TaskEdit {
         }
         if !refusals.isEmpty { throw CommandFailure.several(refusals) }
         if selection.isBulk {
-            note("\(changed) task(s) \(action == .pause ? "now paused" : action == .resume ? "now waiting" : "removed")")
+            note("\(changed) task(s) \(action.outcome)")
         }
+    }
+
+    /// `--all` as one command for the whole queue (`pause --all`): the queue is not read to choose the tasks.
+    private static func applyToEvery(
+        _ command: QueueCommand, _ action: EditAction, endpoint: QueueEndpoint, state: StateOptions
+    ) async throws {
+        let result: CommandResult
+        do {
+            result = try await endpoint.perform([command])[0]
+            await endpoint.close()
+        } catch {
+            await endpoint.close()
+            throw error
+        }
+        if let refusal = result.failure(verb: action.verb, again: state.repeated) { throw refusal }
+        guard case let .changed(count) = result else { return }
+        note("\(count) task(s) \(action.outcome)")
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import HaulCore
+@testable import HaulStore
+import Testing
+
+/// A long queue in the store (issue 29): paused with one statement, and read back holding one copy of what its
+/// tasks share, counted over 2,000 tasks.
+@Suite("Queue: a long queue")
+struct LongQueueTests {
+    static let count = 2_000
+
+    /// Tasks as one input file adds them: one directory, the same request options.
+    func queue(_ store: SQLiteTaskStore) throws -> [DownloadTask] {
+        try store.enqueue((1...Self.count).map { n in
+            var new = newTask(n)
+            new.requestOptions = RequestOptions(proxies: ProxySettings())
+            return new
+        })
+    }
+
+    /// How many copies of their details the tasks hold between them.
+    func detailCopies(_ tasks: [DownloadTask]) -> Int {
+        var copies: [DownloadTask] = []
+        for task in tasks where !copies.contains(where: { $0.sharesDetails(with: task) }) { copies.append(task) }
+        return copies.count
+    }
+
+    @Test("pausing every task changes only waiting and running rows, and only their state")
+    func pauseEveryTask() throws {
+        let store = try makeStore()
+        var tasks = try queue(store)
+        tasks[0].state = .running
+        tasks[0].bytesDone = 7
+        tasks[1].state = .completed
+        tasks[1].finishedAt = Date(timeIntervalSince1970: 1_795_000_000)
+        tasks[2].state = .failed
+        try store.save(Array(tasks[0...2]))
+        #expect(try store.pauseEveryTask() == Self.count - 2)
+        let loaded = Dictionary(uniqueKeysWithValues: try store.loadAll().map { ($0.id, $0) })
+        #expect(loaded[tasks[0].id]?.state == .paused && loaded[tasks[0].id]?.bytesDone == 7)
+        #expect(loaded[tasks[1].id]?.state == .completed && loaded[tasks[2].id]?.state == .failed)
+        #expect(loaded.values.filter { $0.state == .paused }.count == Self.count - 2)
+        #expect(try store.pauseEveryTask() == 0)
+    }
+
+    @Test("marking tasks paused writes their state alone")
+    func markPaused() throws {
+        let store = try makeStore()
+        var tasks = try queue(store)
+        try store.markPaused(tasks.map(\.id))
+        for index in tasks.indices { tasks[index].state = .paused }
+        #expect(try store.loadAll() == tasks)
+    }
+
+    @Test("tasks added together, and read back, hold one copy of their details")
+    func sharedDetails() throws {
+        let store = try makeStore()
+        let added = try queue(store)
+        #expect(detailCopies(added) == 1)
+        var loaded: [DownloadTask] = []
+        try store.forEachTask { loaded.append($0) }
+        #expect(loaded == added)
+        #expect(detailCopies(loaded) == 1)
+        // One task changed keeps its own copy; the others still share theirs.
+        loaded[5].mirrors = ["https://mirror.example.org/file-6.bin"]
+        #expect(detailCopies(loaded) == 2)
+        #expect(!loaded[5].sharesDetails(with: loaded[4]) && loaded[4].sharesDetails(with: loaded[6]))
+    }
+}
