@@ -115,4 +115,17 @@ import Testing
         #expect(figures.counted == 4 && figures.progress == 1.5 && figures.isAnimating)
         #expect(!QueueFigures(rows: [TestQueue.row(1, "a", .paused)]).isAnimating)
     }
+
+    /// Sizes a lying server states, each at the most haul takes (`StatedSize.limit`): their sum passes an Int64.
+    @Test func aGroupOfTheLargestStatedSizesSumsWithoutOverflow() {
+        let rows = (1...4).map { id -> QueueSnapshot.Row in
+            var row = TestQueue.row(Int64(id), "huge-\(id).bin", .paused, done: StatedSize.limit, total: StatedSize.limit)
+            row.task.group = "links.txt"
+            return row
+        }
+        var summary = GroupSummary(rows: rows, members: [0, 1, 2, 3])
+        #expect(summary.total == Int64.max && summary.done == Int64.max, "shown clamped")
+        summary.replace(GroupSummary.Share(rows[0]), with: GroupSummary.Share(TestQueue.row(1, "huge-1.bin", .paused, done: 0, total: nil)))
+        #expect(summary.total == Int64.max && summary.fraction == 1)
+    }
 }

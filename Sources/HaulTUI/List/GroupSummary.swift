@@ -7,12 +7,15 @@ public struct GroupSummary: Sendable, Equatable {
     public var completed: Int
     public var state: TaskState
     /// Bytes received of the tasks whose total is known (a completed task counts whole).
-    public var done: Int64
+    public var done: Int64 { Int64(clamping: doneSum) }
     /// The summed totals of the tasks whose total is known; nil when none is.
-    public var total: Int64? { knownTasks > 0 ? knownTotal : nil }
+    public var total: Int64? { knownTasks > 0 ? Int64(clamping: knownTotal) : nil }
     /// Summed speed of the running tasks with a sample; nil when none has one.
     public var speed: Double? { sampledTasks > 0 ? speedSum : nil }
-    private var knownTotal: Int64 = 0
+    // Summed wider than a size: each task's is at most `StatedSize.limit` (2^62), and a lying server's two such files
+    // in one group would overflow an Int64 sum. Added and taken away exactly; shown clamped.
+    private var doneSum: Int128 = 0
+    private var knownTotal: Int128 = 0
     private var knownTasks = 0
     private var speedSum = 0.0
     private var sampledTasks = 0
@@ -21,7 +24,6 @@ public struct GroupSummary: Sendable, Equatable {
     public init(rows: [QueueSnapshot.Row], members: [Int]) {
         count = members.count
         completed = 0
-        done = 0
         state = Self.state(of: members.lazy.map { rows[$0].task.state })
         for index in members { add(Share(rows[index])) }
     }
@@ -57,15 +59,15 @@ public struct GroupSummary: Sendable, Equatable {
 
     private mutating func add(_ share: Share) {
         if share.completed { completed += 1 }
-        done += share.done
-        if let total = share.total { (knownTotal, knownTasks) = (knownTotal + total, knownTasks + 1) }
+        doneSum += Int128(share.done)
+        if let total = share.total { (knownTotal, knownTasks) = (knownTotal + Int128(total), knownTasks + 1) }
         if let speed = share.speed { (speedSum, sampledTasks) = (speedSum + speed, sampledTasks + 1) }
     }
 
     private mutating func remove(_ share: Share) {
         if share.completed { completed -= 1 }
-        done -= share.done
-        if let total = share.total { (knownTotal, knownTasks) = (knownTotal - total, knownTasks - 1) }
+        doneSum -= Int128(share.done)
+        if let total = share.total { (knownTotal, knownTasks) = (knownTotal - Int128(total), knownTasks - 1) }
         if let speed = share.speed {
             sampledTasks -= 1
             // Back to exactly nothing when no sample is left, whatever the rounding of the sums before.
