@@ -9,14 +9,14 @@ import Testing
         waiting: [(Int64, Int64)], running: [(Int64, Int64)] = [], max: Int, preempting: Set<Int64> = [],
         backingOff: [TaskID: ContinuousClock.Instant] = [:]
     ) -> (start: [Int64], requeue: [Int64]) {
-        var waitingByID: [TaskID: SlotPolicy.Waiting] = [:]
+        var line = WaitingLine()
         for (id, position) in waiting {
-            waitingByID[TaskID(id)] = SlotPolicy.Waiting(position: position, mayPreempt: preempting.contains(id))
+            line.insert(TaskID(id), SlotPolicy.Waiting(position: position, mayPreempt: preempting.contains(id)))
         }
         var runningByID: [TaskID: Int64] = [:]
         for (id, position) in running { runningByID[TaskID(id)] = position }
         let plan = SlotPolicy.plan(
-            waiting: waitingByID, running: runningByID, maxRunning: max, backingOff: backingOff, now: now)
+            waiting: line.inOrder, running: runningByID, maxRunning: max, backingOff: backingOff, now: now)
         return (plan.start.map(\.rawValue), plan.requeue.map(\.rawValue))
     }
 

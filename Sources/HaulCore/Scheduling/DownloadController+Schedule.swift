@@ -48,7 +48,7 @@ extension DownloadController {
                     }
                 }
             } else {
-                for id in tasks.waiting.keys { runtime[id].startedByHand = false }
+                for id in tasks.waiting.ids { runtime[id].startedByHand = false }
                 fillSlots()
             }
             pacer.rowsDidChange()

@@ -200,16 +200,7 @@ public actor DownloadController {
     /// running tasks that must give their slot back stop with their bytes kept.
     func fillSlots() {
         guard isRunning, !stopping else { return }
-        // A task that went back in line is not ready until the engine let go of its last transfer.
-        var ready = tasks.waiting
-        for id in runtime.inFlight where ready[id] != nil { ready[id] = nil }
-        // A task waiting for `--on-link-expired` starts once it has its new link.
-        for id in runtime.renewals { ready[id] = nil }
-        // Outside the schedule's run windows only what the user started by hand starts.
-        if scheduleHolds { ready = ready.filter { runtime[$0.key].startedByHand } }
-        let plan = SlotPolicy.plan(
-            waiting: ready, running: tasks.runningPositions, maxRunning: configuration.maxConcurrent,
-            backingOff: runtime.backoffInstants, now: .now)
+        let plan = slotPlan()
         for id in plan.requeue {
             guard let task = tasks[id], let waiting = TaskLifecycle.requeue(task) else { continue }
             save(waiting)
@@ -237,6 +228,22 @@ public actor DownloadController {
         }
     }
 
+    /// Which waiting tasks start now, reading the line only as far as one could. Its own function: the line it reads
+    /// is let go before the tasks change, which would otherwise copy it.
+    private func slotPlan() -> SlotPolicy.Plan {
+        // A task that went back in line is not ready until the engine let go of its last transfer; one waiting
+        // for `--on-link-expired` starts once it has its new link.
+        let notReady = Set(runtime.inFlight + runtime.renewals)
+        // Outside the schedule's run windows only what the user started by hand starts.
+        let holds = scheduleHolds
+        let ready = tasks.waiting.inOrder.lazy.filter { [runtime] entry in
+            !notReady.contains(entry.id) && (!holds || runtime[entry.id].startedByHand)
+        }
+        return SlotPolicy.plan(
+            waiting: ready, running: tasks.runningPositions, maxRunning: configuration.maxConcurrent,
+            backingOff: runtime.backoffInstants, now: .now)
+    }
+
     /// In headless mode, ends the run once nothing is left to do.
     func stopIfIdle() {
         guard isRunning, configuration.exitWhenIdle, !stopping, !runtime.hasAttempts, !runtime.hasRenewals else { return }
@@ -261,7 +268,7 @@ public actor DownloadController {
             // Speeds, ETAs and back-off countdowns change every second; an idle queue is not redrawn.
             if runtime.hasAttempts || runtime.hasBackoff { pacer.figuresDidChange() }
         }
-        switch pacer.onTick(untold: !untold.isEmpty) {
+        switch pacer.onTick(untold: !untold.isEmpty, at: now) {
         case .full: publish()
         case .patch: publish(patching: true)
         case .nothing: break
@@ -309,6 +316,7 @@ public actor DownloadController {
         flushSaves()
         guard configuration.publishes else { return }
         sequence += 1
+        let began = ContinuousClock.now
         let split = configuration.transferOptions.split
         let patched = !patching || pacer.rowsChanged ? nil : lastSnapshot.flatMap { last in
             SnapshotBuilder.patched(
@@ -325,9 +333,10 @@ public actor DownloadController {
         if patched == nil {
             rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
         }
-        pacer.published(at: .now)
         lastSnapshot = snapshot
         snapshots.publish(snapshot)
+        let now = ContinuousClock.now
+        pacer.published(at: now, cost: patched == nil ? now - began : nil)
         tellUntold()
     }
 

@@ -31,10 +31,12 @@ public enum SlotPolicy {
         }
     }
 
-    /// The plan for `waiting` tasks (by id) and `running` tasks (their positions by id) under `maxRunning`.
-    /// A task in `backingOff` whose retry time is later than `now` is skipped; the tasks after it may take its slot.
+    /// The plan for `waiting` tasks (in queue order: `WaitingLine`) and `running` tasks (their positions by id) under
+    /// `maxRunning`. A task in `backingOff` whose retry time is later than `now` is skipped; the tasks after it may
+    /// take its slot. Reads the line only as far as a task could still start: the free slots' worth of ready tasks,
+    /// then those queued before a running task.
     public static func plan(
-        waiting: [TaskID: Waiting], running: [TaskID: Int64], maxRunning: Int,
+        waiting: some Sequence<(id: TaskID, waiting: Waiting)>, running: [TaskID: Int64], maxRunning: Int,
         backingOff: [TaskID: ContinuousClock.Instant], now: ContinuousClock.Instant
     ) -> Plan {
         let limit = max(0, maxRunning)
@@ -45,40 +47,26 @@ public enum SlotPolicy {
             plan.requeue = keep.prefix(keep.count - limit).map(\.id)
             keep.removeFirst(keep.count - limit)
         }
-        let free = limit - keep.count
-        let latestRunning = keep.first
-        var ready: [(entry: Entry, mayPreempt: Bool)] = []
-        ready.reserveCapacity(waiting.count)
+        var slots = limit - keep.count
         for (id, task) in waiting {
-            if let retryAt = backingOff[id], retryAt > now { continue }
             let entry = Entry(id: id, position: task.position)
-            let canPreempt = task.mayPreempt && latestRunning.map { entry < $0 } == true
-            if free == 0, !canPreempt { continue }
-            ready.append((entry, canPreempt))
-        }
-        guard !ready.isEmpty else { return plan }
-        // Usually one slot is free and nothing can preempt: pick the first without sorting the whole queue.
-        if free == 1, !ready.contains(where: \.mayPreempt), let first = ready.min(by: { $0.entry < $1.entry }) {
-            plan.start = [first.entry.id]
-            return plan
-        }
-        ready.sort { $0.entry < $1.entry }
-        var slots = free
-        for candidate in ready {
+            // In queue order: once no slot is free and this task is behind every running one, so are the rest.
+            if slots == 0, keep.first.map({ entry < $0 }) != true { break }
+            if let retryAt = backingOff[id], retryAt > now { continue }
             if slots > 0 {
                 slots -= 1
-                plan.start.append(candidate.entry.id)
-            } else if candidate.mayPreempt, let last = keep.first, candidate.entry < last {
+                plan.start.append(id)
+            } else if task.mayPreempt, let last = keep.first {
                 keep.removeFirst()
                 plan.requeue.append(last.id)
-                plan.start.append(candidate.entry.id)
+                plan.start.append(id)
             }
         }
         return plan
     }
 
     /// A task's place in the queue.
-    struct Entry: Comparable {
+    struct Entry: Comparable, Sendable {
         var id: TaskID
         var position: Int64
 

@@ -2,8 +2,8 @@
 /// (how many run, which wait and where), so no decision has to copy every task.
 struct TaskTable {
     private(set) var byID: [TaskID: DownloadTask] = [:]
-    /// Waiting tasks, as the slot policy sees them.
-    private(set) var waiting: [TaskID: SlotPolicy.Waiting] = [:]
+    /// Waiting tasks in queue order, as the slot policy sees them.
+    private(set) var waiting = WaitingLine()
     /// Running tasks and their queue positions.
     private(set) var runningPositions: [TaskID: Int64] = [:]
     /// File names of unfinished tasks, by download directory: a new download must never take one over.
@@ -43,7 +43,7 @@ struct TaskTable {
         switch task.state {
         // A task the user put back in line (resumed, retried, moved) has no failed attempt yet and may
         // take the slot of a task queued after it; one coming back from a retry only fills free slots.
-        case .waiting: waiting[task.id] = SlotPolicy.Waiting(position: task.position, mayPreempt: task.attempts == 0)
+        case .waiting: waiting.insert(task.id, SlotPolicy.Waiting(position: task.position, mayPreempt: task.attempts == 0))
         case .running: runningPositions[task.id] = task.position
         default: break
         }
@@ -55,7 +55,7 @@ struct TaskTable {
             unfinishedNames[task.directory]?[name] = left > 0 ? left : nil
         }
         switch task.state {
-        case .waiting: waiting[task.id] = nil
+        case .waiting: waiting.remove(task.id)
         case .running: runningPositions[task.id] = nil
         default: break
         }
