@@ -24,6 +24,18 @@ struct CommandLineHelpTests {
         #expect(link == 2 && !linkErrors.contains("most similar"), "\(linkErrors)")
     }
 
+    @Test func aDownloadsOptionBeforeAnotherCommandIsNamed() async throws {
+        let state = try TemporaryDirectory()
+        let (resume, _, resumeErrors) = try await Self.haul(["--state-dir", state.path, "-d", "/tmp", "resume", "1"])
+        #expect(resume == 2, "\(resumeErrors)")
+        #expect(resumeErrors.contains("'-d' is an option of a download (`haul -d … URL`), not of `haul resume`"), "\(resumeErrors)")
+        let (list, _, listErrors) = try await Self.haul(["-j", "3", "list", "--state-dir", state.path])
+        #expect(list == 2 && listErrors.contains("'-j' is an option of a download"), "\(listErrors)")
+        // An option the command takes is still taken from before its name.
+        let (listed, _, listedErrors) = try await Self.haul(["--state-dir", state.path, "list"])
+        #expect(listed == 0, "\(listedErrors)")
+    }
+
     @Test func usageErrorsPointToTheHelpOfTheCommandThatRan() async throws {
         let (run, _, runErrors) = try await Self.haul(["--limit-rat", "1M"])
         #expect(run == 2 && runErrors.contains("(see `haul run --help`)"), "\(runErrors)")

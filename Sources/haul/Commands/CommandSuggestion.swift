@@ -23,6 +23,24 @@ enum CommandSuggestion {
         return "haul \(command) --help"
     }
 
+    /// What to say when a run's option came before another command's name and that command does not take it:
+    /// `haul -d DIR resume 1` is `haul resume -d DIR 1`, and resume has no `-d` (the directory is a download's).
+    static func misplacedRunOption(in arguments: [String]) -> String? {
+        let moved = Haul.subcommandFirst(arguments)
+        guard moved != arguments, let command = moved.first, let index = arguments.firstIndex(of: command) else {
+            return nil
+        }
+        for token in arguments[..<index] where token.hasPrefix("-") && token.count > 1 {
+            let option = String(token.prefix { $0 != "=" })
+            do {
+                _ = try Haul.parseAsRoot([command, option, "1"])
+            } catch where Haul.message(for: error).hasPrefix("Unknown option") {
+                return "'\(option)' is an option of a download (`haul \(option) … URL`), not of `haul \(command)`"
+            } catch {}
+        }
+        return nil
+    }
+
     /// Optimal string alignment distance (a swap of two neighbours counts as one edit).
     static func distance(_ first: String, _ second: String) -> Int {
         let a = Array(first), b = Array(second)

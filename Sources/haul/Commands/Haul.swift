@@ -63,7 +63,8 @@ extension Haul {
                 try command.run()
             }
         } catch {
-            FailureReport(error, help: CommandSuggestion.help(for: subcommandFirst(arguments))).exit()
+            let misplaced = CommandSuggestion.misplacedRunOption(in: arguments).map { CommandFailure.usage($0) }
+            FailureReport(misplaced ?? error, help: CommandSuggestion.help(for: subcommandFirst(arguments))).exit()
         }
         ProcessExit.now(ExitStatus.success.rawValue)
     }
