@@ -40,7 +40,12 @@ public struct DASHStream: Sendable, Equatable {
         // Read as bytes: every file's first answer passes here, and decoding a binary file's head costs.
         let head = Array(prefix.prefix(1024))
         var start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
+        skipping: while start < head.count {
+            switch head[start] {
+            case 0x20, 0x09, 0x0A, 0x0D: start += 1
+            default: break skipping
+            }
+        }
         guard start < head.count, head[start] == UInt8(ascii: "<") else { return false }
         let name = Array("MPD".utf8)
         return (start + 1..<max(start + 1, head.count - 2)).contains { index in
