@@ -109,6 +109,7 @@ bench: release
 	@bench/share.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/listmemory.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/manytasks.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	@bench/tinyfiles.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/stream.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/lecture.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	@bench/dash.sh "$$($(SWIFT) build -c release --show-bin-path)"
