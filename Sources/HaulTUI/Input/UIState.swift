@@ -169,6 +169,21 @@ public struct UIContext: Sendable, Equatable {
         /// Every row's reference, by index.
         public static func all(_ snapshot: QueueSnapshot) -> [RowRef] { snapshot.rows.map(RowRef.init) }
 
+        /// What the reference of `row` is made of, hashed: equal for rows whose references are equal (and, but for a
+        /// chance of one in 2^64, only for those). What `ShownRowsCache` keeps of each row to tell a reference changed.
+        public static func fingerprint(_ row: QueueSnapshot.Row) -> Int {
+            let task = row.task
+            var hasher = Hasher()
+            hasher.combine(task.id)
+            hasher.combine(task.state)
+            hasher.combine(task.fileName)
+            hasher.combine(task.requestedName)
+            hasher.combine(row.split)
+            hasher.combine(task.url)
+            hasher.combine(task.linkChange)
+            return hasher.finalize()
+        }
+
         public init(id: TaskID, state: TaskState, name: String, split: Int = 1, url: String = "", linkChange: LinkChange? = nil) {
             self.id = id
             self.state = state

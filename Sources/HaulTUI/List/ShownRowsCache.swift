@@ -37,11 +37,12 @@ public struct ShownRowsCache: Sendable {
         var groupOfRow: [Int32]
     }
 
-    /// Every row's reference, and the snapshot they stand for.
+    /// What every row's reference is made of, as a fingerprint by row index (`UIContext.RowRef.fingerprint`), and the
+    /// snapshot they stand for: 8 bytes a row, not a reference (a context makes the references it reads, `RowList`).
     fileprivate struct Refs: Sendable {
         var epoch: UInt64
         var sequence: UInt64
-        var values: [UIContext.RowRef]
+        var values: [Int]
         /// Bumped when a reference changes.
         var version: UInt64
     }
@@ -80,17 +81,19 @@ public struct ShownRowsCache: Sendable {
         return made.value
     }
 
-    /// Every row's `RowRef` by index: made once per set of rows, then again only for the patched rows.
-    public mutating func rowRefs(_ snapshot: QueueSnapshot) -> [UIContext.RowRef] {
-        if let refs, refs.sequence == snapshot.sequence, refs.epoch == snapshot.revision.epoch { return refs.values }
+    /// The version of the rows' references for `snapshot`: it moves when a row's reference would read otherwise (a
+    /// row came, went, moved, changed state, or a patched row learnt its name), worked out once per set of rows, then
+    /// again only for the patched rows.
+    public mutating func referencesVersion(_ snapshot: QueueSnapshot) -> UInt64 {
+        if let refs, refs.sequence == snapshot.sequence, refs.epoch == snapshot.revision.epoch { return refs.version }
         if var kept = refs, kept.epoch == snapshot.revision.epoch {
             refs = nil  // so the patches below change the kept array in place
             var changed = false
             for index in snapshot.revision.patched {
                 rowsVisited += 1
-                let ref = UIContext.RowRef(snapshot.rows[index])
-                if kept.values[index] != ref {
-                    kept.values[index] = ref
+                let fingerprint = UIContext.RowRef.fingerprint(snapshot.rows[index])
+                if kept.values[index] != fingerprint {
+                    kept.values[index] = fingerprint
                     changed = true
                 }
             }
@@ -100,19 +103,20 @@ public struct ShownRowsCache: Sendable {
             }
             kept.sequence = snapshot.sequence
             refs = kept
-            return kept.values
+            return kept.version
         }
         rowsVisited += snapshot.rows.count
-        let made = UIContext.RowRef.all(snapshot)
         version += 1
-        refs = Refs(epoch: snapshot.revision.epoch, sequence: snapshot.sequence, values: made, version: version)
-        return made
+        refs = Refs(
+            epoch: snapshot.revision.epoch, sequence: snapshot.sequence, values: snapshot.rows.map(UIContext.RowRef.fingerprint),
+            version: version)
+        return version
     }
 
     /// The rows of `snapshot` as `view` shows them.
     public mutating func shown(_ snapshot: QueueSnapshot, view: ListView) -> ShownRows {
         let needle = view.filter.lowercased()
-        let refsVersion = refs(of: snapshot)
+        let refsVersion = referencesVersion(snapshot)
         if var kept = last, kept.sort == view.sort, kept.expanded == view.expanded {
             if kept.sequence == snapshot.sequence, kept.epoch == snapshot.revision.epoch {
                 if kept.filter == needle { return kept.rows }
@@ -149,11 +153,6 @@ public struct ShownRowsCache: Sendable {
         return rows
     }
 
-    /// The version of the references for `snapshot`, brought up to date.
-    private mutating func refs(of snapshot: QueueSnapshot) -> UInt64 {
-        _ = rowRefs(snapshot)
-        return refs?.version ?? 0
-    }
 
     private mutating func remember(
         _ rows: ShownRows, of snapshot: QueueSnapshot, filter: String, view: ListView, refsVersion: UInt64,
