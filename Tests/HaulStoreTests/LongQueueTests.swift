@@ -68,6 +68,25 @@ struct LongQueueTests {
         #expect(!loaded[5].sharesDetails(with: loaded[4]) && loaded[4].sharesDetails(with: loaded[6]))
     }
 
+    @Test("a pass over the queue decodes a run of tasks' shared details once, and reads every task as it was written")
+    func detailsDecodedOncePerRun() throws {
+        let store = try makeStore()
+        var added = try queue(store)
+        // A task in the middle with mirrors of its own: the tasks after it are a run of their own again.
+        added[1_000].mirrors = ["https://mirror.example.org/file-1001.bin"]
+        added[1_500].group = "other"
+        try store.save([added[1_000], added[1_500]])
+        var reader = TaskRowReader()
+        var loaded: [DownloadTask] = []
+        try store.database.writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: SQLiteTaskStore.queueOrderQueries[0])
+            while let row = try rows.next() { loaded.append(try reader.task(row)) }
+        }
+        #expect(loaded == added)
+        #expect(reader.detailsDecoded == 5, "the first row, the mirrored one, the one after, the other group's, the one after")
+        #expect(loaded[1_999].sharesDetails(with: loaded[1_501]) && loaded[999].sharesDetails(with: loaded[0]))
+    }
+
     @Test("a pass over the queue reads each list in its order from an index, sorting no row in memory")
     func readsInIndexOrder() throws {
         let store = try makeStore()
