@@ -34,9 +34,10 @@ public struct SQLiteTaskStore: TaskStore {
             let segments = try Self.segments(in: db)
             var reader = TaskRowReader()
             for sql in Self.queueOrderQueries {
-                let rows = try Row.fetchCursor(db, sql: sql)
+                let statement = try db.makeStatement(sql: sql)
+                let rows = try Row.fetchCursor(statement)
                 while let row = try rows.next() {
-                    var task = try reader.task(row)
+                    var task = try reader.task(row, of: statement.sqliteStatement)
                     if let layout = segments[task.id] { task.segments = layout }
                     try body(task)
                 }

@@ -188,18 +188,6 @@ extension TaskRecord {
     /// by position; `init(fieldsOf:)` leaves them at their defaults.
     static let detailColumns = [13, 14, 17, 18, 19, 20, 21, 22, 23, 27, 28]
 
-    /// A row of `SELECT \(selection)` without its details (`detailColumns`): for a reader that takes them from a task
-    /// whose stored details are the same.
-    init(fieldsOf row: Row) {
-        self.init(
-            id: row[0], url: row[1], directory: row[2], requestedName: row[3], fileName: row[4], state: row[5],
-            position: row[6], bytesDone: row[7], totalBytes: row[8], etag: row[9], lastModified: row[10],
-            validatorServer: row[24], validatorHost: row[25], attempts: row[11], lastError: row[12], checksum: nil, headers: "[]",
-            createdAt: Date(storedValue: row[15]) ?? Date(timeIntervalSince1970: 0),
-            finishedAt: Date(storedValue: row[16]), linkChange: nil, linkHistory: "[]", requestOptions: nil,
-            kind: row[26])
-    }
-
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
     /// should not look every column up by name.
     init(positional row: Row) {

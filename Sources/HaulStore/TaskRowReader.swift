@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HaulCore
 
 /// Reads rows of `SELECT \(TaskRecord.selection)` as tasks, one at a time, for one pass over the queue.
@@ -18,9 +19,10 @@ struct TaskRowReader {
     /// Rows whose details were decoded (not taken from the row before): what a load costs, counted.
     private(set) var detailsDecoded = 0
 
-    mutating func task(_ row: Row) throws(StoreError) -> DownloadTask {
-        if let previous, repeatsDetails(row) {
-            var record = TaskRecord(fieldsOf: row)
+    /// - Parameter statement: the statement `row` comes from (`RowCursor.statement`), read with SQLite's own calls.
+    mutating func task(_ row: Row, of statement: SQLiteStatement) throws(StoreError) -> DownloadTask {
+        if let previous, repeatsDetails(statement) {
+            var record = try TaskRecord(fieldsOf: statement)
             if previous.directory == record.directory { record.directory = previous.directory }
             var task = try record.task()
             task.adoptDetails(of: previous)
@@ -41,35 +43,17 @@ struct TaskRowReader {
         }
         if let previous { task.shareDetails(with: previous) }
         previous = task
-        previousDetails = TaskRecord.detailColumns.map { column in
-            (try? row.withUnsafeData(atIndex: column) { $0.map { [UInt8]($0) } }) ?? nil
-        }
+        previousDetails = TaskRecord.detailColumns.map { TaskRecord.bytes(statement, Int32($0)) }
         return task
     }
 
-    /// Whether `row`'s detail columns hold the bytes the previous row's held.
-    private func repeatsDetails(_ row: Row) -> Bool {
+    /// Whether the statement's row holds in its detail columns the bytes the previous row held.
+    private func repeatsDetails(_ statement: SQLiteStatement) -> Bool {
         guard previousDetails.count == TaskRecord.detailColumns.count else { return false }
-        for (number, column) in TaskRecord.detailColumns.enumerated() {
-            let same = (try? row.withUnsafeData(atIndex: column) { data -> Bool in
-                switch (data, previousDetails[number]) {
-                case (nil, nil): true
-                case let (data?, bytes?): Self.equal(data, bytes)
-                default: false
-                }
-            }) ?? false
-            guard same else { return false }
+        for (number, column) in TaskRecord.detailColumns.enumerated()
+        where !TaskRecord.column(statement, Int32(column), holds: previousDetails[number]) {
+            return false
         }
         return true
-    }
-
-    private static func equal(_ data: Data, _ bytes: [UInt8]) -> Bool {
-        guard data.count == bytes.count else { return false }
-        return data.withUnsafeBytes { stored in
-            bytes.withUnsafeBytes { kept in
-                guard let left = stored.baseAddress, let right = kept.baseAddress else { return true }
-                return memcmp(left, right, kept.count) == 0
-            }
-        }
     }
 }

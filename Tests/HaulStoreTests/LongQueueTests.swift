@@ -79,8 +79,9 @@ struct LongQueueTests {
         var reader = TaskRowReader()
         var loaded: [DownloadTask] = []
         try store.database.writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: SQLiteTaskStore.queueOrderQueries[0])
-            while let row = try rows.next() { loaded.append(try reader.task(row)) }
+            let statement = try db.makeStatement(sql: SQLiteTaskStore.queueOrderQueries[0])
+            let rows = try Row.fetchCursor(statement)
+            while let row = try rows.next() { loaded.append(try reader.task(row, of: statement.sqliteStatement)) }
         }
         #expect(loaded == added)
         #expect(reader.detailsDecoded == 5, "the first row, the mirrored one, the one after, the other group's, the one after")
