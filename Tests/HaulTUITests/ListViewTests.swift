@@ -85,6 +85,11 @@ import Testing
         #expect(again.names[0] == "match-renamed.bin" && again.names[1] == "file-2.bin")
         #expect(again.matches(0, RowSearch.needle("renamed")) && again.matches(1, RowSearch.needle("file-2")))
         #expect(!again.matches(1, RowSearch.needle("renamed")) && !again.matches(0, RowSearch.needle("file-2")))
+        for text in ["file-1.bin", "File-1.BIN", "HTTP://Example.ORG/A?B=C", "電影.MP4", "ÄBC.bin", "straße"] {
+            var bytes: [UInt8] = []
+            RowSearch.appendLowercased(text, to: &bytes)
+            #expect(bytes == Array(text.lowercased().utf8) && RowSearch.lowercased(text) == text.lowercased(), "\(text)")
+        }
         #expect(cache.shown(renamed, view: ListView(filter: "renamed")).downloading == [.task(0)])
     }
 

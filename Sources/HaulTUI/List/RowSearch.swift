@@ -42,11 +42,11 @@ public struct RowSearch: Sendable {
                 names.append(previous.names[index])
                 text += previous.haystack(index)
             } else {
-                let name = task.displayName.lowercased()
+                let name = Self.lowercased(task.displayName)
                 names.append(name)
                 text += name.utf8
                 text.append(0)
-                text += URLValidation.redacted(source.url).lowercased().utf8
+                Self.appendLowercased(URLValidation.redacted(source.url), to: &text)
             }
             starts.append(Int32(clamping: text.count))
         }
@@ -54,6 +54,20 @@ public struct RowSearch: Sendable {
         self.sources = sources
         self.text = text
         self.starts = starts
+    }
+
+    /// `text` lowercased: as it is when it holds no capital and no byte outside ASCII (a name taken from a link mostly).
+    static func lowercased(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? text : text.lowercased()
+    }
+
+    /// Appends `text` lowercased, as UTF-8: byte by byte when it is ASCII (as `lowercased()` would), else lowercased.
+    static func appendLowercased(_ text: String, to buffer: inout [UInt8]) {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            buffer += text.lowercased().utf8
+            return
+        }
+        buffer += text.utf8.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
     }
 
     /// The row at `index`'s text: its name, NUL, its link.
