@@ -187,6 +187,7 @@ public actor DownloadController {
         guard let all = attempt({ try store.loadAll() }) else { return }
         externalToken = token
         isLoaded = true
+        tasks.reserveCapacity(tasks.byID.count + all.count)
         for task in all { tasks[task.id] = task }
     }
 
