@@ -83,6 +83,25 @@ import Testing
         #expect(cache.referencesVersion(snapshot) > renamed)
     }
 
+    /// A key that changes the view (order, open group, filter) over the same snapshot: its groups and their figures are
+    /// worked out once, and the rows agree with those worked out afresh.
+    @Test func groupsAreWorkedOutOncePerSnapshot() {
+        var cache = ShownRowsCache()
+        var snapshot = Self.queue(grouped: true)
+        let views = [
+            ListView(), ListView(sort: .name), ListView(sort: .name, expanded: ["links.txt"]), ListView(expanded: ["links.txt"]),
+            ListView(filter: "file-9", expanded: ["links.txt"]), ListView(sort: .size),
+        ]
+        for view in views {
+            #expect(cache.shown(snapshot, view: view) == view.shown(in: snapshot))
+        }
+        #expect(cache.groupsMade == 1)
+        snapshot.rows[1].task.state = .paused
+        snapshot.sequence += 1
+        #expect(cache.shown(snapshot, view: views[2]) == views[2].shown(in: snapshot))
+        #expect(cache.groupsMade == 2)
+    }
+
     @Test func anOrderByLiveFiguresIsSortedAgain() {
         var cache = ShownRowsCache()
         let view = ListView(sort: .speed)

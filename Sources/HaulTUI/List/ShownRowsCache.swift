@@ -12,6 +12,9 @@ import HaulCore
 /// Owned by the interactive loop; a value.
 public struct ShownRowsCache: Sendable {
     private var search: (sequence: UInt64, value: RowSearch)?
+    /// The groups of one snapshot, their figures, and each row's share in them: what a new filter, order or open group
+    /// reads again of the same snapshot, made once for it.
+    private var groupIndex: (epoch: UInt64, sequence: UInt64, value: GroupIndex, shares: [GroupSummary.Share])?
     private var last: Last?
     private var refs: Refs?
     private var figures: Figures?
@@ -21,6 +24,8 @@ public struct ShownRowsCache: Sendable {
     /// Rows whose reference, line, share or figures were worked out, since the cache was made: what a frame costs,
     /// counted.
     public private(set) var rowsVisited = 0
+    /// Times the groups of a snapshot were worked out (`GroupIndex`, with every group's figures): once per snapshot.
+    public private(set) var groupsMade = 0
 
     /// The rows shown for one snapshot and view, and what it takes to move their groups' figures.
     fileprivate struct Last: Sendable {
@@ -147,12 +152,25 @@ public struct ShownRowsCache: Sendable {
             }
         }
         rowsVisited += snapshot.rows.count
-        let rows = view.shown(in: snapshot, search: rowSearch)
-        let shares = rows.groups.isEmpty ? [] : snapshot.rows.map(GroupSummary.Share.init)
+        let groups = groups(of: snapshot)
+        let rows = view.shown(in: snapshot, search: rowSearch, groups: groups.value)
+        let shares = rows.groups.isEmpty ? [] : groups.shares
         remember(rows, of: snapshot, filter: needle, view: view, refsVersion: refsVersion, shares: shares)
         return rows
     }
 
+
+    /// The groups of `snapshot` (`GroupIndex`) and each row's share in them, made once per snapshot.
+    private mutating func groups(of snapshot: QueueSnapshot) -> (value: GroupIndex, shares: [GroupSummary.Share]) {
+        if let kept = groupIndex, kept.epoch == snapshot.revision.epoch, kept.sequence == snapshot.sequence {
+            return (kept.value, kept.shares)
+        }
+        groupsMade += 1
+        let index = GroupIndex(snapshot.rows)
+        let shares = index.isEmpty ? [] : snapshot.rows.map(GroupSummary.Share.init)
+        groupIndex = (snapshot.revision.epoch, snapshot.sequence, index, shares)
+        return (index, shares)
+    }
 
     private mutating func remember(
         _ rows: ShownRows, of snapshot: QueueSnapshot, filter: String, view: ListView, refsVersion: UInt64,
