@@ -129,6 +129,8 @@ public enum InteractiveSession {
                     }
                 }
                 if needsDraw { draw(snapshot) }
+                // A tick with no key: the filter's search text is made now, not on its first key.
+                if burst.isEmpty { shownRows.prepareSearch(snapshot) }
             }
         }
 

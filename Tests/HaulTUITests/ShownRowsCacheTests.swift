@@ -102,6 +102,21 @@ import Testing
         #expect(cache.groupsMade == 2)
     }
 
+    /// The search text made ahead (when no key came) is the one the filter's first key reads: that key makes none.
+    @Test func searchTextMadeAheadServesTheFiltersFirstKey() {
+        var cache = ShownRowsCache()
+        let snapshot = Self.queue(grouped: false)
+        _ = cache.shown(snapshot, view: ListView())
+        #expect(cache.searchesMade == 0, "no filter, no name order: no search text")
+        cache.prepareSearch(snapshot)
+        cache.prepareSearch(snapshot)
+        #expect(cache.searchesMade == 1)
+        for view in [ListView(filter: "f"), ListView(filter: "file-99"), ListView(sort: .name)] {
+            #expect(cache.shown(snapshot, view: view) == view.shown(in: snapshot))
+        }
+        #expect(cache.searchesMade == 1, "the filter's keys and the name order read the search text made ahead")
+    }
+
     @Test func anOrderByLiveFiguresIsSortedAgain() {
         var cache = ShownRowsCache()
         let view = ListView(sort: .speed)

@@ -34,6 +34,8 @@ public struct RowSearch: Sendable {
         names.reserveCapacity(snapshot.rows.count)
         sources.reserveCapacity(snapshot.rows.count)
         starts.reserveCapacity(snapshot.rows.count + 1)
+        // Room for the text at once, at what a row's name and link take (or what the last search held): no regrowing.
+        text.reserveCapacity(previous.map { $0.text.count + $0.text.count / 8 } ?? snapshot.rows.count * 64)
         for (index, row) in snapshot.rows.enumerated() {
             let task = row.task
             let source = Source(id: task.id, fileName: task.fileName, requestedName: task.requestedName, url: task.url)

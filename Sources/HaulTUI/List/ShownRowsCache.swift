@@ -26,6 +26,8 @@ public struct ShownRowsCache: Sendable {
     public private(set) var rowsVisited = 0
     /// Times the groups of a snapshot were worked out (`GroupIndex`, with every group's figures): once per snapshot.
     public private(set) var groupsMade = 0
+    /// Times the rows' search text was made (`RowSearch`): once per snapshot the filter or the name order reads.
+    public private(set) var searchesMade = 0
 
     /// The rows shown for one snapshot and view, and what it takes to move their groups' figures.
     fileprivate struct Last: Sendable {
@@ -141,22 +143,31 @@ public struct ShownRowsCache: Sendable {
                 return kept.rows
             }
         }
-        var rowSearch: RowSearch?
-        if !needle.isEmpty || view.sort == .name {
-            if let search, search.sequence == snapshot.sequence {
-                rowSearch = search.value
-            } else {
-                let made = RowSearch(snapshot, reusing: search?.value)
-                search = (snapshot.sequence, made)
-                rowSearch = made
-            }
-        }
+        let rowSearch = !needle.isEmpty || view.sort == .name ? search(of: snapshot) : nil
         rowsVisited += snapshot.rows.count
         let groups = groups(of: snapshot)
         let rows = view.shown(in: snapshot, search: rowSearch, groups: groups.value)
         let shares = rows.groups.isEmpty ? [] : groups.shares
         remember(rows, of: snapshot, filter: needle, view: view, refsVersion: refsVersion, shares: shares)
         return rows
+    }
+
+
+    /// The search text of `snapshot`'s rows (`RowSearch`), made from the last one's where rows did not change.
+    private mutating func search(of snapshot: QueueSnapshot) -> RowSearch {
+        if let search, search.sequence == snapshot.sequence { return search.value }
+        searchesMade += 1
+        let made = RowSearch(snapshot, reusing: search?.value)
+        search = (snapshot.sequence, made)
+        return made
+    }
+
+    /// Makes the search text of `snapshot`'s rows when none was made yet, so the filter's first key or the name order
+    /// does not make it for 100,000 tasks then: the interactive loop calls this when no key came for a tick. Later
+    /// snapshots' search text is made from it when the filter asks (rows that did not change are not worked out again).
+    public mutating func prepareSearch(_ snapshot: QueueSnapshot) {
+        guard search == nil, !snapshot.rows.isEmpty else { return }
+        _ = search(of: snapshot)
     }
 
 
