@@ -29,7 +29,10 @@ let package = Package(
         .target(name: "HaulCore", swiftSettings: strict),
         .target(
             name: "HaulStore",
-            dependencies: ["HaulCore", .product(name: "GRDB", package: "GRDB.swift")],
+            // GRDBSQLite (the SQLite GRDB links) for `TaskRowReader`, which reads a long queue's columns with SQLite's own calls.
+            dependencies: [
+                "HaulCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .target(name: "HaulTransfer", dependencies: ["HaulCore", "CCurl", "CDigest", "CCipher", "CFileSystem"], swiftSettings: strict),
         // The settings file (DESIGN §10) and the TOML check every user file passes before TOMLKit reads it.

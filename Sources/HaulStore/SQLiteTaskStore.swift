@@ -33,19 +33,24 @@ public struct SQLiteTaskStore: TaskStore {
         try database.writer.read { db in
             let segments = try Self.segments(in: db)
             var reader = TaskRowReader()
-            for sql in [
-                "SELECT \(TaskRecord.selection) FROM task WHERE state != 'completed' ORDER BY position, id",
-                "SELECT \(TaskRecord.selection) FROM task WHERE state = 'completed' ORDER BY finishedAt DESC, id DESC",
-            ] {
-                let rows = try Row.fetchCursor(db, sql: sql)
+            for sql in Self.queueOrderQueries {
+                let statement = try db.makeStatement(sql: sql)
+                let rows = try Row.fetchCursor(statement)
                 while let row = try rows.next() {
-                    var task = try reader.task(row)
+                    var task = try reader.task(row, of: statement.sqliteStatement)
                     if let layout = segments[task.id] { task.segments = layout }
                     try body(task)
                 }
             }
         }
     }
+
+    /// The two reads of a pass over the queue, in `loadAll`'s order: each walks an index in that order, so rows come
+    /// as they are read, none sorted first in memory (`2026-11-30-task-order-indexes`).
+    static let queueOrderQueries = [
+        "SELECT \(TaskRecord.selection) FROM task WHERE state != 'completed' ORDER BY position, id",
+        "SELECT \(TaskRecord.selection) FROM task WHERE state = 'completed' ORDER BY finishedAt DESC, id DESC",
+    ]
 
     /// The tasks with these ids, in the order asked, each once; ids not in the queue are skipped.
     public func load(_ ids: [TaskID]) throws -> [DownloadTask] {

@@ -184,6 +184,10 @@ extension TaskRecord {
         mirrors, droppedLinks, stream, validatorServer, validatorHost, kind, page, groupName
         """
 
+    /// The columns of `selection` that make a task's details (`DownloadTask.Details`: what tasks added together share),
+    /// by position; `init(fieldsOf:)` leaves them at their defaults.
+    static let detailColumns = [13, 14, 17, 18, 19, 20, 21, 22, 23, 27, 28]
+
     /// A row of `SELECT \(selection)`, read by position: loading a queue of thousands at start-up
     /// should not look every column up by name.
     init(positional row: Row) {

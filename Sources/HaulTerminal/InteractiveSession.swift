@@ -129,6 +129,8 @@ public enum InteractiveSession {
                     }
                 }
                 if needsDraw { draw(snapshot) }
+                // A tick with no key: the filter's search text is made now, not on its first key.
+                if burst.isEmpty { shownRows.prepareSearch(snapshot) }
             }
         }
 
@@ -171,7 +173,6 @@ public enum InteractiveSession {
             let size = session.size
             let layout = ScreenLayout(width: size.width, height: size.height)
             let shown = shownRows.shown(snapshot, view: state.view)
-            let refs = shownRows.rowRefs(snapshot)
             if var cached = cachedContext, cached.version == shownRows.version, cached.visibleRows == layout.visibleRows,
                cached.view == state.view, cached.context.screen == layout {
                 if cached.sequence != snapshot.sequence {
@@ -183,7 +184,7 @@ public enum InteractiveSession {
             }
             var context = UIContext(
                 snapshot: snapshot, visibleRows: layout.visibleRows, downloadDirectory: options.downloadDirectory, shown: shown,
-                marks: state.view.marks, refs: refs)
+                marks: state.view.marks)
             context.proxyDefaults = options.proxyDefaults
             context.intakeRules = options.intakeRules
             context.screen = layout

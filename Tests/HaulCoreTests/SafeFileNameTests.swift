@@ -30,6 +30,16 @@ import Testing
         #expect(SafeFileName.fromURL("http://h/a/..%2F..%2Fx") == "x")
     }
 
+    /// The last segment found byte by byte in an ASCII path agrees with the one a split by characters finds.
+    @Test func lastSegmentOfAnASCIIPathAsASplitFindsIt() {
+        #expect(SafeFileName.fromURL("http://h/a/b.bin") == "b.bin")
+        #expect(SafeFileName.fromURL("http://h//a//b.bin//#top") == "b.bin")
+        #expect(SafeFileName.fromURL("http://h/file-7.bin?x=/y") == "file-7.bin")
+        #expect(SafeFileName.fromURL("http://h///") == nil)
+        #expect(SafeFileName.fromURL("http://h") == nil)
+        #expect(SafeFileName.fromURL("http://h/d/電影/") == "電影")
+    }
+
     @Test func aURLWithoutANameFallsBackToIndexHTML() {
         #expect(SafeFileName.fallback(for: "http://127.0.0.1:8080/") == "index.html")
         #expect(SafeFileName.fallback(for: "https://example.com") == "index.html")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HaulCore
 @testable import HaulStore
 import Testing
@@ -65,5 +66,50 @@ struct LongQueueTests {
         loaded[5].mirrors = ["https://mirror.example.org/file-6.bin"]
         #expect(detailCopies(loaded) == 2)
         #expect(!loaded[5].sharesDetails(with: loaded[4]) && loaded[4].sharesDetails(with: loaded[6]))
+    }
+
+    @Test("a pass over the queue decodes a run of tasks' shared details once, and reads every task as it was written")
+    func detailsDecodedOncePerRun() throws {
+        let store = try makeStore()
+        var added = try queue(store)
+        // A task in the middle with mirrors of its own: the tasks after it are a run of their own again.
+        added[1_000].mirrors = ["https://mirror.example.org/file-1001.bin"]
+        added[1_500].group = "other"
+        try store.save([added[1_000], added[1_500]])
+        var reader = TaskRowReader()
+        var loaded: [DownloadTask] = []
+        try store.database.writer.read { db in
+            let statement = try db.makeStatement(sql: SQLiteTaskStore.queueOrderQueries[0])
+            let rows = try Row.fetchCursor(statement)
+            while let row = try rows.next() { loaded.append(try reader.task(row, of: statement.sqliteStatement)) }
+        }
+        #expect(loaded == added)
+        #expect(reader.detailsDecoded == 5, "the first row, the mirrored one, the one after, the other group's, the one after")
+        #expect(loaded[1_999].sharesDetails(with: loaded[1_501]) && loaded[999].sharesDetails(with: loaded[0]))
+    }
+
+    @Test("a pass over the queue reads each list in its order from an index, sorting no row in memory")
+    func readsInIndexOrder() throws {
+        let store = try makeStore()
+        var tasks = try queue(store)
+        // Out of id order both ways: a moved task and tasks finished in another order than added.
+        tasks[0].position = 9_999
+        for index in 1...3 {
+            tasks[index].state = .completed
+            tasks[index].finishedAt = Date(timeIntervalSince1970: 1_795_000_000 - Double(index) * 60)
+        }
+        try store.save(Array(tasks[0...3]))
+        try store.database.writer.read { db in
+            for sql in SQLiteTaskStore.queueOrderQueries {
+                let plan = try String.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", adapter: SuffixRowAdapter(fromIndex: 3))
+                #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+                #expect(plan.contains { $0.contains("USING INDEX") }, "\(plan)")
+            }
+        }
+        var order: [TaskID] = []
+        try store.forEachTask { order.append($0.id) }
+        let unfinished = tasks.filter { $0.state != .completed }.sorted { ($0.position, $0.id.rawValue) < ($1.position, $1.id.rawValue) }
+        let completed = tasks[1...3].sorted { ($0.finishedAt!, $0.id.rawValue) > ($1.finishedAt!, $1.id.rawValue) }
+        #expect(order == (unfinished + completed).map(\.id))
     }
 }

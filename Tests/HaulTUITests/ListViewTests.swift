@@ -73,7 +73,8 @@ import Testing
         let view = ListView(filter: "match", sort: .name)
         let shown = cache.shown(snapshot, view: view)
         #expect(shown == view.shown(in: snapshot))
-        let kept = UIContext(snapshot: snapshot, visibleRows: 8, downloadDirectory: "/d", shown: shown, refs: cache.rowRefs(snapshot))
+        let kept = UIContext(
+            snapshot: snapshot, visibleRows: 8, downloadDirectory: "/d", shown: shown, refs: UIContext.RowRef.all(snapshot))
         #expect(kept == UIContext(snapshot: snapshot, visibleRows: 8, downloadDirectory: "/d", shown: shown))
         var renamed = snapshot
         renamed.sequence = 2
@@ -82,6 +83,13 @@ import Testing
         _ = renamed.updateRow(at: 0, with: row)
         let again = RowSearch(renamed, reusing: RowSearch(snapshot))
         #expect(again.names[0] == "match-renamed.bin" && again.names[1] == "file-2.bin")
+        #expect(again.matches(0, RowSearch.needle("renamed")) && again.matches(1, RowSearch.needle("file-2")))
+        #expect(!again.matches(1, RowSearch.needle("renamed")) && !again.matches(0, RowSearch.needle("file-2")))
+        for text in ["file-1.bin", "File-1.BIN", "HTTP://Example.ORG/A?B=C", "電影.MP4", "ÄBC.bin", "straße"] {
+            var bytes: [UInt8] = []
+            RowSearch.appendLowercased(text, to: &bytes)
+            #expect(bytes == Array(text.lowercased().utf8) && RowSearch.lowercased(text) == text.lowercased(), "\(text)")
+        }
         #expect(cache.shown(renamed, view: ListView(filter: "renamed")).downloading == [.task(0)])
     }
 

@@ -93,7 +93,7 @@ import Testing
         var marked = UIContext(
             downloading: [UIContext.RowRef(id: TaskID(1), state: .running, name: "a")], completed: [], visibleRows: 8, maxConcurrent: 3,
             downloadDirectory: "/d")
-        marked.marked = marked.downloading
+        marked.marked = Array(marked.downloading)
         let paused = marked.applying([.pause(TaskID(1))])
         #expect(paused.marked.first?.state == .paused && paused.downloading.first?.state == .paused)
     }

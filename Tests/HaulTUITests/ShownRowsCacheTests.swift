@@ -38,7 +38,7 @@ import Testing
     func progressOfOneTaskCostsThatTaskNotTheQueue(grouped: Bool) {
         var cache = ShownRowsCache()
         var snapshot = Self.queue(grouped: grouped)
-        _ = cache.rowRefs(snapshot)
+        let firstReferences = cache.referencesVersion(snapshot)
         _ = cache.shown(snapshot, view: ListView())
         _ = cache.figures(snapshot)
         #expect(cache.rowsVisited >= Self.size, "the first snapshot is worked out whole")
@@ -46,13 +46,13 @@ import Testing
         for second in 1...5 {
             snapshot = Self.progressed(snapshot, bytes: Int64(second) * 100, speed: Double(second) * 256)
             let before = cache.rowsVisited
-            let refs = cache.rowRefs(snapshot)
+            let references = cache.referencesVersion(snapshot)
             let shown = cache.shown(snapshot, view: ListView())
             let figures = cache.figures(snapshot)
             #expect(cache.rowsVisited - before <= 3, "rows visited for one running task's progress")
             #expect(figures == QueueFigures(rows: snapshot.rows), "the kept figures are the figures counted afresh")
             #expect(shown == ListView().shown(in: snapshot), "the kept rows are the rows worked out afresh")
-            #expect(refs == UIContext.RowRef.all(snapshot))
+            #expect(references == firstReferences, "no row's reference changed")
         }
         #expect(cache.version == version, "nothing a context is made of changed")
         if grouped {
@@ -77,7 +77,44 @@ import Testing
         snapshot.rows[0].task.state = .paused
         snapshot.sequence += 1
         #expect(cache.shown(snapshot, view: ListView()) == ListView().shown(in: snapshot))
-        #expect(cache.rowRefs(snapshot)[0].state == .paused)
+        let renamed = cache.version
+        snapshot.rows[1].task.fileName = "renamed-again.bin"
+        snapshot.sequence += 1
+        #expect(cache.referencesVersion(snapshot) > renamed)
+    }
+
+    /// A key that changes the view (order, open group, filter) over the same snapshot: its groups and their figures are
+    /// worked out once, and the rows agree with those worked out afresh.
+    @Test func groupsAreWorkedOutOncePerSnapshot() {
+        var cache = ShownRowsCache()
+        var snapshot = Self.queue(grouped: true)
+        let views = [
+            ListView(), ListView(sort: .name), ListView(sort: .name, expanded: ["links.txt"]), ListView(expanded: ["links.txt"]),
+            ListView(filter: "file-9", expanded: ["links.txt"]), ListView(sort: .size),
+        ]
+        for view in views {
+            #expect(cache.shown(snapshot, view: view) == view.shown(in: snapshot))
+        }
+        #expect(cache.groupsMade == 1)
+        snapshot.rows[1].task.state = .paused
+        snapshot.sequence += 1
+        #expect(cache.shown(snapshot, view: views[2]) == views[2].shown(in: snapshot))
+        #expect(cache.groupsMade == 2)
+    }
+
+    /// The search text made ahead (when no key came) is the one the filter's first key reads: that key makes none.
+    @Test func searchTextMadeAheadServesTheFiltersFirstKey() {
+        var cache = ShownRowsCache()
+        let snapshot = Self.queue(grouped: false)
+        _ = cache.shown(snapshot, view: ListView())
+        #expect(cache.searchesMade == 0, "no filter, no name order: no search text")
+        cache.prepareSearch(snapshot)
+        cache.prepareSearch(snapshot)
+        #expect(cache.searchesMade == 1)
+        for view in [ListView(filter: "f"), ListView(filter: "file-99"), ListView(sort: .name)] {
+            #expect(cache.shown(snapshot, view: view) == view.shown(in: snapshot))
+        }
+        #expect(cache.searchesMade == 1, "the filter's keys and the name order read the search text made ahead")
     }
 
     @Test func anOrderByLiveFiguresIsSortedAgain() {

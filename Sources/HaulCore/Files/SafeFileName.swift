@@ -42,8 +42,18 @@ public enum SafeFileName {
         }
         let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
         guard let pathStart = bytes[start..<end].firstIndex(of: UInt8(ascii: "/")) else { return nil }
-        guard let segment = Substring(text[pathStart..<end]).split(separator: "/").last else { return nil }
-        let raw = String(segment)
+        let raw: String
+        let path = bytes[pathStart..<end]
+        if path.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: the last segment found by bytes (a character is a byte), as `split` below finds it.
+            var last = path.endIndex
+            while last > path.startIndex, bytes[bytes.index(before: last)] == UInt8(ascii: "/") { last = bytes.index(before: last) }
+            guard last > path.startIndex, let slash = path[..<last].lastIndex(of: UInt8(ascii: "/")) else { return nil }
+            raw = String(text[bytes.index(after: slash)..<last])
+        } else {
+            guard let segment = Substring(text[pathStart..<end]).split(separator: "/").last else { return nil }
+            raw = String(segment)
+        }
         let decoded = raw.utf8.contains(UInt8(ascii: "%")) ? (raw.removingPercentEncoding ?? raw) : raw
         return sanitize(decoded)
     }

@@ -66,7 +66,8 @@ public enum URLValidation {
     /// valid URL, and is quoted in the error): when the authority has no `@` and what follows its `:` is no
     /// port, the user part runs to the `@` after it (the last one before the next `/`).
     public static func redacted(_ text: String) -> String {
-        guard let authority = authorityRange(in: text) else { return text }
+        // No `@`, no credentials: the link as it is, without parsing it (the filter reads every task's).
+        guard text.utf8.contains(UInt8(ascii: "@")), let authority = authorityRange(in: text) else { return text }
         guard let at = text[authority].lastIndex(of: "@") ?? cutPasswordEnd(in: text, authority: authority) else { return text }
         return String(text[..<authority.lowerBound]) + String(text[text.index(after: at)...])
     }

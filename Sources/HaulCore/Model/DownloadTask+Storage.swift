@@ -48,6 +48,13 @@ extension DownloadTask {
         storage.value.details.share(other.storage.value.details)
     }
 
+    /// Takes `other`'s copy of the details as they are, without comparing them: for a reader that read both tasks'
+    /// details from the same stored text (the store's `TaskRowReader`), so they are equal.
+    public mutating func adoptDetails(of other: DownloadTask) {
+        assert(storage.value.details.value.segments.isEmpty && other.storage.value.details.value.segments.isEmpty)
+        storage.value.details = other.storage.value.details
+    }
+
     /// Whether the two tasks hold one copy of their details (for tests of what a long queue keeps).
     public func sharesDetails(with other: DownloadTask) -> Bool {
         storage.value.details.isShared(with: other.storage.value.details)

@@ -122,9 +122,23 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
         public var running: [Int] = []
 
         init(_ rows: [Row]) {
+            // Counted in place, then kept by state: no hashing per row.
+            var byState = [Int](repeating: 0, count: TaskState.allCases.count)
             for (index, row) in rows.enumerated() {
-                counts[row.task.state, default: 0] += 1
-                if row.task.state == .running { running.append(index) }
+                let state = row.task.state
+                byState[Self.slot(state)] += 1
+                if state == .running { running.append(index) }
+            }
+            for state in TaskState.allCases where byState[Self.slot(state)] > 0 { counts[state] = byState[Self.slot(state)] }
+        }
+
+        private static func slot(_ state: TaskState) -> Int {
+            switch state {
+            case .waiting: 0
+            case .running: 1
+            case .paused: 2
+            case .completed: 3
+            case .failed: 4
             }
         }
     }

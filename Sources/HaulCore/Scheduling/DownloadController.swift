@@ -78,9 +78,10 @@ public actor DownloadController {
     var isLoaded = false
     /// When snapshots go out (`SnapshotPacer`).
     var pacer = SnapshotPacer(now: .now)
-    /// The last snapshot published, and where each task's row is in it, for those patches.
+    /// The last snapshot published, and where each task's row is in it, for those patches (made when the first patch
+    /// of a snapshot needs it: a queue where nothing runs is never patched).
     var lastSnapshot: QueueSnapshot?
-    var rowIndex: [TaskID: Int] = [:]
+    var rowIndex: [TaskID: Int]?
     var sequence: UInt64 = 0
     var externalToken: Int64?
     var summary = RunSummary()
@@ -117,7 +118,9 @@ public actor DownloadController {
         isRunning = true
         applySchedule(force: true)
         fillSlots()
-        publish()
+        // The live list's first snapshot (`publishInitialSnapshot`) stands while nothing changed since: a queue of
+        // 10,000 paused tasks is not built twice before its first frame.
+        if lastSnapshot == nil || pacer.rowsChanged || !untold.isEmpty { publish() }
         stopIfIdle()
         let ticker = Task { [weak self] in
             while !Task.isCancelled {
@@ -184,6 +187,7 @@ public actor DownloadController {
         guard let all = attempt({ try store.loadAll() }) else { return }
         externalToken = token
         isLoaded = true
+        tasks.reserveCapacity(tasks.byID.count + all.count)
         for task in all { tasks[task.id] = task }
     }
 
@@ -193,7 +197,10 @@ public actor DownloadController {
     func recoverInterruptedTasks() {
         let recovered = tasks.runningPositions.keys.compactMap { tasks[$0].flatMap(TaskLifecycle.recover) }
         for task in recovered { tasks[task.id] = task }
-        if !recovered.isEmpty { attempt { try store.save(recovered) } }
+        if !recovered.isEmpty {
+            attempt { try store.save(recovered) }
+            pacer.rowsDidChange()
+        }
     }
 
     /// Gives slots to tasks as the slot policy plans: the first waiting tasks in queue order start, and
@@ -318,9 +325,12 @@ public actor DownloadController {
         sequence += 1
         let began = ContinuousClock.now
         let split = configuration.transferOptions.split
-        let patched = !patching || pacer.rowsChanged ? nil : lastSnapshot.flatMap { last in
-            SnapshotBuilder.patched(
-                last, index: rowIndex, tasks: tasks, runtime: runtime, defaultSplit: split, sequence: sequence, now: .now,
+        var patched: QueueSnapshot?
+        if patching, !pacer.rowsChanged, let last = lastSnapshot {
+            let index = rowIndex ?? Dictionary(uniqueKeysWithValues: last.rows.enumerated().map { ($1.id, $0) })
+            rowIndex = index
+            patched = SnapshotBuilder.patched(
+                last, index: index, tasks: tasks, runtime: runtime, defaultSplit: split, sequence: sequence, now: .now,
                 wallNow: Date())
         }
         var snapshot = patched ?? SnapshotBuilder.build(
@@ -330,9 +340,7 @@ public actor DownloadController {
         snapshot.scheduleSuspended = scheduleGate.suspendedUntil != nil
         snapshot.scheduleCap = scheduleGate.cap.flatMap { RateLimit(bytesPerSecond: $0) }
         snapshot.scheduleHeldUntil = scheduleGate.heldUntil
-        if patched == nil {
-            rowIndex = Dictionary(uniqueKeysWithValues: snapshot.rows.enumerated().map { ($1.id, $0) })
-        }
+        if patched == nil { rowIndex = nil }
         lastSnapshot = snapshot
         snapshots.publish(snapshot)
         let now = ContinuousClock.now

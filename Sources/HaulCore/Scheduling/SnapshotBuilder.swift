@@ -10,14 +10,16 @@ enum SnapshotBuilder {
         sequence: UInt64, warning: String?,
         now: ContinuousClock.Instant, wallNow: Date
     ) -> QueueSnapshot {
-        // Order small keys first, then build each row once: a queue can hold ten thousand tasks.
-        var unfinishedKeys: [(position: Int64, id: TaskID)] = []
-        var completedKeys: [(finished: Date, id: TaskID)] = []
+        // Order small keys (each with its task, so none is looked up again), then build each row once: a queue can hold
+        // 100,000 tasks.
+        var unfinishedKeys: [(position: Int64, id: TaskID, task: DownloadTask)] = []
+        var completedKeys: [(finished: Date, id: TaskID, task: DownloadTask)] = []
+        unfinishedKeys.reserveCapacity(tasks.byID.count)
         for task in tasks.values {
             if task.state == .completed {
-                completedKeys.append((task.finishedAt ?? .distantPast, task.id))
+                completedKeys.append((task.finishedAt ?? .distantPast, task.id, task))
             } else {
-                unfinishedKeys.append((task.position, task.id))
+                unfinishedKeys.append((task.position, task.id, task))
             }
         }
         unfinishedKeys.sort { ($0.position, $0.id) < ($1.position, $1.id) }
@@ -25,9 +27,11 @@ enum SnapshotBuilder {
         var rows: [QueueSnapshot.Row] = []
         rows.reserveCapacity(unfinishedKeys.count + completedKeys.count)
         var totalSpeed: Double?
-        for id in unfinishedKeys.lazy.map(\.id) + completedKeys.lazy.map(\.id) {
-            guard let task = tasks[id] else { continue }
-            let row = row(task, runtime[id], defaultSplit: defaultSplit, now: now, wallNow: wallNow)
+        // Most tasks have no runtime record (nothing runs, backs off or has a cap of its own): none is looked for then.
+        let noRuntime = runtime.byID.isEmpty
+        for task in unfinishedKeys.lazy.map(\.task) + completedKeys.lazy.map(\.task) {
+            let record = noRuntime ? TaskRuntime() : runtime[task.id]
+            let row = row(task, record, defaultSplit: defaultSplit, now: now, wallNow: wallNow)
             if let speed = row.speed { totalSpeed = (totalSpeed ?? 0) + speed }
             rows.append(row)
         }

@@ -25,6 +25,9 @@ struct TaskTable {
         return old
     }
 
+    /// Makes room for `count` tasks in all, so a load of 100,000 grows the table once.
+    mutating func reserveCapacity(_ count: Int) { byID.reserveCapacity(count) }
+
     var values: Dictionary<TaskID, DownloadTask>.Values { byID.values }
     var keys: Dictionary<TaskID, DownloadTask>.Keys { byID.keys }
 

@@ -42,6 +42,11 @@ enum HTTPExchange {
                 switch part {
                 case .head(let responseHead):
                     status = Int(responseHead.status.code)
+                    // Room for the whole body at once: a snapshot of 10,000 rows is megabytes, and growing by doubling
+                    // held the old copy beside the new one.
+                    if let length = responseHead.headers.first(name: "content-length").flatMap(Int.init), length > 0 {
+                        received.reserveCapacity(min(length, maxResponseBytes))
+                    }
                 case .body(let chunk):
                     guard received.count + chunk.readableBytes <= maxResponseBytes else {
                         throw Failure.tooLarge(limit: maxResponseBytes)

@@ -47,7 +47,12 @@ public struct OwnerClient: Sendable {
     private func snapshotCall<Result: Decodable>(_ options: [String: JSONValue], client: RemoteClient) async throws -> Result {
         let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": "haul.snapshot", "params": [.object(options)]])
         let (_, answer) = try await client.post(body)
-        let response = try JSONDecoder().decode(SnapshotResponse<Result>.self, from: Data(answer))
+        // Decoded from the answer's own bytes, not a copy of them (a snapshot of 10,000 rows is megabytes).
+        let response = try answer.withUnsafeBytes { bytes throws -> SnapshotResponse<Result> in
+            guard let base = bytes.baseAddress else { throw OwnerCallError.unexpected("haul.snapshot") }
+            let borrowed = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+            return try JSONDecoder().decode(SnapshotResponse<Result>.self, from: borrowed)
+        }
         if let error = response.error { throw OwnerCallError.refused(error.message) }
         guard let result = response.result else { throw OwnerCallError.unexpected("haul.snapshot") }
         return result

@@ -67,12 +67,12 @@ extension UIContext {
     /// Each task's commands, in order, applied to its rows (the marked list included, so a second space on marks
     /// reads what the first asked for).
     private func applyingToTasks(_ run: [TaskID: [QueueCommand]]) -> UIContext {
-        func update(_ rows: [RowRef]) -> [RowRef] {
+        func update(_ rows: some Sequence<RowRef>) -> [RowRef] {
             rows.compactMap { row in
                 if row.isGroup {
                     // A group's row reads its tasks' new states; it goes when they all do.
                     var group = row
-                    group.members = update(row.members)
+                    group.members = RowList(update(row.members))
                     guard !group.members.isEmpty else { return nil }
                     group.state = GroupSummary.state(of: group.members.map(\.state))
                     return group
@@ -92,8 +92,8 @@ extension UIContext {
             }
         }
         var context = self
-        context.downloading = update(downloading)
-        context.completed = update(completed)
+        context.downloading = RowList(update(downloading))
+        context.completed = RowList(update(completed))
         context.marked = update(marked)
         return context
     }
@@ -108,9 +108,9 @@ extension UIContext {
         case let .resume(id):
             context.setState(of: id) { $0 == .paused || $0 == .failed ? .waiting : $0 }
         case .pauseAll:
-            context.downloading = downloading.map { $0.changingState { $0 == .running || $0 == .waiting ? .paused : $0 } }
+            context.downloading = RowList(downloading.map { $0.changingState { $0 == .running || $0 == .waiting ? .paused : $0 } })
         case .startAll:
-            context.downloading = downloading.map { $0.changingState { $0 == .paused || $0 == .failed ? .waiting : $0 } }
+            context.downloading = RowList(downloading.map { $0.changingState { $0 == .paused || $0 == .failed ? .waiting : $0 } })
         case let .remove(id, _):
             context.downloading.removeAll { $0.id == id }
             context.completed.removeAll { $0.id == id }
@@ -140,7 +140,7 @@ extension UIContext.RowRef {
     func changingState(_ change: (TaskState) -> TaskState) -> UIContext.RowRef {
         var row = self
         if isGroup {
-            row.members = members.map { $0.changingState(change) }
+            row.members = UIContext.RowList(members.map { $0.changingState(change) })
             row.state = GroupSummary.state(of: row.members.map(\.state))
         } else {
             row.state = change(state)

@@ -4,6 +4,11 @@ extension UIContext.RowRef {
     /// The reference of a group's row: its tasks' references, one state for them all (`GroupSummary.state`), and an
     /// id that names no task.
     public init(group: ShownGroup, members: [UIContext.RowRef]) {
+        self.init(group: group, members: UIContext.RowList(members))
+    }
+
+    /// The reference of a group's row whose tasks' references are made as they are read.
+    init(group: ShownGroup, members: UIContext.RowList) {
         self.init(
             id: ShownGroup.rowID(leader: members[0].id), state: group.summary.state,
             name: group.name.escapingAllControlCharacters)
@@ -20,7 +25,7 @@ extension UIContext {
     /// The tasks a list holds, in screen order: a group's row stands for all its tasks (the ones shown beneath an
     /// open group are not counted twice). What `C` and `R` act on; never a group row's own id.
     func tasks(_ list: UIState.ListKind) -> [RowRef] {
-        rows(list).flatMap { row -> [RowRef] in row.isGroup ? row.members : row.isMember ? [] : [row] }
+        rows(list).flatMap { row -> [RowRef] in row.isGroup ? Array(row.members) : row.isMember ? [] : [row] }
     }
 
     /// How many tasks a list shows, as its tab counts them (`ShownRows.taskCount`).

@@ -7,7 +7,7 @@ extension UIState {
     func handleGroup(_ action: Action, context: UIContext, marked: [UIContext.RowRef]) -> (UIState, [QueueCommand])? {
         var state = self
         let rows = context.rows(list)
-        let selected = cursor.selected.flatMap { id in rows.first { $0.id == id } }
+        let selected = cursor.selected.flatMap { id in rows.row(id, near: cursor.index) }
         switch action {
         case .expandGroup, .collapseGroup:
             guard let row = selected, let name = row.group else {

@@ -101,7 +101,7 @@ extension UIState {
 
     /// Space on several tasks (the marked ones, a group's): any of them running or waiting pauses those; else the
     /// paused and failed ones resume.
-    static func toggling(_ rows: [UIContext.RowRef]) -> (pausing: Bool, commands: [QueueCommand]) {
+    static func toggling(_ rows: some Collection<UIContext.RowRef>) -> (pausing: Bool, commands: [QueueCommand]) {
         let active = rows.contains { $0.state == .running || $0.state == .waiting }
         let commands: [QueueCommand] = rows.compactMap { row in
             switch row.state {

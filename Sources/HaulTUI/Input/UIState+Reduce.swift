@@ -43,7 +43,7 @@ extension UIState {
         var state = synchronized(with: context)
         let before = state.cursor.selected
         let rows = context.rows(state.list)
-        let selected = state.cursor.selected.flatMap { id in rows.first { $0.id == id } }
+        let selected = state.cursor.selected.flatMap { id in rows.row(id, near: state.cursor.index) }
         var command: QueueCommand?
         switch action {
         case .selectPrevious: state.select(state.cursor.index - 1, in: rows)
@@ -128,7 +128,7 @@ extension UIState {
         return (state, command)
     }
 
-    mutating func select(_ index: Int, in rows: [UIContext.RowRef]) {
+    mutating func select(_ index: Int, in rows: UIContext.RowList) {
         guard !rows.isEmpty else { return }
         let clamped = min(max(0, index), rows.count - 1)
         cursor.index = clamped

@@ -108,7 +108,7 @@ public struct UIState: Sendable, Equatable {
         return state
     }
 
-    static func fit(_ cursor: Cursor, to rows: [UIContext.RowRef], visibleRows: Int) -> Cursor {
+    static func fit(_ cursor: Cursor, to rows: UIContext.RowList, visibleRows: Int) -> Cursor {
         guard !rows.isEmpty else { return Cursor() }
         var result = cursor
         if let selected = cursor.selected, let found = Self.index(of: selected, in: rows, near: cursor.index) {
@@ -125,7 +125,7 @@ public struct UIState: Sendable, Equatable {
     }
 
     /// Finds `id`, looking first where it was (cheap for the usual case of a list that did not move).
-    static func index(of id: TaskID, in rows: [UIContext.RowRef], near guess: Int) -> Int? {
+    static func index(of id: TaskID, in rows: UIContext.RowList, near guess: Int) -> Int? {
         if rows.indices.contains(guess), rows[guess].id == id { return guess }
         return rows.firstIndex { $0.id == id }
     }
@@ -150,7 +150,7 @@ public struct UIContext: Sendable, Equatable {
         public var url: String
         public var linkChange: LinkChange?
         /// For a group's row: its tasks in queue order, every one whatever the filter shows; empty for a task.
-        public var members: [RowRef] = []
+        public var members: RowList = []
         /// The group a group's row stands for, or the expanded group a task is shown beneath; nil for a plain row.
         public var group: String?
         /// For a group's row: how many of its tasks the filter keeps (all without one).
@@ -169,6 +169,21 @@ public struct UIContext: Sendable, Equatable {
         /// Every row's reference, by index.
         public static func all(_ snapshot: QueueSnapshot) -> [RowRef] { snapshot.rows.map(RowRef.init) }
 
+        /// What the reference of `row` is made of, hashed: equal for rows whose references are equal (and, but for a
+        /// chance of one in 2^64, only for those). What `ShownRowsCache` keeps of each row to tell a reference changed.
+        public static func fingerprint(_ row: QueueSnapshot.Row) -> Int {
+            let task = row.task
+            var hasher = Hasher()
+            hasher.combine(task.id)
+            hasher.combine(task.state)
+            hasher.combine(task.fileName)
+            hasher.combine(task.requestedName)
+            hasher.combine(row.split)
+            hasher.combine(task.url)
+            hasher.combine(task.linkChange)
+            return hasher.finalize()
+        }
+
         public init(id: TaskID, state: TaskState, name: String, split: Int = 1, url: String = "", linkChange: LinkChange? = nil) {
             self.id = id
             self.state = state
@@ -179,8 +194,8 @@ public struct UIContext: Sendable, Equatable {
         }
     }
 
-    public var downloading: [RowRef]
-    public var completed: [RowRef]
+    public var downloading: RowList
+    public var completed: RowList
     /// Rows that fit on screen (the page for PgUp/PgDn).
     public var visibleRows: Int
     public var maxConcurrent: Int
@@ -209,8 +224,8 @@ public struct UIContext: Sendable, Equatable {
         downloading: [RowRef], completed: [RowRef], visibleRows: Int, maxConcurrent: Int, downloadDirectory: String,
         overlayScroll: OverlayScroll? = nil
     ) {
-        self.downloading = downloading
-        self.completed = completed
+        self.downloading = RowList(downloading)
+        self.completed = RowList(completed)
         self.visibleRows = visibleRows
         self.maxConcurrent = maxConcurrent
         self.downloadDirectory = downloadDirectory
@@ -219,33 +234,23 @@ public struct UIContext: Sendable, Equatable {
 
     /// The context for a snapshot on a screen with `visibleRows` list rows, its lists filtered and ordered as
     /// `shown` says (by default every row in queue order); `marks` are the marked tasks.
+    /// The lists hold the shown lines and the snapshot's rows, and make a row's `RowRef` when it is read (`RowList`):
+    /// making a context costs the marked rows, not the queue.
     /// - Parameter refs: every row's `RowRef`, by index in the snapshot (`RowRef.all`), when the caller keeps them: a
-    ///   key in the filter then copies them instead of making 10,000 again.
+    ///   row read is then copied, not made again.
     public init(
         snapshot: QueueSnapshot, visibleRows: Int, downloadDirectory: String, shown: ShownRows? = nil, marks: Set<TaskID> = [],
         refs: [RowRef]? = nil
     ) {
         let shown = shown ?? ListView().shown(in: snapshot)
         let rows = snapshot.rows
-        let ref = { (index: Int) in refs?[index] ?? RowRef(rows[index]) }
-        let line = { (line: ShownLine) -> RowRef in
-            switch line {
-            case let .task(index): return ref(index)
-            case let .member(index, number):
-                var member = ref(index)
-                member.group = shown.groups[number].name
-                return member
-            case let .group(number): return RowRef(group: shown.groups[number], members: shown.groups[number].members.map(ref))
-            }
-        }
-        let downloading = shown.downloading.map(line)
-        let completed = shown.completed.map(line)
-        self.init(
-            downloading: downloading, completed: completed, visibleRows: visibleRows,
-            maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
+        let source = RowList.Source(rows: rows, refs: refs, groups: shown.groups)
+        self.init(downloading: [], completed: [], visibleRows: visibleRows, maxConcurrent: snapshot.maxConcurrent, downloadDirectory: downloadDirectory)
+        downloading = RowList(lines: shown.downloading, source: source)
+        completed = RowList(lines: shown.completed, source: source)
         takeSettings(of: snapshot)
         if !marks.isEmpty {
-            marked = rows.indices.lazy.filter { marks.contains(rows[$0].task.id) }.map(ref)
+            marked = rows.indices.lazy.filter { marks.contains(rows[$0].task.id) }.map(source.ref)
             vanishedMarks = marks.subtracting(marked.map(\.id))
         }
     }
@@ -258,7 +263,7 @@ public struct UIContext: Sendable, Equatable {
         scheduleSuspended = snapshot.scheduleSuspended
     }
 
-    func rows(_ list: UIState.ListKind) -> [RowRef] { list == .downloading ? downloading : completed }
+    func rows(_ list: UIState.ListKind) -> RowList { list == .downloading ? downloading : completed }
 
     func row(_ id: TaskID) -> RowRef? {
         downloading.first { $0.id == id } ?? completed.first { $0.id == id }

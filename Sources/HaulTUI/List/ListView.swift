@@ -28,12 +28,17 @@ public struct ListView: Sendable, Equatable {
     /// name or any of its tasks matches (an expanded group then shows the tasks that match, or all when its name
     /// does); the order sorts the top-level rows, and a group's tasks keep queue order.
     /// - Parameter search: the snapshot's `RowSearch`, when the caller keeps one; built here otherwise.
+    /// - Parameter groups: the snapshot's `GroupIndex`, when the caller keeps one; built here otherwise.
     public func shown(in snapshot: QueueSnapshot, search: RowSearch? = nil) -> ShownRows {
+        shown(in: snapshot, search: search, groups: nil)
+    }
+
+    func shown(in snapshot: QueueSnapshot, search: RowSearch?, groups index: GroupIndex?) -> ShownRows {
         var downloading: [ShownLine] = []
         var completed: [ShownLine] = []
         var groups: [ShownGroup] = []
         let rows = snapshot.rows
-        let index = GroupIndex(rows)
+        let index = index ?? GroupIndex(rows)
         let needsSearch = !filter.isEmpty || sort == .name
         let search = needsSearch ? (search ?? RowSearch(snapshot)) : nil
         let needle = RowSearch.needle(filter)
@@ -43,7 +48,7 @@ public struct ListView: Sendable, Equatable {
                 let group = index.groups[number]
                 // A group's row stands where its first task stands.
                 guard group.members[0] == row else { continue }
-                let unfinished = group.members.contains { rows[$0].task.state.isUnfinished }
+                let unfinished = index.unfinished[number]
                 if unfinished { totalDownloading += group.members.count }
                 var kept = group.members
                 if let search, !needle.isEmpty, !RowSearch.contains(Array(group.name.lowercased().utf8), needle) {
@@ -52,7 +57,7 @@ public struct ListView: Sendable, Equatable {
                 }
                 groups.append(ShownGroup(
                     name: group.name, members: group.members, shown: kept, isExpanded: expanded.contains(group.name),
-                    summary: GroupSummary(rows: rows, members: group.members)))
+                    summary: index.summaries[number]))
                 if unfinished { downloading.append(.group(groups.count - 1)) } else { completed.append(.group(groups.count - 1)) }
                 continue
             }

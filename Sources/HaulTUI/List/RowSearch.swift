@@ -9,12 +9,13 @@ import HaulCore
 public struct RowSearch: Sendable {
     /// Lowercased display names, by index in `QueueSnapshot.rows`.
     public let names: [String]
-    /// Lowercased links without credentials, by index in `QueueSnapshot.rows`.
-    public let links: [String]
-    /// Each row's lowercased name and link as UTF-8, NUL between them: what a filter key searches, byte by byte (a
-    /// `String.contains` per row costs more than the whole frame).
-    private let haystacks: [[UInt8]]
-    /// What `names` and `links` were made from, to reuse them for the next snapshot.
+    /// Every row's lowercased name and link as UTF-8, NUL between them, one row after another in one buffer: what a
+    /// filter key searches, byte by byte (a `String.contains` per row costs more than the whole frame). One buffer,
+    /// not an array or a string per row: 10,000 rows hold their text and 10,000 offsets.
+    private let text: [UInt8]
+    /// Where each row's text starts in `text`, by row index; one more at the end.
+    private let starts: [Int32]
+    /// What the texts were made from, to reuse them for the next snapshot.
     private let sources: [Source]
 
     /// What a row's name and link come from (the name is worked out only when these change: it may parse the link).
@@ -27,44 +28,66 @@ public struct RowSearch: Sendable {
 
     public init(_ snapshot: QueueSnapshot, reusing previous: RowSearch? = nil) {
         var names: [String] = []
-        var links: [String] = []
         var sources: [Source] = []
-        var haystacks: [[UInt8]] = []
-        haystacks.reserveCapacity(snapshot.rows.count)
+        var text: [UInt8] = []
+        var starts: [Int32] = [0]
         names.reserveCapacity(snapshot.rows.count)
-        links.reserveCapacity(snapshot.rows.count)
         sources.reserveCapacity(snapshot.rows.count)
+        starts.reserveCapacity(snapshot.rows.count + 1)
+        // Room for the text at once, at what a row's name and link take (or what the last search held): no regrowing.
+        text.reserveCapacity(previous.map { $0.text.count + $0.text.count / 8 } ?? snapshot.rows.count * 64)
         for (index, row) in snapshot.rows.enumerated() {
             let task = row.task
             let source = Source(id: task.id, fileName: task.fileName, requestedName: task.requestedName, url: task.url)
             sources.append(source)
             if let previous, previous.sources.indices.contains(index), previous.sources[index] == source {
                 names.append(previous.names[index])
-                links.append(previous.links[index])
-                haystacks.append(previous.haystacks[index])
+                text += previous.haystack(index)
             } else {
-                names.append(task.displayName.lowercased())
-                links.append(URLValidation.redacted(source.url).lowercased())
-                haystacks.append(Array(names[index].utf8) + [0] + Array(links[index].utf8))
+                let name = Self.lowercased(task.displayName)
+                names.append(name)
+                text += name.utf8
+                text.append(0)
+                Self.appendLowercased(URLValidation.redacted(source.url), to: &text)
             }
+            starts.append(Int32(clamping: text.count))
         }
         self.names = names
-        self.links = links
         self.sources = sources
-        self.haystacks = haystacks
+        self.text = text
+        self.starts = starts
     }
+
+    /// `text` lowercased: as it is when it holds no capital and no byte outside ASCII (a name taken from a link mostly).
+    static func lowercased(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? text : text.lowercased()
+    }
+
+    /// Appends `text` lowercased, as UTF-8: byte by byte when it is ASCII (as `lowercased()` would), else lowercased.
+    static func appendLowercased(_ text: String, to buffer: inout [UInt8]) {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            buffer += text.lowercased().utf8
+            return
+        }
+        buffer += text.utf8.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+    }
+
+    /// The row at `index`'s text: its name, NUL, its link.
+    private func haystack(_ index: Int) -> ArraySlice<UInt8> { text[Int(starts[index])..<Int(starts[index + 1])] }
 
     /// The text a filter searches for: lowercased, as UTF-8.
     public static func needle(_ filter: String) -> [UInt8] { Array(filter.lowercased().utf8) }
 
     /// True when the row at `index` has `needle` (from `RowSearch.needle`) in its name or link.
     public func matches(_ index: Int, _ needle: [UInt8]) -> Bool {
-        Self.contains(haystacks[index], needle)
+        Self.contains(haystack(index), needle)
     }
 
     /// Whether `needle` occurs in `haystack`: a scan for its first byte, then a compare (UTF-8 keeps a character's
     /// bytes together, so a byte match is a text match).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool { contains(haystack[...], needle) }
+
+    static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first else { return true }
         let count = needle.count
         guard haystack.count >= count else { return false }

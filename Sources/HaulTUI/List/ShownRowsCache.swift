@@ -12,6 +12,9 @@ import HaulCore
 /// Owned by the interactive loop; a value.
 public struct ShownRowsCache: Sendable {
     private var search: (sequence: UInt64, value: RowSearch)?
+    /// The groups of one snapshot, their figures, and each row's share in them: what a new filter, order or open group
+    /// reads again of the same snapshot, made once for it.
+    private var groupIndex: (epoch: UInt64, sequence: UInt64, value: GroupIndex, shares: [GroupSummary.Share])?
     private var last: Last?
     private var refs: Refs?
     private var figures: Figures?
@@ -21,6 +24,10 @@ public struct ShownRowsCache: Sendable {
     /// Rows whose reference, line, share or figures were worked out, since the cache was made: what a frame costs,
     /// counted.
     public private(set) var rowsVisited = 0
+    /// Times the groups of a snapshot were worked out (`GroupIndex`, with every group's figures): once per snapshot.
+    public private(set) var groupsMade = 0
+    /// Times the rows' search text was made (`RowSearch`): once per snapshot the filter or the name order reads.
+    public private(set) var searchesMade = 0
 
     /// The rows shown for one snapshot and view, and what it takes to move their groups' figures.
     fileprivate struct Last: Sendable {
@@ -37,11 +44,12 @@ public struct ShownRowsCache: Sendable {
         var groupOfRow: [Int32]
     }
 
-    /// Every row's reference, and the snapshot they stand for.
+    /// What every row's reference is made of, as a fingerprint by row index (`UIContext.RowRef.fingerprint`), and the
+    /// snapshot they stand for: 8 bytes a row, not a reference (a context makes the references it reads, `RowList`).
     fileprivate struct Refs: Sendable {
         var epoch: UInt64
         var sequence: UInt64
-        var values: [UIContext.RowRef]
+        var values: [Int]
         /// Bumped when a reference changes.
         var version: UInt64
     }
@@ -80,17 +88,19 @@ public struct ShownRowsCache: Sendable {
         return made.value
     }
 
-    /// Every row's `RowRef` by index: made once per set of rows, then again only for the patched rows.
-    public mutating func rowRefs(_ snapshot: QueueSnapshot) -> [UIContext.RowRef] {
-        if let refs, refs.sequence == snapshot.sequence, refs.epoch == snapshot.revision.epoch { return refs.values }
+    /// The version of the rows' references for `snapshot`: it moves when a row's reference would read otherwise (a
+    /// row came, went, moved, changed state, or a patched row learnt its name), worked out once per set of rows, then
+    /// again only for the patched rows.
+    public mutating func referencesVersion(_ snapshot: QueueSnapshot) -> UInt64 {
+        if let refs, refs.sequence == snapshot.sequence, refs.epoch == snapshot.revision.epoch { return refs.version }
         if var kept = refs, kept.epoch == snapshot.revision.epoch {
             refs = nil  // so the patches below change the kept array in place
             var changed = false
             for index in snapshot.revision.patched {
                 rowsVisited += 1
-                let ref = UIContext.RowRef(snapshot.rows[index])
-                if kept.values[index] != ref {
-                    kept.values[index] = ref
+                let fingerprint = UIContext.RowRef.fingerprint(snapshot.rows[index])
+                if kept.values[index] != fingerprint {
+                    kept.values[index] = fingerprint
                     changed = true
                 }
             }
@@ -100,19 +110,20 @@ public struct ShownRowsCache: Sendable {
             }
             kept.sequence = snapshot.sequence
             refs = kept
-            return kept.values
+            return kept.version
         }
         rowsVisited += snapshot.rows.count
-        let made = UIContext.RowRef.all(snapshot)
         version += 1
-        refs = Refs(epoch: snapshot.revision.epoch, sequence: snapshot.sequence, values: made, version: version)
-        return made
+        refs = Refs(
+            epoch: snapshot.revision.epoch, sequence: snapshot.sequence, values: snapshot.rows.map(UIContext.RowRef.fingerprint),
+            version: version)
+        return version
     }
 
     /// The rows of `snapshot` as `view` shows them.
     public mutating func shown(_ snapshot: QueueSnapshot, view: ListView) -> ShownRows {
         let needle = view.filter.lowercased()
-        let refsVersion = refs(of: snapshot)
+        let refsVersion = referencesVersion(snapshot)
         if var kept = last, kept.sort == view.sort, kept.expanded == view.expanded {
             if kept.sequence == snapshot.sequence, kept.epoch == snapshot.revision.epoch {
                 if kept.filter == needle { return kept.rows }
@@ -132,27 +143,44 @@ public struct ShownRowsCache: Sendable {
                 return kept.rows
             }
         }
-        var rowSearch: RowSearch?
-        if !needle.isEmpty || view.sort == .name {
-            if let search, search.sequence == snapshot.sequence {
-                rowSearch = search.value
-            } else {
-                let made = RowSearch(snapshot, reusing: search?.value)
-                search = (snapshot.sequence, made)
-                rowSearch = made
-            }
-        }
+        let rowSearch = !needle.isEmpty || view.sort == .name ? search(of: snapshot) : nil
         rowsVisited += snapshot.rows.count
-        let rows = view.shown(in: snapshot, search: rowSearch)
-        let shares = rows.groups.isEmpty ? [] : snapshot.rows.map(GroupSummary.Share.init)
+        let groups = groups(of: snapshot)
+        let rows = view.shown(in: snapshot, search: rowSearch, groups: groups.value)
+        let shares = rows.groups.isEmpty ? [] : groups.shares
         remember(rows, of: snapshot, filter: needle, view: view, refsVersion: refsVersion, shares: shares)
         return rows
     }
 
-    /// The version of the references for `snapshot`, brought up to date.
-    private mutating func refs(of snapshot: QueueSnapshot) -> UInt64 {
-        _ = rowRefs(snapshot)
-        return refs?.version ?? 0
+
+    /// The search text of `snapshot`'s rows (`RowSearch`), made from the last one's where rows did not change.
+    private mutating func search(of snapshot: QueueSnapshot) -> RowSearch {
+        if let search, search.sequence == snapshot.sequence { return search.value }
+        searchesMade += 1
+        let made = RowSearch(snapshot, reusing: search?.value)
+        search = (snapshot.sequence, made)
+        return made
+    }
+
+    /// Makes the search text of `snapshot`'s rows when none was made yet, so the filter's first key or the name order
+    /// does not make it for 100,000 tasks then: the interactive loop calls this when no key came for a tick. Later
+    /// snapshots' search text is made from it when the filter asks (rows that did not change are not worked out again).
+    public mutating func prepareSearch(_ snapshot: QueueSnapshot) {
+        guard search == nil, !snapshot.rows.isEmpty else { return }
+        _ = search(of: snapshot)
+    }
+
+
+    /// The groups of `snapshot` (`GroupIndex`) and each row's share in them, made once per snapshot.
+    private mutating func groups(of snapshot: QueueSnapshot) -> (value: GroupIndex, shares: [GroupSummary.Share]) {
+        if let kept = groupIndex, kept.epoch == snapshot.revision.epoch, kept.sequence == snapshot.sequence {
+            return (kept.value, kept.shares)
+        }
+        groupsMade += 1
+        let index = GroupIndex(snapshot.rows)
+        let shares = index.isEmpty ? [] : snapshot.rows.map(GroupSummary.Share.init)
+        groupIndex = (snapshot.revision.epoch, snapshot.sequence, index, shares)
+        return (index, shares)
     }
 
     private mutating func remember(

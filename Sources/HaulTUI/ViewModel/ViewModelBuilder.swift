@@ -33,8 +33,12 @@ public struct ViewModelBuilder: Sendable {
         let rowModels = window.map { index in
             line(lines[index], shown: shown, snapshot: snapshot, selected: cursor.selected, marks: marks, now: now, frame: frame)
         }
+        // Looked for first where the cursor stands: a frame reads one row, not every row above the selection.
         let selectedRow = cursor.selected.flatMap { id in
-            lines.lazy.compactMap(\.row).map { snapshot.rows[$0] }.first { $0.id == id }
+            if lines.indices.contains(cursor.index), let index = lines[cursor.index].row, snapshot.rows[index].id == id {
+                return snapshot.rows[index]
+            }
+            return lines.lazy.compactMap(\.row).map { snapshot.rows[$0] }.first { $0.id == id }
         }
         let overlay = overlay(state, selected: selectedRow, in: snapshot.rows, now: now)
         var footer = footer(for: state.mode, owner: snapshot.ownerProcessID ?? attachedTo)
