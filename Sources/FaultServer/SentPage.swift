@@ -20,10 +20,14 @@ enum MonotonicSeconds {
 }
 
 /// The `/sent` page: body bytes the server has written for every path but its own pages (`/stats`, `/sent`),
-/// since it started, and the monotonic time of the answer, as one JSON line. Polled, it gives a time series of
-/// the server's output (the benchmarks' rate-cap check).
+/// since it started, the bytes of them its peers have not taken (`untaken`: still in the connections' send buffers,
+/// or left there when a connection closed), and the monotonic time of the answer, as one JSON line. Polled, it
+/// gives a time series of the server's output (the benchmarks' rate-cap check); written minus untaken is what has
+/// left the server, which on loopback differs from what it wrote by send buffers of several MiB a connection.
 ///
-/// Example: `{"time":8123.456789,"bodyBytesSent":104857600}`.
+/// A connection its peer reset loses its queue before it is counted: those bytes count as taken.
+///
+/// Example: `{"time":8123.456789,"bodyBytesSent":104857600,"untaken":65536}`.
 enum SentPage {
     static let path = "/sent"
 
@@ -32,7 +36,7 @@ enum SentPage {
         path == Self.path || path == StatsPage.path
     }
 
-    static func text(bodyBytesSent: Int64) -> String {
-        "{\"time\":\(MonotonicSeconds.text(MonotonicSeconds.now())),\"bodyBytesSent\":\(bodyBytesSent)}\n"
+    static func text(bodyBytesSent: Int64, untaken: Int64) -> String {
+        "{\"time\":\(MonotonicSeconds.text(MonotonicSeconds.now())),\"bodyBytesSent\":\(bodyBytesSent),\"untaken\":\(untaken)}\n"
     }
 }

@@ -54,6 +54,8 @@ final class ServerCore: Sendable {
         /// Segment requests made with each rotated token (`trackKey` and token), for links that expire (`expire=N`).
         var tokenUses: [String: Int] = [:]
         var connections: Set<Int32> = []
+        /// Bytes written to connections that closed before their peer took them (the `/sent` page's `untaken`).
+        var untakenAtClose: Int64 = 0
         var threads = 0
         var accepted = 0
         var stopping = false
@@ -144,6 +146,7 @@ final class ServerCore: Sendable {
     private func finishConnection(_ fd: Int32) {
         state.withLock { state in
             state.connections.remove(fd)
+            state.untakenAtClose += Socket.unsentBytes(fd)
             close(fd)
             state.threads -= 1
         }
@@ -226,7 +229,8 @@ final class ServerCore: Sendable {
                 return .stats(StatsPage.text(path: asked, stats: state.stats[asked] ?? RouteStats(), withTimes: withTimes))
             }
             if path == SentPage.path, state.plans[path] == nil {
-                return .stats(SentPage.text(bodyBytesSent: state.bodyBytesSent))
+                let queued = state.connections.reduce(Int64(0)) { $0 + Socket.unsentBytes($1) }
+                return .stats(SentPage.text(bodyBytesSent: state.bodyBytesSent, untaken: queued + state.untakenAtClose))
             }
             Self.recordRequest(request, path: path, connection: serial, in: &state)
             let plan: FaultPlan

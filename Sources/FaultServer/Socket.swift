@@ -77,6 +77,12 @@ enum Socket {
     }
 
     /// Marks `fd` close-on-exec.
+    /// Bytes written to `fd` that its peer has not taken yet (its send queue, `TIOCOUTQ`); 0 when it cannot tell.
+    static func unsentBytes(_ fd: Int32) -> Int64 {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(TIOCOUTQ), &count) == 0 ? Int64(count) : 0
+    }
+
     static func setCloseOnExec(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }

@@ -45,6 +45,40 @@ import Testing
         #expect(server.stats("/gen/y.bin").bodyBytesSent == 14_000)
     }
 
+    /// `/sent` tells what the server wrote from what its peers took: a client that asks for a large body and reads
+    /// none of it takes what its receive buffer holds, the rest waits in the server's send buffer.
+    @Test func theSentPageTellsWrittenBytesFromTakenOnes() async throws {
+        let curl = try Curl()
+        let server = try FaultServer(lifetime: .seconds(60))
+        defer { server.stop() }
+        server.route("/big", .file(size: 64 << 20, seed: 3))
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(client >= 0)
+        defer { close(client) }
+        var buffer: Int32 = 16 << 10
+        setsockopt(client, SOL_SOCKET, SO_RCVBUF, &buffer, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(server.port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let request = Array("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        #expect(send(client, request, request.count, 0) == request.count)
+        let (written, untaken) = try await eventuallyValue("bytes waiting in the server's send buffer", timeout: .seconds(10)) {
+            () async throws -> (Int64, Int64)? in
+            let page = try await curl.fetch(server.url("/sent"))
+            let fields = try JSONSerialization.jsonObject(with: Data(page.body)) as? [String: Any]
+            guard let written = fields?["bodyBytesSent"] as? Int64, let untaken = fields?["untaken"] as? Int64 else { return nil }
+            return written > 0 && untaken > 0 ? (written, untaken) : nil
+        }
+        // What left holds in the client's small receive buffer (the kernel doubles what is asked, and TCP may take a
+        // little more before it shrinks its window).
+        #expect(written - untaken <= 256 << 10, "\(written - untaken) of \(written) bytes taken by a client that reads none")
+    }
+
     @Test func stopEndsStalledConnectionsPromptly() async throws {
         let curl = try Curl()
         let server = try FaultServer(lifetime: .seconds(60))
