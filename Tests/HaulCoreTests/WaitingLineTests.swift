@@ -23,7 +23,7 @@ import Testing
         #expect(order(line) == [1, 4, 2])
         line.insert(TaskID(2), waiting(1))
         #expect(order(line) == [2, 1, 4], "moved up")
-        #expect(line.count == 3)
+        #expect(order(line).count == 3)
         for id in [2, 1, 4] as [Int64] { line.remove(TaskID(id)) }
         #expect(line.isEmpty && order(line).isEmpty)
         line.insert(TaskID(7), waiting(70))
@@ -35,7 +35,7 @@ import Testing
         for id in 1...5_000 as ClosedRange<Int64> { line.insert(TaskID(id), waiting(id)) }
         for id in 1...4_000 as ClosedRange<Int64> { line.remove(TaskID(id)) }
         line.insert(TaskID(9_000), waiting(4_500))
-        #expect(line.count == 1_001)
+        #expect(order(line).count == 1_001)
         #expect(Array(order(line).prefix(3)) == [4_001, 4_002, 4_003])
         #expect(order(line).filter { $0 > 5_000 } == [9_000])
         #expect(order(line) == order(line).sorted { lhs, rhs in

@@ -9,7 +9,6 @@ struct WaitingLine: Sendable {
     private(set) var byID: [TaskID: SlotPolicy.Waiting] = [:]
 
     var isEmpty: Bool { byID.isEmpty }
-    var count: Int { byID.count }
     var ids: Dictionary<TaskID, SlotPolicy.Waiting>.Keys { byID.keys }
 
     /// The waiting tasks, first in line first.
