@@ -7,6 +7,9 @@ struct HaulMethods: Sendable {
     let access: any QueueAccess
     let processID: Int32
     let history = SnapshotHistory()
+    let listing = ListingPin()
+    /// Most rows a `haul.rows` page holds.
+    static let maxPageRows = 5_000
     /// Reads the settings file again and applies it (nil: this owner has none to read).
     let reload: (@Sendable () async -> SettingsReloadAnswer)?
 
@@ -37,6 +40,27 @@ struct HaulMethods: Sendable {
             return Array(#"{"full":"#.utf8) + (try SnapshotJSON.encode(snapshot)) + Array("}".utf8)
         } catch {
             throw .failed("could not encode the snapshot: \(error)")
+        }
+    }
+
+    /// `haul.rows([{"from": N, "limit": L, "sequence": S}])`: rows N..<N+L (at most `maxPageRows`) of snapshot S
+    /// while a listing holds it, else of the latest, as a `RowsPage`; a limit of 0 gives no row, only the figures.
+    func encodedRows(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
+        let options = params.first?.objectValue ?? [:]
+        let from = max(options["from"]?.integerValue ?? 0, 0)
+        let limit = min(max(options["limit"]?.integerValue ?? 1_000, 0), Int64(Self.maxPageRows))
+        let pinned = options["sequence"]?.integerValue.flatMap { $0 >= 0 ? listing.snapshot(sequence: UInt64($0)) : nil }
+        let snapshot = pinned ?? access.snapshot()
+        let start = Int(min(from, Int64(snapshot.rows.count)))
+        let end = min(start + Int(limit), snapshot.rows.count)
+        if limit > 0 { listing.update(snapshot, more: end < snapshot.rows.count) }
+        let page = RowsPage(
+            sequence: snapshot.sequence, total: snapshot.rows.count, from: start, schedule: snapshot.schedule,
+            rows: Array(snapshot.rows[start..<end]))
+        do {
+            return Array(try JSONEncoder().encode(page))
+        } catch {
+            throw .failed("could not encode the rows: \(error)")
         }
     }
 

@@ -6,8 +6,9 @@ import HaulCore
 public struct OwnerClient: Sendable {
     let client: RemoteClient
 
-    public init(socketPath: String, timeout: Duration = .seconds(30)) {
-        client = RemoteClient(socketPath: socketPath, timeout: timeout)
+    /// - Parameter maxResponseBytes: the largest answer taken (a page of rows is far below the default).
+    public init(socketPath: String, timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20) {
+        client = RemoteClient(socketPath: socketPath, timeout: timeout, maxResponseBytes: maxResponseBytes)
     }
 
     public var socketPath: String { client.socketPath }
@@ -30,6 +31,28 @@ public struct OwnerClient: Sendable {
         try await snapshotCall([:], client: client)
     }
 
+    /// Rows `from..<from + limit` of the owner's snapshot `sequence` while it holds it for a listing, else of its
+    /// latest (`haul.rows`).
+    public func rows(from: Int, limit: Int, sequence: UInt64? = nil) async throws -> RowsPage {
+        var options: [String: JSONValue] = ["from": .int(Int64(from)), "limit": .int(Int64(limit))]
+        if let sequence { options["sequence"] = .int(Int64(clamping: sequence)) }
+        return try await decodedCall("haul.rows", options, client: client)
+    }
+
+    /// Every row of one snapshot, in its order, handed to `body` a page at a time as read (the next page is read
+    /// while `body` takes this one): a listing holds two pages, never the queue.
+    public func forEachRow(pageSize: Int = 1_000, _ body: (QueueSnapshot.Row) -> Void) async throws {
+        var page = try await rows(from: 0, limit: pageSize)
+        while true {
+            let next = page.from + page.rows.count
+            let ahead: Task<RowsPage, any Error>? = page.rows.isEmpty || next >= page.total ? nil
+                : Task { [self, sequence = page.sequence] in try await rows(from: next, limit: pageSize, sequence: sequence) }
+            for row in page.rows { body(row) }
+            guard let ahead else { return }
+            page = try await ahead.value
+        }
+    }
+
     /// The first snapshot newer than `sequence` as what changed since then (the owner, pid `owner`, served
     /// that one lately), else whole; waiting up to `wait`.
     public func snapshotChange(after sequence: UInt64, owner: Int32, wait: Duration = .seconds(10)) async throws -> SnapshotAnswer {
@@ -45,11 +68,18 @@ public struct OwnerClient: Sendable {
 
     /// `haul.snapshot` with `options`, read straight into `Result`: it can hold ten thousand rows.
     private func snapshotCall<Result: Decodable>(_ options: [String: JSONValue], client: RemoteClient) async throws -> Result {
-        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": "haul.snapshot", "params": [.object(options)]])
+        try await decodedCall("haul.snapshot", options, client: client)
+    }
+
+    /// `method` with `options`, its answer read straight into `Result` (no `JSONValue` tree of rows first).
+    private func decodedCall<Result: Decodable>(
+        _ method: String, _ options: [String: JSONValue], client: RemoteClient
+    ) async throws -> Result {
+        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": .string(method), "params": [.object(options)]])
         let (_, answer) = try await client.post(body)
         let response = try JSONDecoder().decode(SnapshotResponse<Result>.self, from: Data(answer))
         if let error = response.error { throw OwnerCallError.refused(error.message) }
-        guard let result = response.result else { throw OwnerCallError.unexpected("haul.snapshot") }
+        guard let result = response.result else { throw OwnerCallError.unexpected(method) }
         return result
     }
 
@@ -79,7 +109,7 @@ public struct OwnerClient: Sendable {
     }
 }
 
-/// An answer to `haul.snapshot`, decoded in one pass.
+/// An answer to `haul.snapshot` or `haul.rows`, decoded in one pass.
 private struct SnapshotResponse<Result: Decodable>: Decodable {
     struct ErrorBody: Decodable { var message: String }
     var result: Result?

@@ -72,6 +72,10 @@ extension RPCDispatcher {
         RPCMethod(name: "haul.snapshot", access: .owner) { dispatcher, params, _, _ throws(RPCError) in
             .encoded(try await dispatcher.haul.encodedSnapshot(params))
         },
+        // The queue a page at a time (`haul list`): no answer holds every task.
+        RPCMethod(name: "haul.rows", access: .owner) { dispatcher, params, _, _ throws(RPCError) in
+            .encoded(try dispatcher.haul.encodedRows(params))
+        },
         .value("haul.getSchedule") { dispatcher, _ in await dispatcher.haul.getSchedule() },
         .value("haul.changeSchedule") { dispatcher, params throws(RPCError) in try await dispatcher.haul.changeSchedule(params) },
         .value("haul.suspendSchedule") { dispatcher, params throws(RPCError) in try await dispatcher.haul.suspendSchedule(params) },

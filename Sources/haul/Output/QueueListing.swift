@@ -65,12 +65,10 @@ enum QueueListing {
         return line.text
     }
 
-    /// The rows of a snapshot, each task with its live byte count.
-    static func rows(_ snapshot: QueueSnapshot) -> [QueueSnapshot.Row] {
-        snapshot.rows.map { row in
-            var row = row
-            row.task.bytesDone = row.bytesReceived
-            return row
-        }
+    /// A snapshot's row with its task's live byte count.
+    static func live(_ row: QueueSnapshot.Row) -> QueueSnapshot.Row {
+        var row = row
+        row.task.bytesDone = row.bytesReceived
+        return row
     }
 }
