@@ -151,6 +151,8 @@ import HaulTestSupport
         let events = EventLog(controller.events())
         let run = Task { await controller.run() }
         try await eventually("first started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
+        // Settings of its own for a waiting task: the controller keeps them, but the engine does not hold the task.
+        await controller.perform(.setTaskConnections(TaskID(2), 4))
         store.reset()
         #expect(await controller.perform(.removeAll(only: nil, deleteFile: false)) == .changed(Self.count))
         #expect(store.counts == CountingStore.Counts(rowsRead: 0, rowsDeleted: Self.count, deletes: 1))

@@ -50,9 +50,9 @@ extension DownloadController {
         }
     }
 
-    /// Removes every task (those in `only`, when given) from the store in one call. A task with nothing in `runtime`
-    /// and no part file lent by `-c` leaves quietly (its part file deleted when asked) and is told in one event with
-    /// the others; the rest as `remove` lets each go.
+    /// Removes every task (those in `only`, when given) from the store in one call. A task the engine does not hold,
+    /// with no part file lent by `-c`, leaves quietly (its part file deleted when asked, what the controller kept of
+    /// it dropped) and is told in one event with the others; the rest as `remove` lets each go.
     func removeEveryTask(only: TaskState?, deleteFile: Bool) -> CommandResult {
         let chosen = tasks.values.lazy.filter { only == nil || $0.state == only }.map(\.id).sorted()
         guard !chosen.isEmpty else { return .changed(0) }
@@ -60,10 +60,11 @@ extension DownloadController {
         var quiet = 0
         for id in chosen {
             guard let task = tasks.removeValue(forKey: id) else { continue }
-            guard runtime.byID[id] == nil, !task.holdsLentPart else {
+            guard !runtime.isInFlight(id), !task.holdsLentPart else {
                 letGo(task, deleteFile: deleteFile)
                 continue
             }
+            runtime[id] = TaskRuntime()
             if deleteFile, task.state != .completed {
                 driver.send(.deletePart(id, directory: task.directory, fileName: task.fileName))
             }

@@ -22,6 +22,8 @@ extension DownloadController {
         pacer.rowsDidChange()
         fillSlots()
         publish()
+        // A command for every task replaced or dropped each one the last snapshot shared: their pages go back.
+        if isLoaded, commands.contains(where: \.editsStoreAlone) { FreedMemory.giveBack() }
         stopIfIdle()
         return results
     }
