@@ -3,6 +3,7 @@ import HaulCore
 import HaulTestSupport
 import Testing
 @testable import HaulRemote
+import HaulReport
 
 /// `haul list` through a running haul reads the queue a page at a time (issue 29: the whole snapshot of 100,000 tasks
 /// as one answer took the CLI 304 MiB and 4 s to decode): no answer it reads holds the queue.
@@ -45,6 +46,25 @@ import Testing
             #expect(ids == box.read().rows.map(\.id))
             #expect(ids.count == Self.count)
             #expect(!dispatcher.haul.listing.isHolding, "the snapshot held after the last page")
+        }
+    }
+
+    @Test func theOwnerFormatsTheListingAPageAtATime() async throws {
+        try await serving { controller, dispatcher, client in
+            await controller.perform(.pause(TaskID(7)))
+            for format in [QueueListing.Format(), QueueListing.Format(json: true), QueueListing.Format(ascii: true, state: .paused)] {
+                var text = ""
+                var pages = 0
+                let count = try await client.forEachLines(pageSize: 500, format: format) { page in
+                    text += page.text
+                    pages += 1
+                }
+                // What the CLI prints from the rows itself, in answers far below the whole queue's.
+                let expected = box.read().rows.compactMap { QueueListing.line($0, format) }
+                #expect(text == expected.map { $0 + "\n" }.joined())
+                #expect(count == expected.count && pages == (format.state == nil ? Self.count / 500 : 1))
+                #expect(!dispatcher.haul.listing.isHolding)
+            }
         }
     }
 

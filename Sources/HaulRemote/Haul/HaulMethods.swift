@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulReport
 
 /// The `haul.*` methods: what the attached list and the CLI need beyond aria2 (full snapshots with
 /// speed and ETA, waiting for the next one, typed command results). Served on the owner's Unix socket only.
@@ -46,6 +47,40 @@ struct HaulMethods: Sendable {
     /// `haul.rows([{"from": N, "limit": L, "sequence": S}])`: rows N..<N+L (at most `maxPageRows`) of snapshot S
     /// while a listing holds it, else of the latest, as a `RowsPage`; a limit of 0 gives no row, only the figures.
     func encodedRows(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
+        let (snapshot, range) = page(params)
+        let page = RowsPage(
+            sequence: snapshot.sequence, total: snapshot.rows.count, from: range.lowerBound, schedule: snapshot.schedule,
+            rows: Array(snapshot.rows[range]))
+        return try encodedPage(page)
+    }
+
+    /// `haul.lines([{"from": N, "limit": L, "sequence": S, "format": F}])`: what `haul list` prints (`QueueListing`
+    /// in format F) for rows N..<N+L of snapshot S, as `haul.rows` pages them; a `LinesPage`.
+    func encodedLines(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
+        guard let asked = params.first?.objectValue?["format"] else { throw .invalidParams }
+        let format: QueueListing.Format
+        do {
+            format = try asked.decoded(as: QueueListing.Format.self)
+        } catch {
+            throw .failed("not a listing format: \(error)")
+        }
+        let (snapshot, range) = page(params)
+        var text = ""
+        var count = 0
+        for row in snapshot.rows[range] {
+            guard let line = QueueListing.line(row, format) else { continue }
+            text += line
+            text += "\n"
+            count += 1
+        }
+        return try encodedPage(LinesPage(
+            sequence: snapshot.sequence, total: snapshot.rows.count, next: range.upperBound, schedule: snapshot.schedule,
+            count: count, text: text))
+    }
+
+    /// The snapshot a page is read from (the listing's while the owner holds it, else the latest) and the page's rows
+    /// in it; a listing's snapshot is held until its last page is out.
+    private func page(_ params: [JSONValue]) -> (QueueSnapshot, Range<Int>) {
         let options = params.first?.objectValue ?? [:]
         let from = max(options["from"]?.integerValue ?? 0, 0)
         let limit = min(max(options["limit"]?.integerValue ?? 1_000, 0), Int64(Self.maxPageRows))
@@ -54,13 +89,14 @@ struct HaulMethods: Sendable {
         let start = Int(min(from, Int64(snapshot.rows.count)))
         let end = min(start + Int(limit), snapshot.rows.count)
         if limit > 0 { listing.update(snapshot, more: end < snapshot.rows.count) }
-        let page = RowsPage(
-            sequence: snapshot.sequence, total: snapshot.rows.count, from: start, schedule: snapshot.schedule,
-            rows: Array(snapshot.rows[start..<end]))
+        return (snapshot, start..<end)
+    }
+
+    private func encodedPage<T: Encodable>(_ page: T) throws(RPCError) -> [UInt8] {
         do {
             return Array(try JSONEncoder().encode(page))
         } catch {
-            throw .failed("could not encode the rows: \(error)")
+            throw .failed("could not encode the page: \(error)")
         }
     }
 

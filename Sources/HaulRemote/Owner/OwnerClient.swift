@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulReport
 
 /// Typed calls to the owner of the engine over its Unix socket (`haul.*` methods): what the CLI and the
 /// attached list use.
@@ -50,6 +51,40 @@ public struct OwnerClient: Sendable {
             for row in page.rows { body(row) }
             guard let ahead else { return }
             page = try await ahead.value
+        }
+    }
+
+    /// What `haul list` prints in `format` for rows `from..<from + limit` of the owner's snapshot `sequence` while it
+    /// holds it for a listing, else of its latest (`haul.lines`).
+    public func lines(
+        from: Int, limit: Int, sequence: UInt64? = nil, format: QueueListing.Format
+    ) async throws -> LinesPage {
+        var options: [String: JSONValue] = [
+            "from": .int(Int64(from)), "limit": .int(Int64(limit)), "format": try JSONValue.encoding(format),
+        ]
+        if let sequence { options["sequence"] = .int(Int64(clamping: sequence)) }
+        return try await decodedCall("haul.lines", options, client: client)
+    }
+
+    /// What `haul list` prints in `format` for every row of one snapshot, handed to `body` a page of lines at a time
+    /// as read (the next page is read while `body` takes this one); how many lines there were.
+    public func forEachLines(
+        pageSize: Int = 2_000, format: QueueListing.Format, _ body: (LinesPage) -> Void
+    ) async throws -> Int {
+        var page = try await lines(from: 0, limit: pageSize, format: format)
+        var count = 0
+        while true {
+            let next = page.next
+            let ahead: Task<LinesPage, any Error>? = next >= page.total ? nil
+                : Task { [self, sequence = page.sequence] in
+                    try await lines(from: next, limit: pageSize, sequence: sequence, format: format)
+                }
+            if page.count > 0 { body(page) }
+            count += page.count
+            guard let ahead else { return count }
+            page = try await ahead.value
+            // A page that moved nowhere (the owner no longer holds the snapshot, and the latest is shorter) ends it.
+            guard page.next > next else { return count }
         }
     }
 

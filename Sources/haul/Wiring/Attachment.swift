@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulRemote
+import HaulReport
 import HaulTerminal
 import HaulTUI
 

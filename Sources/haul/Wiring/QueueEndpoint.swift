@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulRemote
+import HaulReport
 import HaulStore
 
 /// Where the CLI's commands take effect: the running haul over its control socket (at once, with its
@@ -110,6 +111,25 @@ enum QueueEndpoint {
             } catch {
                 throw CommandFailure.runtime("cannot read the queue: \(error)")
             }
+        }
+    }
+
+    /// Writes what `haul list` prints in `format` to standard output, a page at a time: formatted by a running haul
+    /// (the CLI decodes no task), else from a cursor on the database; how many tasks it printed.
+    func printListing(_ format: QueueListing.Format) async throws -> Int {
+        guard case let .owner(client, pid) = self else {
+            var printed = 0
+            try await forEachRow { row in
+                guard let line = QueueListing.line(row, format) else { return }
+                print(line)
+                printed += 1
+            }
+            return printed
+        }
+        do {
+            return try await client.forEachLines(format: format) { page in print(page.text, terminator: "") }
+        } catch {
+            throw CommandFailure.ownerUnreachable(pid: pid, context: "with the queue", reason: "\(error)")
         }
     }
 
