@@ -58,6 +58,26 @@ import HaulTestSupport
         _ = await run.value
     }
 
+    @Test func aPauseAndAResumeOfEveryTaskCopyNoTaskTheSnapshotShares() async throws {
+        try queue()
+        let controller = controller()
+        let run = Task { await controller.run() }
+        try await eventually("first started", timeout: .seconds(20)) { driver.started == [TaskID(1)] }
+        try await eventually("every row", timeout: .seconds(20)) { box.read().rows.count == Self.count }
+        let before = Dictionary(uniqueKeysWithValues: box.read().rows.map { ($0.id, $0.task) })
+        // Copies of the tasks' fields while the last snapshot holds them: 100,000 of them stayed resident in the daemon.
+        func shared() -> Int {
+            box.read().rows.filter { row in before[row.id].map { row.task.storage.isShared(with: $0.storage) } ?? false }.count
+        }
+        #expect(await controller.perform(.pauseAll) == .changed(Self.count))
+        #expect(box.read().count(of: .paused) == Self.count)
+        #expect(shared() >= Self.count - 1, "idle tasks copied by the pause")
+        #expect(await controller.perform(.resumeAll(only: nil)) == .changed(Self.count))
+        #expect(shared() >= Self.count - 2, "idle tasks copied by the resume")
+        await controller.stop()
+        _ = await run.value
+    }
+
     /// Paused and failed tasks, and a finished live recording (its resume starts a new part).
     func pausedQueue() throws -> TaskID {
         try queue()

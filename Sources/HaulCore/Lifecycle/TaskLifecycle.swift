@@ -129,8 +129,9 @@ public enum TaskLifecycle {
             task.finishedAt = nil
         }
         task.state = .waiting
-        task.attempts = 0
-        task.lastError = nil
+        // Written only when they change: a paused task with none of them resumes without a copy of its fields.
+        if task.attempts != 0 { task.attempts = 0 }
+        if task.lastError != nil { task.lastError = nil }
         return task
     }
 
