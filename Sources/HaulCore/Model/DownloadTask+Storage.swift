@@ -18,12 +18,14 @@ extension DownloadTask {
         var position: Int64
         var bytesDone: Int64
         var validators: RemoteValidators
-        var attempts: Int
         var lastError: String? = nil
         var createdAt: Date
         var details: CopyOnWrite<Details>
         var totalBytes: Int64? = nil
         var kind: TaskKind? = nil
+        /// Four bytes, in the padding after the optional before it: the fields then take 209 bytes, and with the
+        /// box's header a 240-byte block, not a 256-byte one (1.6 MB less for 100,000 tasks).
+        var attempts: Int32
         var finishedAt: Date? = nil
     }
 

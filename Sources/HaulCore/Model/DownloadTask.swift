@@ -54,8 +54,8 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     }
     /// Transfer attempts so far (reset when the user resumes or retries).
     public var attempts: Int {
-        get { storage.value.attempts }
-        set { storage.value.attempts = newValue }
+        get { Int(storage.value.attempts) }
+        set { storage.value.attempts = Int32(clamping: newValue) }
     }
     /// The last error, as text a user can act on.
     public var lastError: String? {
@@ -145,9 +145,9 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     ) {
         storage = CopyOnWrite(Fields(
             id: id, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
-            position: position, bytesDone: bytesDone, validators: validators, attempts: attempts, lastError: lastError,
+            position: position, bytesDone: bytesDone, validators: validators, lastError: lastError,
             createdAt: createdAt, details: CopyOnWrite(Details(checksum: checksum, headers: headers)),
-            totalBytes: totalBytes, finishedAt: finishedAt))
+            totalBytes: totalBytes, attempts: Int32(clamping: attempts), finishedAt: finishedAt))
         self.state = state
     }
 

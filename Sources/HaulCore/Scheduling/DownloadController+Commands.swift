@@ -22,8 +22,11 @@ extension DownloadController {
         pacer.rowsDidChange()
         fillSlots()
         publish()
-        // A command for every task replaced or dropped each one the last snapshot shared: their pages go back.
-        if isLoaded, commands.contains(where: \.editsStoreAlone) { FreedMemory.giveBack() }
+        // A command for every task may have emptied the indexes of 100,000 tasks: their room and pages go back.
+        if isLoaded, commands.contains(where: \.editsStoreAlone) {
+            tasks.compact()
+            FreedMemory.giveBack()
+        }
         stopIfIdle()
         return results
     }
