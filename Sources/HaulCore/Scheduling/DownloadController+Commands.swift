@@ -25,6 +25,7 @@ extension DownloadController {
         // A command for every task may have emptied the indexes of 100,000 tasks: their room and pages go back.
         if isLoaded, commands.contains(where: \.editsStoreAlone) {
             tasks.compact()
+            runtime.compact()
             FreedMemory.giveBack()
         }
         stopIfIdle()

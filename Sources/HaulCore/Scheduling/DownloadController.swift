@@ -118,6 +118,8 @@ public actor DownloadController {
         applySchedule(force: true)
         fillSlots()
         publish()
+        // What reading the queue left behind (rows, records, a list of every task) goes back.
+        FreedMemory.giveBack()
         stopIfIdle()
         let ticker = Task { [weak self] in
             while !Task.isCancelled {

@@ -31,15 +31,8 @@ struct TaskTable {
     /// Gives back the room of an index a command for every task mostly emptied (a dictionary keeps its room when
     /// emptied): the waiting line of 100,000 tasks paused at once, the table of 100,000 removed.
     mutating func compact() {
-        Self.compact(&byID)
-        Self.compact(&waiting)
-    }
-
-    private static func compact<Value>(_ index: inout [TaskID: Value]) {
-        guard index.capacity > 4 * max(index.count, 1_024) else { return }
-        var smaller = [TaskID: Value](minimumCapacity: index.count)
-        for (id, value) in index { smaller[id] = value }
-        index = smaller
+        byID.giveBackRoom()
+        waiting.giveBackRoom()
     }
 
     /// Whether anything is waiting or running.
