@@ -90,4 +90,15 @@ import HaulReport
             #expect(try await client.rows(from: 0, limit: 0).total == 0)
         }
     }
+
+    @Test func aListingThatStopsReadingLeavesNoSnapshotBehind() async throws {
+        let pin = ListingPin(lifetime: .milliseconds(100))
+        pin.update(QueueSnapshot(sequence: 3), more: true)
+        #expect(pin.snapshot(sequence: 3) != nil)
+        // `haul list | head`: no last page comes; the snapshot goes anyway.
+        try await eventually("the snapshot let go", timeout: .seconds(10)) { !pin.isHolding }
+        // A later listing's snapshot is not let go by the earlier one's timer.
+        pin.update(QueueSnapshot(sequence: 4), more: true)
+        #expect(pin.isHolding)
+    }
 }
