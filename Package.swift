@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "HaulRemote",
             dependencies: [
-                "HaulCore",
+                "HaulCore", "HaulReport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "HaulSettingsTests", dependencies: ["HaulSettings", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulReportTests", dependencies: ["HaulReport", "HaulCore"], swiftSettings: strict),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HaulRemoteTests", dependencies: ["HaulRemote", "HaulCore", "HaulReport", "HaulTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HaulEndToEndTests",
             dependencies: ["HaulCore", "FaultServer", "HaulTestSupport"],

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# A queue of 100,000 tasks (issue 29): `haul add -i` of 100,000 links, `haul list` and `haul pause --all` with no haul
-# running, an idle `haul daemon` holding them (its peak while it starts, and RssAnon once it settled), `haul list` and
-# `haul pause --all` through it; each figure beside its target, and aria2c holding the same links paused (`-i`).
+# A queue of 100,000 tasks (issue 29): `haul add -i` of 100,000 links, `haul list`, `pause --all`, `resume --all` and
+# `remove --all` with no haul running, an idle `haul daemon` holding them (its peak while it starts, and RssAnon once
+# it settled), `haul list`, `pause --all` (and the daemon's RssAnon after it), `resume --all` and `remove --all`
+# through it; each figure beside its target, and aria2c holding the same links paused (`-i`).
 # Wall time, user + sys, peak RSS (VmHWM) and peak private memory (RssAnon) come from bench/measure.py.
-# The links name 127.0.0.1:9 (discard) and no task ever runs: they are paused, or held outside the schedule's run
-# window while a daemon has them waiting; nothing is sent anywhere.
+# The links name 127.0.0.1:9 (discard): the tasks are paused, or held outside the schedule's run window while a daemon
+# has them waiting. A resume --all through the daemon starts a few by hand (as a resume does), which find nobody on
+# 127.0.0.1:9, until the remove --all right after; nothing is sent beyond the loopback.
 # Usage: bench/scale.sh BIN_DIR   (the release build: `make release`, then `make bench-scale`)
 # Env: BENCH_TASKS (100000), BENCH_SETTLE (3 s idle before the daemon is measured), BENCH_RPC_PORT (a free one),
 #      BENCH_TOOLS ("haul aria2c")
@@ -89,21 +91,30 @@ for tool in "${tools[@]}"; do
       sleep "$settle"
       echo "haul daemon, $tasks paused tasks: answering with all ${ready} s after start; peak RSS while starting" \
         "$(status_mib "$daemon_pid" VmHWM) MiB; idle RssAnon $(status_mib "$daemon_pid" RssAnon) MiB (target <= 64 MiB)"
-      timed "haul list (through the daemon)" - 128 "$bin/haul" list --state-dir "$state"
+      timed "haul list (through the daemon)" 2 128 "$bin/haul" list --state-dir "$state"
       sleep "$settle"
       echo "haul daemon after the list: RssAnon $(status_mib "$daemon_pid" RssAnon) MiB"
       haul stop >/dev/null 2>&1
 
       # Waiting, not paused, for a pause through the daemon: a run window a few hours off holds them in line.
       haul schedule "$(date -d '+3 hour' +%H:%M)-$(date -d '+3 hour 1 min' +%H:%M)" >/dev/null 2>&1
-      timed "haul resume --all (no daemon; not a target)" - - "$bin/haul" resume --all --state-dir "$state"
+      timed "haul resume --all (no daemon)" 2 128 "$bin/haul" resume --all --state-dir "$state"
       start_daemon
+      sleep "$settle"
+      echo "haul daemon, $tasks waiting tasks (held by the schedule): idle RssAnon $(status_mib "$daemon_pid" RssAnon) MiB"
       timed "haul pause --all (through the daemon)" 2 128 "$bin/haul" pause --all --state-dir "$state"
       sleep "$settle"
       echo "haul daemon after pause --all: peak RSS $(status_mib "$daemon_pid" VmHWM) MiB," \
-        "RssAnon $(status_mib "$daemon_pid" RssAnon) MiB"
+        "RssAnon $(status_mib "$daemon_pid" RssAnon) MiB (target <= 64 MiB)"
+      timed "haul resume --all (through the daemon)" 2 128 "$bin/haul" resume --all --state-dir "$state"
+      timed "haul remove --all (through the daemon)" 2 128 "$bin/haul" remove --all --state-dir "$state"
+      sleep "$settle"
+      echo "haul daemon after remove --all: RssAnon $(status_mib "$daemon_pid" RssAnon) MiB"
       haul stop >/dev/null 2>&1
       haul schedule --clear >/dev/null 2>&1
+
+      haul add -d "$root/dl" -i "$root/list.txt" >/dev/null 2>&1
+      timed "haul remove --all (no daemon)" 2 128 "$bin/haul" remove --all --state-dir "$state"
       ;;
     aria2c)
       rpc_port=$(free_port)

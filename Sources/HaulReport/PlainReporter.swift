@@ -81,6 +81,8 @@ public struct PlainReporter: Sendable {
             return "#\(task.id) \(verb) \(task.displayName): \(error)"
         case let .removed(task):
             return "#\(task.id) removed    \(task.displayName)"
+        case let .many(change):
+            return "\(change.count) task(s) \(change.edit.rawValue)"
         case let .warning(message):
             return "warning: \(message)"
         case let .schedule(note):
@@ -95,6 +97,13 @@ public struct PlainReporter: Sendable {
             json.add("event", "warning")
             json.add("time", stamp)
             json.add("message", message)
+            return json.text
+        }
+        // Many tasks changed by one command: the event's name with their count, no task of its own.
+        if case let .many(change) = event {
+            json.add("event", change.edit.rawValue)
+            json.add("time", stamp)
+            json.add("count", Int64(change.count))
             return json.text
         }
         if case let .schedule(note) = event {
@@ -114,7 +123,7 @@ public struct PlainReporter: Sendable {
         case let .completed(task): ("completed", task)
         case let .failed(task, _): (task.state == .paused ? "paused" : "failed", task)
         case let .removed(task): ("removed", task)
-        case .warning, .schedule: preconditionFailure("handled above")
+        case .warning, .schedule, .many: preconditionFailure("handled above")
         }
         json.add("event", name)
         json.add("time", stamp)

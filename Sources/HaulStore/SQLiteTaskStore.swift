@@ -217,6 +217,57 @@ public struct SQLiteTaskStore: TaskStore {
         }
     }
 
+    /// Puts the tasks back in line (waiting, no attempts, no error), one statement per chunk of ids in order, in one
+    /// transaction (`markPaused` says why in order).
+    public func markResumed(_ ids: [TaskID]) throws {
+        guard !ids.isEmpty else { return }
+        try database.writer.write { db in
+            for chunk in Self.chunks(of: ids.sorted()) {
+                try TaskRecord.filter(keys: chunk).updateAll(db, Self.resumed)
+            }
+        }
+    }
+
+    /// Puts every task in `states` back in line with one `UPDATE`; how many rows it changed.
+    public func resumeEveryTask(in states: [TaskState]) throws -> Int {
+        guard !states.isEmpty else { return 0 }
+        return try database.writer.write { db in
+            try TaskRecord.filter(states.contains(TaskRecord.Columns.state)).updateAll(db, Self.resumed)
+        }
+    }
+
+    /// What a user's resume writes of a paused or failed task (`TaskLifecycle.resume`).
+    private static var resumed: [ColumnAssignment] {
+        [
+            TaskRecord.Columns.state.set(to: TaskState.waiting), TaskRecord.Columns.attempts.set(to: 0),
+            TaskRecord.Columns.lastError.set(to: nil),
+        ]
+    }
+
+    /// A page of tasks in id order, read as `forEachTask` reads them (their segment layouts left out).
+    public func page(after: TaskID?, in states: [TaskState]?, kind: TaskKind?, limit: Int) throws -> [DownloadTask] {
+        var conditions = ["id > ?"]
+        var arguments: StatementArguments = [after?.rawValue ?? Int64.min]
+        if let states {
+            conditions.append("state IN (\(states.map { _ in "?" }.joined(separator: ", ")))")
+            for state in states { _ = arguments.append(contentsOf: [state.rawValue]) }
+        }
+        if let kind {
+            conditions.append("kind = ?")
+            _ = arguments.append(contentsOf: [kind.rawValue])
+        }
+        _ = arguments.append(contentsOf: [limit])
+        let sql = "SELECT \(TaskRecord.selection) FROM task WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT ?"
+        return try database.writer.read { db in
+            var reader = TaskRowReader()
+            var tasks: [DownloadTask] = []
+            let statement = try db.makeStatement(sql: sql)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() { tasks.append(try reader.task(row, of: statement.sqliteStatement)) }
+            return tasks
+        }
+    }
+
     /// Deletes the tasks (and, through the foreign key, their segment layouts).
     public func delete(_ ids: [TaskID]) throws {
         guard !ids.isEmpty else { return }

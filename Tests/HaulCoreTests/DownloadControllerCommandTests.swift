@@ -149,6 +149,14 @@ final class FailingStore: TaskStore, @unchecked Sendable {
         if fails { throw Broken() }
         return try memory.pauseEveryTask()
     }
+    func markResumed(_ ids: [TaskID]) throws { if fails { throw Broken() }; try memory.markResumed(ids) }
+    func resumeEveryTask(in states: [TaskState]) throws -> Int {
+        if fails { throw Broken() }
+        return try memory.resumeEveryTask(in: states)
+    }
+    func page(after: TaskID?, in states: [TaskState]?, kind: TaskKind?, limit: Int) throws -> [DownloadTask] {
+        try memory.page(after: after, in: states, kind: kind, limit: limit)
+    }
     func delete(_ ids: [TaskID]) throws { try memory.delete(ids) }
     func move(_ id: TaskID, by offset: Int) throws {}
     func externalChangeToken() throws -> Int64 { 0 }

@@ -16,7 +16,7 @@ import Testing
         var runningByID: [TaskID: Int64] = [:]
         for (id, position) in running { runningByID[TaskID(id)] = position }
         let plan = SlotPolicy.plan(
-            waiting: line.inOrder, running: runningByID, maxRunning: max, backingOff: backingOff, now: now)
+            waiting: line.inOrder(), running: runningByID, maxRunning: max, backingOff: backingOff, now: now)
         return (plan.start.map(\.rawValue), plan.requeue.map(\.rawValue))
     }
 

@@ -9,7 +9,10 @@ import Testing
         SlotPolicy.Waiting(position: position, mayPreempt: preempts)
     }
 
-    func order(_ line: WaitingLine) -> [Int64] { line.inOrder.map(\.id.rawValue) }
+    func order(_ line: WaitingLine) -> [Int64] {
+        var line = line
+        return line.inOrder().map(\.id.rawValue)
+    }
 
     @Test func keepsQueueOrderWhereverTasksComeAndGo() {
         var line = WaitingLine()
@@ -43,13 +46,32 @@ import Testing
         })
     }
 
+    /// A command for every task: half the line leaves in an order unlike the queue's and comes back, some at new
+    /// places, some at their old ones (an entry left behind is live again, never twice).
+    @Test func tasksLeavingAndComingInBulkKeepTheOrderAndEachTaskOnce() {
+        var line = WaitingLine()
+        for id in 1...10_000 as ClosedRange<Int64> { line.insert(TaskID(id), waiting(id)) }
+        let leaving = (1...10_000).filter { $0 % 2 == 0 }.reversed()
+        for id in leaving { line.remove(TaskID(Int64(id))) }
+        #expect(order(line) == (1...10_000).filter { $0 % 2 == 1 }.map(Int64.init))
+        for id in leaving { line.insert(TaskID(Int64(id)), waiting(id % 4 == 0 ? Int64(id) : 20_000 + Int64(id))) }
+        let expected = (1...10_000).filter { $0 % 4 != 2 }.map(Int64.init) + (1...10_000).filter { $0 % 4 == 2 }.map(Int64.init)
+        #expect(order(line) == expected)
+        // A few at a time take their places one by one, leaving nothing behind twice.
+        for id in [4, 8, 12] as [Int64] {
+            line.remove(TaskID(id))
+            line.insert(TaskID(id), waiting(id))
+        }
+        #expect(order(line) == expected)
+    }
+
     /// After every event the controller asks which task starts next: with 100,000 waiting and no slot for a task
     /// behind the running ones, the policy reads the first few, not the queue.
     @Test func thePolicyReadsOnlyTheFrontOfTheLine() {
         var line = WaitingLine()
         for id in 1...100_000 as ClosedRange<Int64> { line.insert(TaskID(id), waiting(id + 100)) }
         var read = 0
-        let counted = line.inOrder.lazy.map { entry in read += 1; return entry }
+        let counted = line.inOrder().lazy.map { entry in read += 1; return entry }
         let plan = SlotPolicy.plan(
             waiting: counted, running: [TaskID(1_000_001): 1, TaskID(1_000_002): 2], maxRunning: 3, backingOff: [:],
             now: now)

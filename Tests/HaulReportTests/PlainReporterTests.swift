@@ -46,4 +46,12 @@ import Testing
         #expect(progress.count == 1)
         #expect(progress[0] == #"{"event":"progress","time":"2026-11-18T12:06:40.250+01:00","id":1,"name":"a.iso","bytes":552,"total":1000,"speed":2048.0,"eta":65.0}"#)
     }
+
+    @Test func manyTasksChangedAtOnceAreOneLine() throws {
+        let change = ControllerEvent.many(BulkChange(.paused, count: 100_000))
+        #expect(PlainReporter(format: .human).line(for: change) == "100000 task(s) paused")
+        let reporter = PlainReporter(format: .json, timeZone: TimeZone(secondsFromGMT: 0)!)
+        let line = reporter.line(for: .many(BulkChange(.removed, count: 3)), at: Date(timeIntervalSince1970: 1_795_000_000))
+        #expect(line == #"{"event":"removed","time":"2026-11-18T11:06:40.000+00:00","count":3}"#)
+    }
 }

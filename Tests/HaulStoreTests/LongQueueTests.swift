@@ -53,6 +53,69 @@ struct LongQueueTests {
         #expect(try store.loadAll() == tasks)
     }
 
+    @Test("resuming every task in some states changes only those rows, and only their state, attempts and error")
+    func resumeEveryTask() throws {
+        let store = try makeStore()
+        var tasks = try queue(store)
+        try store.markPaused(tasks.map(\.id))
+        tasks[0].state = .failed
+        tasks[0].attempts = 5
+        tasks[0].lastError = "HTTP 503"
+        tasks[0].bytesDone = 9
+        tasks[1].state = .completed
+        tasks[1].finishedAt = Date(timeIntervalSince1970: 1_795_000_000)
+        tasks[2].state = .waiting
+        try store.save(Array(tasks[0...2]))
+        #expect(try store.resumeEveryTask(in: [.failed]) == 1)
+        let failed = try #require(try store.load([tasks[0].id]).first)
+        #expect(failed.state == .waiting && failed.attempts == 0 && failed.lastError == nil && failed.bytesDone == 9)
+        #expect(try store.resumeEveryTask(in: [.paused, .failed]) == Self.count - 3)
+        #expect(try store.loadAll().filter { $0.state == .waiting }.count == Self.count - 1)
+        #expect(try store.resumeEveryTask(in: [.paused, .failed]) == 0)
+    }
+
+    @Test("marking tasks resumed writes their state, attempts and error alone")
+    func markResumed() throws {
+        let store = try makeStore()
+        var tasks = try queue(store)
+        for index in tasks.indices {
+            tasks[index].state = .failed
+            tasks[index].attempts = 3
+            tasks[index].lastError = "gone"
+        }
+        try store.save(tasks)
+        try store.markResumed(tasks.map(\.id).reversed())
+        for index in tasks.indices {
+            tasks[index].state = .waiting
+            tasks[index].attempts = 0
+            tasks[index].lastError = nil
+        }
+        #expect(try store.loadAll() == tasks)
+    }
+
+    @Test("a page of tasks: in id order after an id, of some states and kind, at most the limit")
+    func pages() throws {
+        let store = try makeStore()
+        var tasks = try queue(store)
+        tasks[10].state = .completed
+        tasks[10].kind = .live
+        tasks[10].finishedAt = Date(timeIntervalSince1970: 1_795_000_000)
+        tasks[20].state = .completed
+        tasks[20].finishedAt = Date(timeIntervalSince1970: 1_795_000_000)
+        try store.save([tasks[10], tasks[20]])
+        var read: [DownloadTask] = []
+        var after: TaskID?
+        while case let page = try store.page(after: after, in: nil, kind: nil, limit: 300), let last = page.last {
+            #expect(page.count <= 300)
+            read += page
+            after = last.id
+        }
+        #expect(read == tasks)
+        #expect(try store.page(after: nil, in: [.completed], kind: nil, limit: 10).map(\.id) == [tasks[10].id, tasks[20].id])
+        #expect(try store.page(after: nil, in: [.completed], kind: .live, limit: 10) == [tasks[10]])
+        #expect(try store.page(after: tasks[10].id, in: [.completed], kind: .live, limit: 10).isEmpty)
+    }
+
     @Test("tasks added together, and read back, hold one copy of their details")
     func sharedDetails() throws {
         let store = try makeStore()

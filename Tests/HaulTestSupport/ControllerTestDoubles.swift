@@ -72,6 +72,36 @@ public final class MemoryTaskStore: TaskStore {
         }
     }
 
+    public func markResumed(_ ids: [TaskID]) throws {
+        state.withLock { state in for id in ids { state.tasks[id].map { state.tasks[id] = Self.resumed($0) } } }
+    }
+
+    public func resumeEveryTask(in states: [TaskState]) throws -> Int {
+        state.withLock { state in
+            let ids = state.tasks.values.filter { states.contains($0.state) }.map(\.id)
+            for id in ids { state.tasks[id].map { state.tasks[id] = Self.resumed($0) } }
+            return ids.count
+        }
+    }
+
+    /// What the SQLite store writes of a resumed task: its state, attempts and error.
+    private static func resumed(_ task: DownloadTask) -> DownloadTask {
+        var task = task
+        task.state = .waiting
+        task.attempts = 0
+        task.lastError = nil
+        return task
+    }
+
+    public func page(after: TaskID?, in states: [TaskState]?, kind: TaskKind?, limit: Int) throws -> [DownloadTask] {
+        state.withLock { state in
+            Array(state.tasks.values
+                .filter { $0.id.rawValue > (after?.rawValue ?? .min) && (states?.contains($0.state) ?? true) && (kind == nil || $0.kind == kind) }
+                .sorted { $0.id < $1.id }
+                .prefix(limit))
+        }
+    }
+
     public func delete(_ ids: [TaskID]) throws { state.withLock { s in for id in ids { s.tasks[id] = nil } } }
 
     public func move(_ id: TaskID, by offset: Int) throws {}

@@ -25,6 +25,15 @@ public protocol TaskStore: Sendable {
     /// Pauses every waiting or running task in one statement without reading any, and says how many: for a queue
     /// no process transfers, where a task recorded as running only waits for the next run.
     func pauseEveryTask() throws -> Int
+    /// Puts these tasks back in line as a user's resume does (`TaskLifecycle.resume` of a paused or failed task:
+    /// waiting, no attempts, no error), writing those fields and nothing else, in one transaction.
+    func markResumed(_ ids: [TaskID]) throws
+    /// Puts every task in `states` (paused, failed) back in line as `markResumed` does, in one statement without
+    /// reading any, and says how many.
+    func resumeEveryTask(in states: [TaskState]) throws -> Int
+    /// Up to `limit` tasks with ids above `after` (from the first when nil), in id order, in `states` (any when nil)
+    /// and of `kind` (any when nil): a command for every task reads the queue a page at a time, never whole.
+    func page(after: TaskID?, in states: [TaskState]?, kind: TaskKind?, limit: Int) throws -> [DownloadTask]
     /// Deletes tasks.
     func delete(_ ids: [TaskID]) throws
     /// Moves a task before (`by` < 0) or after (`by` > 0) its unfinished neighbours.

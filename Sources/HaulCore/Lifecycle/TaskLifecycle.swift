@@ -116,8 +116,8 @@ public enum TaskLifecycle {
     /// A user's resume or retry: back in line, with a fresh count of attempts. A finished live recording starts a new
     /// recording part: a new file beside the one it published (its name numbered), from the live edge.
     public static func resume(_ task: DownloadTask) -> DownloadTask? {
-        let recordsAgain = task.state == .completed && task.kind?.pauseFinishes == true
-        guard task.state == .paused || task.state == .failed || recordsAgain else { return nil }
+        guard resumes(task) else { return nil }
+        let recordsAgain = task.state == .completed
         var task = task
         if recordsAgain {
             // Its own mark on the published part would let the new one replace it: the new part is named after it.
@@ -129,9 +129,16 @@ public enum TaskLifecycle {
             task.finishedAt = nil
         }
         task.state = .waiting
-        task.attempts = 0
-        task.lastError = nil
+        // Written only when they change: a paused task with none of them resumes without a copy of its fields.
+        if task.attempts != 0 { task.attempts = 0 }
+        if task.lastError != nil { task.lastError = nil }
         return task
+    }
+
+    /// Whether a user's resume applies to the task (`resume` gives a task): a paused or failed one, or a finished
+    /// live recording.
+    public static func resumes(_ task: DownloadTask) -> Bool {
+        task.state == .paused || task.state == .failed || (task.state == .completed && task.kind?.pauseFinishes == true)
     }
 
     /// A user's pause: only unfinished, not yet paused tasks.

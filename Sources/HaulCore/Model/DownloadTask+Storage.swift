@@ -2,10 +2,11 @@ import Foundation
 
 /// How a task's fields are kept: two values behind references copied on write.
 ///
-/// `Fields` holds what differs from task to task (link, name, state, counts, validators); `Details` what tasks
+/// `Fields` holds what differs from task to task (link, name, counts, validators); `Details` what tasks
 /// added together mostly share (request options, headers, mirrors, group, a stream's or page's description).
 /// Copies of a task share both; tasks whose details are equal can share one copy of them (`shareDetails(with:)`),
-/// so a queue of 100,000 tasks added from one input file holds one set of request options, not 100,000.
+/// so a queue of 100,000 tasks added from one input file holds one set of request options, not 100,000. The state
+/// is kept in the task itself, beside them: a command for every task changes 100,000 states without a copy.
 extension DownloadTask {
     /// In an order that leaves little padding (the small optionals last): a queue of 100,000 holds one per task.
     struct Fields: Sendable, Equatable {
@@ -17,13 +18,14 @@ extension DownloadTask {
         var position: Int64
         var bytesDone: Int64
         var validators: RemoteValidators
-        var attempts: Int
         var lastError: String? = nil
         var createdAt: Date
         var details: CopyOnWrite<Details>
         var totalBytes: Int64? = nil
-        var state: TaskState
         var kind: TaskKind? = nil
+        /// Four bytes, in the padding after the optional before it: the fields then take 209 bytes, and with the
+        /// box's header a 240-byte block, not a 256-byte one (1.6 MB less for 100,000 tasks).
+        var attempts: Int32
         var finishedAt: Date? = nil
     }
 

@@ -30,10 +30,9 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
         get { storage.value.fileName }
         set { storage.value.fileName = newValue }
     }
-    public var state: TaskState {
-        get { storage.value.state }
-        set { storage.value.state = newValue }
-    }
+    /// Kept beside the shared fields, not among them: a change of state (a pause or resume of every task) copies no
+    /// task the last snapshot shares, and allocates nothing.
+    public var state: TaskState
     /// Queue order: lower runs first.
     public var position: Int64 {
         get { storage.value.position }
@@ -55,8 +54,8 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     }
     /// Transfer attempts so far (reset when the user resumes or retries).
     public var attempts: Int {
-        get { storage.value.attempts }
-        set { storage.value.attempts = newValue }
+        get { Int(storage.value.attempts) }
+        set { storage.value.attempts = Int32(clamping: newValue) }
     }
     /// The last error, as text a user can act on.
     public var lastError: String? {
@@ -146,9 +145,10 @@ public struct DownloadTask: Sendable, Equatable, Identifiable, Codable {
     ) {
         storage = CopyOnWrite(Fields(
             id: id, url: url, directory: directory, requestedName: requestedName, fileName: fileName,
-            position: position, bytesDone: bytesDone, validators: validators, attempts: attempts, lastError: lastError,
+            position: position, bytesDone: bytesDone, validators: validators, lastError: lastError,
             createdAt: createdAt, details: CopyOnWrite(Details(checksum: checksum, headers: headers)),
-            totalBytes: totalBytes, state: state, finishedAt: finishedAt))
+            totalBytes: totalBytes, attempts: Int32(clamping: attempts), finishedAt: finishedAt))
+        self.state = state
     }
 
     /// The name to show: the decided file name, else the requested one, else the URL's last segment.

@@ -10,8 +10,9 @@ extension DownloadController {
     /// Carries out several requests as one batch: slots are filled once, after all of them.
     @discardableResult
     public func perform(_ commands: [QueueCommand]) -> [CommandResult] {
-        // A controller that only edits the queue pauses every task in the store, without reading the queue.
-        if isRunning || commands != [.pauseAll] { loadIfNeeded() }
+        // A controller that only edits the queue pauses, resumes or removes every task in the store, without
+        // reading the queue.
+        if isRunning || commands.count != 1 || !commands[0].editsStoreAlone { loadIfNeeded() }
         // A task another shell added to the database a moment ago (it found no socket yet, as this run
         // started) is known before a command about it is refused, also before the queue runs.
         if commands.contains(where: { $0.taskID.map { tasks[$0] == nil } ?? false }) {
@@ -21,6 +22,12 @@ extension DownloadController {
         pacer.rowsDidChange()
         fillSlots()
         publish()
+        // A command for every task may have emptied the indexes of 100,000 tasks: their room and pages go back.
+        if isLoaded, commands.contains(where: \.editsStoreAlone) {
+            tasks.compact()
+            runtime.compact()
+            FreedMemory.giveBack()
+        }
         stopIfIdle()
         return results
     }
@@ -38,6 +45,11 @@ extension DownloadController {
             return resume(id)
         case .pauseAll:
             return isLoaded ? pauseEveryTask() : pauseEveryStoredTask()
+        case let .resumeAll(only):
+            return isLoaded ? resumeEveryTask(only: only) : resumeEveryStoredTask(only: only)
+        case let .removeAll(only, deleteFile):
+            return isLoaded ? removeEveryTask(only: only, deleteFile: deleteFile)
+                : removeEveryStoredTask(only: only, deleteFile: deleteFile)
         case .startAll:
             for task in tasks.values.sorted(by: { $0.position < $1.position })
             where task.state == .paused || task.state == .failed {
@@ -239,7 +251,7 @@ extension DownloadController {
         return .done
     }
 
-    private func resume(_ id: TaskID) -> CommandResult {
+    func resume(_ id: TaskID) -> CommandResult {
         guard let task = tasks[id] else { return .unknownTask(id) }
         if task.state == .waiting || task.state == .running { return .done }
         guard let resumed = TaskLifecycle.resume(task) else { return .notAllowed(id, state: task.state) }
@@ -254,6 +266,14 @@ extension DownloadController {
             tasks[id] = task
             return storeFailure
         }
+        letGo(task, deleteFile: deleteFile)
+        return .done
+    }
+
+    /// What follows a task's removal from the store: its transfer stopped, its part file deleted or given back, the
+    /// front ends told.
+    func letGo(_ task: DownloadTask, deleteFile: Bool) {
+        let id = task.id
         runtime[id].backoff = nil
         runtime[id].unrecordedBytes = nil
         // The part file belongs to the engine: it stops a transfer it holds and deletes the part file the
@@ -273,7 +293,6 @@ extension DownloadController {
             driver.send(.pause(id))
         }
         announce(.removed(task))
-        return .done
     }
 }
 

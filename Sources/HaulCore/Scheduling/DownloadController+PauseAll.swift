@@ -1,27 +1,23 @@
 /// Pausing every task: one store write for the whole queue, however long it is.
 extension DownloadController {
     /// Pauses every running and waiting task it holds. A waiting task with nothing in `runtime` (no attempt, back-off
-    /// or setting of its own) changes only its state: those are written in one statement, not a whole row each.
+    /// or setting of its own) changes only its state: those are written in one statement, not a whole row each, and
+    /// told in one event (`ControllerEvent.many`), not one each.
     func pauseEveryTask() -> CommandResult {
-        var idle: [DownloadTask] = []
-        var count = 0
+        var idle: [TaskID] = []
+        var others: [TaskID] = []
         for task in tasks.values where task.state == .running || task.state == .waiting {
-            count += 1
-            guard task.state == .waiting, runtime.byID[task.id] == nil, let paused = TaskLifecycle.pause(task) else {
-                _ = pause(task.id)
-                continue
-            }
-            idle.append(paused)
+            if task.state == .waiting, runtime.byID[task.id] == nil { idle.append(task.id) } else { others.append(task.id) }
         }
+        for id in others { _ = pause(id) }
         // Written with the next flush when the store fails now: the queue goes on in memory.
-        if attempt({ try store.markPaused(idle.map(\.id)) }) == nil {
-            for task in idle { save(task) }
+        let written = attempt({ try store.markPaused(idle) }) != nil
+        for id in idle {
+            guard let task = tasks[id], let paused = TaskLifecycle.pause(task) else { continue }
+            if written { tasks[id] = paused } else { save(paused) }
         }
-        for task in idle {
-            tasks[task.id] = task
-            announce(.paused(task))
-        }
-        return .changed(count)
+        if !idle.isEmpty { announce(.many(BulkChange(.paused, count: idle.count))) }
+        return .changed(idle.count + others.count)
     }
 
     /// Pauses every waiting or running task in the store, reading none (a controller that only edits the queue and

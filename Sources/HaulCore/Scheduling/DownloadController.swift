@@ -121,6 +121,8 @@ public actor DownloadController {
         // The live list's first snapshot (`publishInitialSnapshot`) stands while nothing changed since: a queue of
         // 10,000 paused tasks is not built twice before its first frame.
         if lastSnapshot == nil || pacer.rowsChanged || !untold.isEmpty { publish() }
+        // What reading the queue left behind (rows, records, a list of every task) goes back.
+        FreedMemory.giveBack()
         stopIfIdle()
         let ticker = Task { [weak self] in
             while !Task.isCancelled {
@@ -243,7 +245,7 @@ public actor DownloadController {
         let notReady = Set(runtime.inFlight + runtime.renewals)
         // Outside the schedule's run windows only what the user started by hand starts.
         let holds = scheduleHolds
-        let ready = tasks.waiting.inOrder.lazy.filter { [runtime] entry in
+        let ready = tasks.waitingInOrder().lazy.filter { [runtime] entry in
             !notReady.contains(entry.id) && (!holds || runtime[entry.id].startedByHand)
         }
         return SlotPolicy.plan(

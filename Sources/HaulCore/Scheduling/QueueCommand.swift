@@ -7,6 +7,11 @@ public enum QueueCommand: Sendable, Equatable, Codable {
     case resume(TaskID)
     case pauseAll
     case startAll
+    /// Resume every task a resume applies to (`haul resume --all`: paused and failed tasks, and finished live
+    /// recordings, which start a new part), or every task in `only` (`--failed`), in few store writes.
+    case resumeAll(only: TaskState?)
+    /// Remove every task, or every task in `only` (`--completed`), as `remove` does each, in few store writes.
+    case removeAll(only: TaskState?, deleteFile: Bool)
     /// Remove the task from the queue; `deleteFile` also deletes its part file (never a completed file).
     case remove(TaskID, deleteFile: Bool)
     /// Move an unfinished task up (`by` < 0) or down (`by` > 0) in the queue.
@@ -34,7 +39,17 @@ extension QueueCommand {
         switch self {
         case let .pause(id), let .resume(id), let .remove(id, _), let .move(id, _), let .setTaskLimit(id, _),
              let .setTaskConnections(id, _), let .setURL(id, _, _), let .setMirrors(id, _): id
-        case .add, .pauseAll, .startAll, .setMaxConcurrent, .setOverallLimit, .setSchedule, .suspendSchedule: nil
+        case .add, .pauseAll, .startAll, .resumeAll, .removeAll, .setMaxConcurrent, .setOverallLimit, .setSchedule,
+             .suspendSchedule: nil
+        }
+    }
+
+    /// Whether a controller that has not read the queue carries the command out on the store alone (a command for
+    /// every task, with no haul transferring: nothing is in flight and nobody is told).
+    var editsStoreAlone: Bool {
+        switch self {
+        case .pauseAll, .resumeAll, .removeAll: true
+        default: false
         }
     }
 }

@@ -77,6 +77,9 @@ struct RuntimeTable: Sendable {
     /// Whether the engine holds the task.
     func isInFlight(_ id: TaskID) -> Bool { byID[id]?.attempt != nil }
 
+    /// Gives back the room of records a command for every task dropped (100,000 resumed by hand, then removed).
+    mutating func compact() { byID.giveBackRoom() }
+
     /// The tasks the engine holds.
     var inFlight: [TaskID] { byID.compactMap { $0.value.attempt == nil ? nil : $0.key } }
 

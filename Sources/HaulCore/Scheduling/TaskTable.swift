@@ -31,6 +31,16 @@ struct TaskTable {
     var values: Dictionary<TaskID, DownloadTask>.Values { byID.values }
     var keys: Dictionary<TaskID, DownloadTask>.Keys { byID.keys }
 
+    /// Gives back the room of an index a command for every task mostly emptied (a dictionary keeps its room when
+    /// emptied): the waiting line of 100,000 tasks paused at once, the table of 100,000 removed.
+    mutating func compact() {
+        byID.giveBackRoom()
+        waiting.giveBackRoom()
+    }
+
+    /// The waiting tasks in queue order (`WaitingLine`).
+    mutating func waitingInOrder() -> some Sequence<(id: TaskID, waiting: SlotPolicy.Waiting)> { waiting.inOrder() }
+
     /// Whether anything is waiting or running.
     var hasPendingWork: Bool { !runningPositions.isEmpty || !waiting.isEmpty }
 

@@ -1,48 +1,91 @@
 /// The waiting tasks in queue order (position, then id), so the slot policy reads the first few after every event
-/// without sorting or visiting the whole queue. A task added at the end and one taken from the front cost O(1);
-/// one elsewhere (moved, paused from the middle) a binary search and a move of the entries after it.
+/// without sorting or visiting the whole queue.
+///
+/// A task that leaves leaves its entry behind, skipped when read and dropped once it reaches the front or once such
+/// entries outnumber the live ones; tasks that come are put in order when the line is next read: one by one when
+/// they are few, by sorting the whole line once when many came together (100,000 resumed by one command). Every
+/// change is O(1) or O(log n) amortized, and so is reading the front.
 struct WaitingLine: Sendable {
-    /// In queue order from `head`; the entries before `head` were taken from the front.
+    /// In queue order from `head`, with entries left by tasks that went (or moved: their position differs).
     private var line: [SlotPolicy.Entry] = []
     private var head = 0
+    /// Entries of tasks that came since the line was last put in order.
+    private var arrived: [SlotPolicy.Entry] = []
+    /// About how many entries in `line` were left by tasks that went.
+    private var left = 0
     /// Each waiting task as the slot policy sees it.
     private(set) var byID: [TaskID: SlotPolicy.Waiting] = [:]
 
-    var isEmpty: Bool { byID.isEmpty }
-    var ids: Dictionary<TaskID, SlotPolicy.Waiting>.Keys { byID.keys }
+    /// Above this many arrivals the whole line is sorted once instead of each put in its place.
+    static let placedOneByOne = 64
 
-    /// The waiting tasks, first in line first.
-    var inOrder: some Sequence<(id: TaskID, waiting: SlotPolicy.Waiting)> {
-        line[head...].lazy.compactMap { [byID] entry in byID[entry.id].map { (entry.id, $0) } }
-    }
+    var isEmpty: Bool { byID.isEmpty }
+    var count: Int { byID.count }
+    /// The tasks it has room for without growing.
+    var capacity: Int { max(byID.capacity, line.capacity) }
+    var ids: Dictionary<TaskID, SlotPolicy.Waiting>.Keys { byID.keys }
 
     mutating func insert(_ id: TaskID, _ waiting: SlotPolicy.Waiting) {
         if byID[id] != nil { remove(id) }
         byID[id] = waiting
-        let entry = SlotPolicy.Entry(id: id, position: waiting.position)
-        if let last = line.last, head < line.count, !(last < entry) {
-            line.insert(entry, at: insertionIndex(of: entry))
-        } else {
-            line.append(entry)
-        }
+        arrived.append(SlotPolicy.Entry(id: id, position: waiting.position))
     }
 
     mutating func remove(_ id: TaskID) {
-        guard let waiting = byID.removeValue(forKey: id) else { return }
-        let entry = SlotPolicy.Entry(id: id, position: waiting.position)
-        let index = insertionIndex(of: entry)
-        guard index < line.count, line[index] == entry else { return }
-        if index == head {
-            head += 1
-            // Entries taken from the front are let go once they are half the storage.
-            if head >= 1024, head * 2 >= line.count {
-                line.removeFirst(head)
-                head = 0
-            }
+        guard byID.removeValue(forKey: id) != nil else { return }
+        if byID.isEmpty {
+            (line, head, arrived, left) = ([], 0, [], 0)
         } else {
-            line.remove(at: index)
+            left += 1
         }
-        if byID.isEmpty { (line, head) = ([], 0) }
+    }
+
+    /// The waiting tasks, first in line first.
+    mutating func inOrder() -> some Sequence<(id: TaskID, waiting: SlotPolicy.Waiting)> {
+        putInOrder()
+        return line[head...].lazy.compactMap { [byID] entry in
+            byID[entry.id].flatMap { $0.position == entry.position ? (entry.id, $0) : nil }
+        }
+    }
+
+    /// Gives back the room of a line a command for every task mostly emptied.
+    mutating func giveBackRoom() {
+        byID.giveBackRoom()
+        rebuild()
+    }
+
+    private func isLive(_ entry: SlotPolicy.Entry) -> Bool { byID[entry.id]?.position == entry.position }
+
+    private mutating func putInOrder() {
+        if arrived.count > Self.placedOneByOne || left > max(1_024, byID.count) {
+            rebuild()
+        } else {
+            for entry in arrived {
+                let index = insertionIndex(of: entry)
+                // An entry a task left here and came back to is live again: never two of one task.
+                if index < line.count, line[index] == entry { continue }
+                line.insert(entry, at: index)
+            }
+            arrived.removeAll(keepingCapacity: true)
+        }
+        while head < line.count, !isLive(line[head]) {
+            head += 1
+            left = max(0, left - 1)
+        }
+        if head >= 1_024, head * 2 >= line.count {
+            line.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// The live entries only, sorted once, each task once.
+    private mutating func rebuild() {
+        var live = (line[head...] + arrived).filter(isLive)
+        live.sort()
+        var unique: [SlotPolicy.Entry] = []
+        unique.reserveCapacity(live.count)
+        for entry in live where unique.last != entry { unique.append(entry) }
+        (line, head, arrived, left) = (unique, 0, [], 0)
     }
 
     /// The first index from `head` whose entry is not before `entry`.

@@ -108,8 +108,7 @@ struct Aria2Methods: Sendable {
     }
 
     func unpauseAll() async -> JSONValue {
-        let paused = access.snapshot().rows.filter { $0.task.state == .paused }
-        _ = await access.perform(paused.map { .resume($0.id) })
+        _ = await access.perform([.resumeAll(only: .paused)])
         return "OK"
     }
 

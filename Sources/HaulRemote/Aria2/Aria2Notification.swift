@@ -19,7 +19,8 @@ enum Aria2Notification {
         case let .completed(completed): (method, task) = ("aria2.onDownloadComplete", completed)
         // A task paused by an error the user must fix (disk space) is paused, not failed.
         case let .failed(failed, _): (method, task) = (failed.state == .failed ? "aria2.onDownloadError" : "aria2.onDownloadPause", failed)
-        case .added, .restarted, .stream, .retrying, .linkDropped, .warning, .schedule: return nil
+        // aria2 tells each task; many tasks changed at once are told by none (a client reads them with tellWaiting).
+        case .added, .restarted, .stream, .retrying, .linkDropped, .warning, .schedule, .many: return nil
         }
         return RPCDispatcher.encode([
             "jsonrpc": "2.0", "method": .string(method), "params": [["gid": .string(task.id.gid)]],

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulReport
 
 /// The `haul.*` methods: what the attached list and the CLI need beyond aria2 (full snapshots with
 /// speed and ETA, waiting for the next one, typed command results). Served on the owner's Unix socket only.
@@ -7,6 +8,9 @@ struct HaulMethods: Sendable {
     let access: any QueueAccess
     let processID: Int32
     let history = SnapshotHistory()
+    let listing = ListingPin()
+    /// Most rows a `haul.rows` page holds.
+    static let maxPageRows = 5_000
     /// Reads the settings file again and applies it (nil: this owner has none to read).
     let reload: (@Sendable () async -> SettingsReloadAnswer)?
 
@@ -37,6 +41,62 @@ struct HaulMethods: Sendable {
             return Array(#"{"full":"#.utf8) + (try SnapshotJSON.encode(snapshot)) + Array("}".utf8)
         } catch {
             throw .failed("could not encode the snapshot: \(error)")
+        }
+    }
+
+    /// `haul.rows([{"from": N, "limit": L, "sequence": S}])`: rows N..<N+L (at most `maxPageRows`) of snapshot S
+    /// while a listing holds it, else of the latest, as a `RowsPage`; a limit of 0 gives no row, only the figures.
+    func encodedRows(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
+        let (snapshot, range) = page(params)
+        let page = RowsPage(
+            sequence: snapshot.sequence, total: snapshot.rows.count, from: range.lowerBound, schedule: snapshot.schedule,
+            rows: Array(snapshot.rows[range]))
+        return try encodedPage(page)
+    }
+
+    /// `haul.lines([{"from": N, "limit": L, "sequence": S, "format": F}])`: what `haul list` prints (`QueueListing`
+    /// in format F) for rows N..<N+L of snapshot S, as `haul.rows` pages them; a `LinesPage`.
+    func encodedLines(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
+        guard let asked = params.first?.objectValue?["format"] else { throw .invalidParams }
+        let format: QueueListing.Format
+        do {
+            format = try asked.decoded(as: QueueListing.Format.self)
+        } catch {
+            throw .failed("not a listing format: \(error)")
+        }
+        let (snapshot, range) = page(params)
+        var text = ""
+        var count = 0
+        for row in snapshot.rows[range] {
+            guard let line = QueueListing.line(row, format) else { continue }
+            text += line
+            text += "\n"
+            count += 1
+        }
+        return try encodedPage(LinesPage(
+            sequence: snapshot.sequence, total: snapshot.rows.count, next: range.upperBound, schedule: snapshot.schedule,
+            count: count, text: text))
+    }
+
+    /// The snapshot a page is read from (the listing's while the owner holds it, else the latest) and the page's rows
+    /// in it; a listing's snapshot is held until its last page is out.
+    private func page(_ params: [JSONValue]) -> (QueueSnapshot, Range<Int>) {
+        let options = params.first?.objectValue ?? [:]
+        let from = max(options["from"]?.integerValue ?? 0, 0)
+        let limit = min(max(options["limit"]?.integerValue ?? 1_000, 0), Int64(Self.maxPageRows))
+        let pinned = options["sequence"]?.integerValue.flatMap { $0 >= 0 ? listing.snapshot(sequence: UInt64($0)) : nil }
+        let snapshot = pinned ?? access.snapshot()
+        let start = Int(min(from, Int64(snapshot.rows.count)))
+        let end = min(start + Int(limit), snapshot.rows.count)
+        if limit > 0 { listing.update(snapshot, more: end < snapshot.rows.count) }
+        return (snapshot, start..<end)
+    }
+
+    private func encodedPage<T: Encodable>(_ page: T) throws(RPCError) -> [UInt8] {
+        do {
+            return Array(try JSONEncoder().encode(page))
+        } catch {
+            throw .failed("could not encode the page: \(error)")
         }
     }
 

@@ -1,13 +1,15 @@
 import Foundation
 import HaulCore
+import HaulReport
 
 /// Typed calls to the owner of the engine over its Unix socket (`haul.*` methods): what the CLI and the
 /// attached list use.
 public struct OwnerClient: Sendable {
     let client: RemoteClient
 
-    public init(socketPath: String, timeout: Duration = .seconds(30)) {
-        client = RemoteClient(socketPath: socketPath, timeout: timeout)
+    /// - Parameter maxResponseBytes: the largest answer taken (a page of rows is far below the default).
+    public init(socketPath: String, timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20) {
+        client = RemoteClient(socketPath: socketPath, timeout: timeout, maxResponseBytes: maxResponseBytes)
     }
 
     public var socketPath: String { client.socketPath }
@@ -30,6 +32,62 @@ public struct OwnerClient: Sendable {
         try await snapshotCall([:], client: client)
     }
 
+    /// Rows `from..<from + limit` of the owner's snapshot `sequence` while it holds it for a listing, else of its
+    /// latest (`haul.rows`).
+    public func rows(from: Int, limit: Int, sequence: UInt64? = nil) async throws -> RowsPage {
+        var options: [String: JSONValue] = ["from": .int(Int64(from)), "limit": .int(Int64(limit))]
+        if let sequence { options["sequence"] = .int(Int64(clamping: sequence)) }
+        return try await decodedCall("haul.rows", options, client: client)
+    }
+
+    /// Every row of one snapshot, in its order, handed to `body` a page at a time as read (the next page is read
+    /// while `body` takes this one): a listing holds two pages, never the queue.
+    public func forEachRow(pageSize: Int = 1_000, _ body: (QueueSnapshot.Row) -> Void) async throws {
+        var page = try await rows(from: 0, limit: pageSize)
+        while true {
+            let next = page.from + page.rows.count
+            let ahead: Task<RowsPage, any Error>? = page.rows.isEmpty || next >= page.total ? nil
+                : Task { [self, sequence = page.sequence] in try await rows(from: next, limit: pageSize, sequence: sequence) }
+            for row in page.rows { body(row) }
+            guard let ahead else { return }
+            page = try await ahead.value
+        }
+    }
+
+    /// What `haul list` prints in `format` for rows `from..<from + limit` of the owner's snapshot `sequence` while it
+    /// holds it for a listing, else of its latest (`haul.lines`).
+    public func lines(
+        from: Int, limit: Int, sequence: UInt64? = nil, format: QueueListing.Format
+    ) async throws -> LinesPage {
+        var options: [String: JSONValue] = [
+            "from": .int(Int64(from)), "limit": .int(Int64(limit)), "format": try JSONValue.encoding(format),
+        ]
+        if let sequence { options["sequence"] = .int(Int64(clamping: sequence)) }
+        return try await decodedCall("haul.lines", options, client: client)
+    }
+
+    /// What `haul list` prints in `format` for every row of one snapshot, handed to `body` a page of lines at a time
+    /// as read (the next page is read while `body` takes this one); how many lines there were.
+    public func forEachLines(
+        pageSize: Int = 2_000, format: QueueListing.Format, _ body: (LinesPage) -> Void
+    ) async throws -> Int {
+        var page = try await lines(from: 0, limit: pageSize, format: format)
+        var count = 0
+        while true {
+            let next = page.next
+            let ahead: Task<LinesPage, any Error>? = next >= page.total ? nil
+                : Task { [self, sequence = page.sequence] in
+                    try await lines(from: next, limit: pageSize, sequence: sequence, format: format)
+                }
+            if page.count > 0 { body(page) }
+            count += page.count
+            guard let ahead else { return count }
+            page = try await ahead.value
+            // A page that moved nowhere (the owner no longer holds the snapshot, and the latest is shorter) ends it.
+            guard page.next > next else { return count }
+        }
+    }
+
     /// The first snapshot newer than `sequence` as what changed since then (the owner, pid `owner`, served
     /// that one lately), else whole; waiting up to `wait`.
     public func snapshotChange(after sequence: UInt64, owner: Int32, wait: Duration = .seconds(10)) async throws -> SnapshotAnswer {
@@ -45,7 +103,14 @@ public struct OwnerClient: Sendable {
 
     /// `haul.snapshot` with `options`, read straight into `Result`: it can hold ten thousand rows.
     private func snapshotCall<Result: Decodable>(_ options: [String: JSONValue], client: RemoteClient) async throws -> Result {
-        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": "haul.snapshot", "params": [.object(options)]])
+        try await decodedCall("haul.snapshot", options, client: client)
+    }
+
+    /// `method` with `options`, its answer read straight into `Result` (no `JSONValue` tree of rows first).
+    private func decodedCall<Result: Decodable>(
+        _ method: String, _ options: [String: JSONValue], client: RemoteClient
+    ) async throws -> Result {
+        let body = RPCDispatcher.encode(["jsonrpc": "2.0", "id": 1, "method": .string(method), "params": [.object(options)]])
         let (_, answer) = try await client.post(body)
         // Decoded from the answer's own bytes, not a copy of them (a snapshot of 10,000 rows is megabytes).
         let response = try answer.withUnsafeBytes { bytes throws -> SnapshotResponse<Result> in
@@ -54,7 +119,7 @@ public struct OwnerClient: Sendable {
             return try JSONDecoder().decode(SnapshotResponse<Result>.self, from: borrowed)
         }
         if let error = response.error { throw OwnerCallError.refused(error.message) }
-        guard let result = response.result else { throw OwnerCallError.unexpected("haul.snapshot") }
+        guard let result = response.result else { throw OwnerCallError.unexpected(method) }
         return result
     }
 
@@ -84,7 +149,7 @@ public struct OwnerClient: Sendable {
     }
 }
 
-/// An answer to `haul.snapshot`, decoded in one pass.
+/// An answer to `haul.snapshot` or `haul.rows`, decoded in one pass.
 private struct SnapshotResponse<Result: Decodable>: Decodable {
     struct ErrorBody: Decodable { var message: String }
     var result: Result?

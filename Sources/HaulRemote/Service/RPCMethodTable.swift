@@ -72,6 +72,13 @@ extension RPCDispatcher {
         RPCMethod(name: "haul.snapshot", access: .owner) { dispatcher, params, _, _ throws(RPCError) in
             .encoded(try await dispatcher.haul.encodedSnapshot(params))
         },
+        // The queue a page at a time (`haul list`, as rows or as the lines it prints): no answer holds every task.
+        RPCMethod(name: "haul.rows", access: .owner) { dispatcher, params, _, _ throws(RPCError) in
+            .encoded(try dispatcher.haul.encodedRows(params))
+        },
+        RPCMethod(name: "haul.lines", access: .owner) { dispatcher, params, _, _ throws(RPCError) in
+            .encoded(try dispatcher.haul.encodedLines(params))
+        },
         .value("haul.getSchedule") { dispatcher, _ in await dispatcher.haul.getSchedule() },
         .value("haul.changeSchedule") { dispatcher, params throws(RPCError) in try await dispatcher.haul.changeSchedule(params) },
         .value("haul.suspendSchedule") { dispatcher, params throws(RPCError) in try await dispatcher.haul.suspendSchedule(params) },

@@ -122,7 +122,7 @@ extension UIContext {
             for index in context.downloading.indices where context.downloading[index].id == id {
                 context.downloading[index].split = count
             }
-        case .add, .move, .setTaskLimit, .setURL, .setMirrors, .setSchedule, .suspendSchedule:
+        case .add, .move, .setTaskLimit, .setURL, .setMirrors, .setSchedule, .suspendSchedule, .resumeAll, .removeAll:
             break  // the reducer reads nothing these change before the snapshot shows them
         }
         return context

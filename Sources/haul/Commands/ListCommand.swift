@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HaulCore
+import HaulReport
 import HaulStore
 import HaulTerminal
 
@@ -22,15 +23,11 @@ struct ListCommand: AsyncParsableCommand {
         let session = try QueueSession.open(stateDirectory: stateOptions.stateDirectory)
         let endpoint = try await QueueEndpoint.open(session)
         let wanted = state.flatMap(TaskState.init(rawValue:))
-        let ascii = !json && !CharacterLocale.adopt()
-        // A row at a time, as read: the queue is never held whole.
-        var printed = 0
+        let format = QueueListing.Format(json: json, ascii: !json && !CharacterLocale.adopt(), state: wanted)
+        // A row or a page at a time, as read: the queue is never held whole.
+        let printed: Int
         do {
-            try await endpoint.forEachRow { row in
-                guard wanted == nil || row.task.state == wanted else { return }
-                print(json ? QueueListing.jsonLine(row.task) : QueueListing.line(row, ascii: ascii))
-                printed += 1
-            }
+            printed = try await endpoint.printListing(format)
             await endpoint.close()
         } catch {
             await endpoint.close()

@@ -74,6 +74,8 @@ struct RunCommand: AsyncParsableCommand {
             added.reusedNotes(again: options.state.repeated).forEach(note)
         }
         let remoteControl = try await RemoteControl.start(composition: composition, state: session.directory, settings: settings)
+        // A haul that stays up holds the queue for days: what it frees in large blocks goes back at once.
+        if keepRunning, !wantsTerminal { FreedMemory.mapLargeBlocksApart() }
         if keepRunning, !wantsTerminal, !Self.hasControllingTerminal {
             // A daemon: SIGHUP reads the settings file again (a terminal's SIGHUP still stops a run that has one).
             let reloader = remoteControl?.reloader

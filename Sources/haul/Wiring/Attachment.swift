@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulRemote
+import HaulReport
 import HaulTerminal
 import HaulTUI
 
@@ -44,7 +45,7 @@ enum Attachment {
         case let .failure(error as TerminalUnavailable):
             // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.
             let ascii = !CharacterLocale.adopt()
-            for row in QueueListing.rows(remote.snapshots.read()) { print(QueueListing.line(row, ascii: ascii)) }
+            for row in remote.snapshots.read().rows { print(QueueListing.line(QueueListing.live(row), ascii: ascii)) }
             note("\(error.reason): the queue of the background haul (pid \(pid)) is printed instead of the live list;"
                 + " `haul list\(again)` prints it again, `haul stop\(again)` ends the downloads")
             return .success

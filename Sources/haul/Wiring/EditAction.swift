@@ -5,15 +5,6 @@ enum EditAction: Equatable {
     case pause, resume
     case remove(deleteFile: Bool)
 
-    /// Whether the edit changes a task in this state (the lifecycle's rule; removal applies to every task).
-    func applies(to task: DownloadTask) -> Bool {
-        switch self {
-        case .pause: TaskLifecycle.pause(task) != nil
-        case .resume: TaskLifecycle.resume(task) != nil
-        case .remove: true
-        }
-    }
-
     /// The task once the edit is carried out (unchanged where it does not apply); nil once removed.
     func predicted(_ task: DownloadTask) -> DownloadTask? {
         switch self {
@@ -31,10 +22,14 @@ enum EditAction: Equatable {
         }
     }
 
-    /// The one command that carries the edit out on every task it applies to, where there is one: a pause
-    /// (`TaskLifecycle.pause` applies exactly where `pauseAll` does).
-    var everyTask: QueueCommand? {
-        self == .pause ? .pauseAll : nil
+    /// The one command that carries the edit out on every task it applies to (in `state`, when given):
+    /// `TaskLifecycle.pause` applies exactly where `pauseAll` does, `TaskLifecycle.resume` where `resumeAll` does.
+    func everyTask(in state: TaskState?) -> QueueCommand {
+        switch self {
+        case .pause: .pauseAll
+        case .resume: .resumeAll(only: state)
+        case let .remove(deleteFile): .removeAll(only: state, deleteFile: deleteFile)
+        }
     }
 
     /// What the tasks it changed are now, as `haul pause --all` reports it.

@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulRemote
+import HaulReport
 import HaulStore
 
 /// Where the CLI's commands take effect: the running haul over its control socket (at once, with its
@@ -88,18 +89,17 @@ enum QueueEndpoint {
         return rows
     }
 
-    /// `rows()` one at a time: without a running haul they come from a cursor on the database, so a pass over the
-    /// queue (`haul list`) holds one row at a time, not the whole queue.
+    /// `rows()` one at a time: without a running haul they come from a cursor on the database, with one a page at a
+    /// time from its latest snapshot, so a pass over the queue (`haul list`) never holds the whole queue.
     func forEachRow(_ body: (QueueSnapshot.Row) -> Void) async throws {
         switch self {
         case let .owner(client, pid):
-            let snapshot: QueueSnapshot
+            // A page at a time, each row with its live byte count.
             do {
-                snapshot = try await client.snapshot()
+                try await client.forEachRow { row in body(QueueListing.live(row)) }
             } catch {
                 throw CommandFailure.ownerUnreachable(pid: pid, context: "with the queue", reason: "\(error)")
             }
-            for row in QueueListing.rows(snapshot) { body(row) }
         case let .local(_, session):
             do {
                 try session.store.forEachTask { task in
@@ -114,12 +114,31 @@ enum QueueEndpoint {
         }
     }
 
+    /// Writes what `haul list` prints in `format` to standard output, a page at a time: formatted by a running haul
+    /// (the CLI decodes no task), else from a cursor on the database; how many tasks it printed.
+    func printListing(_ format: QueueListing.Format) async throws -> Int {
+        guard case let .owner(client, pid) = self else {
+            var printed = 0
+            try await forEachRow { row in
+                guard let line = QueueListing.line(row, format) else { return }
+                print(line)
+                printed += 1
+            }
+            return printed
+        }
+        do {
+            return try await client.forEachLines(format: format) { page in print(page.text, terminator: "") }
+        } catch {
+            throw CommandFailure.ownerUnreachable(pid: pid, context: "with the queue", reason: "\(error)")
+        }
+    }
+
     /// What the running haul's schedule does now, as its list shows it (it knows when the user set the schedule
     /// aside with `z`): `.some(nil)` when it neither holds nor caps the queue; nil without a running haul (or
     /// when it does not answer), and the caller reads the stored schedule.
     func scheduleNote() async -> String?? {
-        guard case let .owner(client, _) = self, let snapshot = try? await client.snapshot() else { return nil }
-        return .some(snapshot.schedule)
+        guard case let .owner(client, _) = self, let page = try? await client.rows(from: 0, limit: 0) else { return nil }
+        return .some(page.schedule)
     }
 
     /// Lets a local controller finish the disk work it was given (part files to delete).

@@ -1,12 +1,36 @@
 import Foundation
 import HaulCore
-import HaulReport
 
-/// The lines `haul list` prints: one per task, as plain text or as JSON.
-enum QueueListing {
+/// The lines `haul list` prints: one per task, as plain text or as JSON. A running haul formats them for the CLI
+/// (`haul.lines`), a page at a time; without one the CLI formats what it reads from the database.
+public enum QueueListing {
+    /// How `haul list` prints the queue.
+    public struct Format: Sendable, Equatable, Codable {
+        /// One JSON object per line (`--json`).
+        public var json: Bool
+        /// A locale that is not UTF-8: "unknown" as `-`, not `—` (text lines only).
+        public var ascii: Bool
+        /// Only the tasks in this state (`--state`).
+        public var state: TaskState?
+
+        public init(json: Bool = false, ascii: Bool = false, state: TaskState? = nil) {
+            self.json = json
+            self.ascii = ascii
+            self.state = state
+        }
+    }
+
+    /// The line `format` prints for `row` (a snapshot's row, with its live figures); nil when its state is not the one
+    /// asked for.
+    public static func line(_ row: QueueSnapshot.Row, _ format: Format) -> String? {
+        guard format.state == nil || row.task.state == format.state else { return nil }
+        let row = live(row)
+        return format.json ? jsonLine(row.task) : line(row, ascii: format.ascii)
+    }
+
     /// `#ID  STATE  PERCENT  DONE/TOTAL  NAME  (SPEED, ETA TIME)  (error)`: speed and time left for a running task.
     /// With `ascii` (a locale that is not UTF-8) the figures say "unknown" with `-`, not `—`.
-    static func line(_ row: QueueSnapshot.Row, ascii: Bool = false) -> String {
+    public static func line(_ row: QueueSnapshot.Row, ascii: Bool = false) -> String {
         let task = row.task
         let figure: (String) -> String = { ascii ? $0.replacingOccurrences(of: "—", with: "-") : $0 }
         let estimated = task.stream?.isEstimate == true && task.state != .completed ? "~" : ""
@@ -26,7 +50,7 @@ enum QueueListing {
     }
 
     /// One JSON object with the task's fields.
-    static func jsonLine(_ task: DownloadTask) -> String {
+    public static func jsonLine(_ task: DownloadTask) -> String {
         var line = JSONLine()
         line.add("id", task.id.rawValue)
         line.add("state", task.state.rawValue)
@@ -65,12 +89,10 @@ enum QueueListing {
         return line.text
     }
 
-    /// The rows of a snapshot, each task with its live byte count.
-    static func rows(_ snapshot: QueueSnapshot) -> [QueueSnapshot.Row] {
-        snapshot.rows.map { row in
-            var row = row
-            row.task.bytesDone = row.bytesReceived
-            return row
-        }
+    /// A snapshot's row with its task's live byte count.
+    public static func live(_ row: QueueSnapshot.Row) -> QueueSnapshot.Row {
+        var row = row
+        row.task.bytesDone = row.bytesReceived
+        return row
     }
 }

@@ -1,0 +1,24 @@
+import HaulCore
+
+/// The answer to `haul.rows`: a page of a snapshot's rows, so `haul list` through a running haul reads the queue a
+/// page at a time (100,000 rows as one answer took the CLI 304 MiB to decode).
+public struct RowsPage: Sendable, Codable {
+    /// The snapshot the page is from; the next page asked with it comes from the same snapshot while the owner
+    /// still holds it (`ListingPin`).
+    public var sequence: UInt64
+    /// Rows in that snapshot.
+    public var total: Int
+    /// Where the page's first row is in the snapshot.
+    public var from: Int
+    /// What the schedule does now (`QueueSnapshot.schedule`).
+    public var schedule: String?
+    public var rows: [QueueSnapshot.Row]
+
+    public init(sequence: UInt64, total: Int, from: Int, schedule: String?, rows: [QueueSnapshot.Row]) {
+        self.sequence = sequence
+        self.total = total
+        self.from = from
+        self.schedule = schedule
+        self.rows = rows
+    }
+}
