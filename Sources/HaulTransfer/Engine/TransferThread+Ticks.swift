@@ -36,7 +36,7 @@ extension TransferThread {
             if let map { maps[id] = map }
             if let position { batch[id] = position }
         }
-        if !maps.isEmpty { outbox.post(.segmentMaps(maps)) }
-        if !batch.isEmpty { outbox.post(.progress(batch)) }
+        if !maps.isEmpty { continuation.yield(.segmentMaps(maps)) }
+        if !batch.isEmpty { continuation.yield(.progress(batch)) }
     }
 }

@@ -10,8 +10,7 @@ import HaulCore
 /// every kind of transfer through `EngineTransfer` and never asks which kind it drives.
 final class TransferThread {
     let inbox: CommandInbox
-    /// Events of this pass, sent at its end.
-    let outbox: EventOutbox
+    let continuation: AsyncStream<TransferEvent>.Continuation
     let multi = CurlMulti()
     let disk: DiskWorker
     /// The running transfers, one per task, of whatever kind.
@@ -25,14 +24,14 @@ final class TransferThread {
     let budget = BandwidthBudget()
     let hosts = HostConnections()
     private(set) lazy var factory = TransferFactory(partsInUse: partsInUse, budget: budget, hosts: hosts) {
-        [outbox] event in outbox.post(event)
+        [continuation] event in continuation.yield(event)
     }
 
     static let progressInterval: Duration = .milliseconds(250)
 
     init(inbox: CommandInbox, continuation: AsyncStream<TransferEvent>.Continuation) {
         self.inbox = inbox
-        outbox = EventOutbox(continuation)
+        self.continuation = continuation
         disk = DiskWorker(inbox: inbox)
         inbox.attach(multi.wakeup)
     }
@@ -55,11 +54,10 @@ final class TransferThread {
             }
             tick()
             // Paused connections resume as their budget refills: look again soon.
-            outbox.flush()
             multi.poll(timeoutMilliseconds: transfers.isEmpty ? 1000 : budget.hasThrottled ? 10 : 100)
         }
         inbox.close()
-        outbox.finish()
+        continuation.finish()
     }
 
     /// The running transfer of this attempt of task `id`.
@@ -88,9 +86,9 @@ final class TransferThread {
                 partsInUse.paths.remove(Self.audioPart(besidePart: released))
             }
             if let delete { unlinkPart(delete) }
-            for event in result.checkpoints(of: id) { outbox.post(event) }
-            outbox.post(.connections([id: 0]))
-            outbox.post(.finished(id, result.outcome))
+            for event in result.checkpoints(of: id) { continuation.yield(event) }
+            continuation.yield(.connections([id: 0]))
+            continuation.yield(.finished(id, result.outcome))
         }
     }
 
@@ -136,7 +134,7 @@ final class TransferThread {
                 try multi.setMaxHostConnections(request.options.maxHostConnections)
             } catch {
                 let failure = DownloadError(setup: error, host: URLValidation.host(of: request.url))
-                outbox.post(.finished(request.id, .failed(failure, durableBytes: TransferFactory.keptBytes(of: request))))
+                continuation.yield(.finished(request.id, .failed(failure, durableBytes: TransferFactory.keptBytes(of: request))))
                 return
             }
             hostConnectionLimit = request.options.maxHostConnections
@@ -151,7 +149,7 @@ final class TransferThread {
         do {
             transfer = try factory.make(request, attempt: attempt, playlist: playlist)
         } catch {
-            outbox.post(.finished(request.id, .failed(error, durableBytes: TransferFactory.keptBytes(of: request))))
+            continuation.yield(.finished(request.id, .failed(error, durableBytes: TransferFactory.keptBytes(of: request))))
             return
         }
         if transfer.isPublishedEarlier {
@@ -204,7 +202,7 @@ final class TransferThread {
         for easy in transfer.closeAll() { multi.remove(easy) }
         transfers[id] = nil
         countConnections()
-        outbox.post(.connections([id: 0]))
+        continuation.yield(.connections([id: 0]))
         run(transfer.request, attempt: transfer.attempt, playlist: playlist)
     }
 
@@ -235,7 +233,7 @@ final class TransferThread {
         let count = transfer.openRequests
         if count != transfer.bookkeeping.lastConnectionCount {
             transfer.bookkeeping.lastConnectionCount = count
-            outbox.post(.connections([transfer.request.id: count]))
+            continuation.yield(.connections([transfer.request.id: count]))
         }
     }
 
@@ -274,7 +272,7 @@ final class TransferThread {
         transfers[id] = nil
         countConnections()
         janitor.closingBegan(id, part: transfer.partPath)
-        if let position = transfer.progress(seconds: nil).position { outbox.post(.progress([id: position])) }
+        if let position = transfer.progress(seconds: nil).position { continuation.yield(.progress([id: position])) }
         disk.close(transfer.closingWork(ending), for: id)
     }
 }
