@@ -16,16 +16,21 @@ extension DownloadController {
         }
         // Started by hand, as `resume` of each: they run even outside the schedule's run windows.
         if scheduleHolds { for id in idle + others { runtime[id].startedByHand = true } }
-        var changed = 0
-        for id in others where resume(id) == .done { changed += 1 }
+        let resumedOneByOne = others.filter { resume($0) == .done }.count
         let written = attempt({ try store.markResumed(idle) }) != nil
-        for id in idle {
-            guard let task = tasks[id], let resumed = TaskLifecycle.resume(task) else { continue }
-            runtime[id].backoff = nil
-            if written { tasks[id] = resumed } else { save(resumed) }
+        return .changed(resumedOneByOne + apply(TaskLifecycle.resume, to: idle, written: written))
+    }
+
+    /// Carries a change the store already wrote for `ids` in one call (`written`) into the tasks held, or, when that
+    /// write failed, saves each changed task with the next flush; how many it changed.
+    func apply(_ change: (DownloadTask) -> DownloadTask?, to ids: [TaskID], written: Bool) -> Int {
+        var changed = 0
+        for id in ids {
+            guard let task = tasks[id], let new = change(task) else { continue }
+            if written { tasks[id] = new } else { save(new) }
             changed += 1
         }
-        return .changed(changed)
+        return changed
     }
 
     /// Resumes every paused and failed task in the store (those in `only`, when given) in one statement, and the

@@ -12,10 +12,7 @@ extension DownloadController {
         for id in others { _ = pause(id) }
         // Written with the next flush when the store fails now: the queue goes on in memory.
         let written = attempt({ try store.markPaused(idle) }) != nil
-        for id in idle {
-            guard let task = tasks[id], let paused = TaskLifecycle.pause(task) else { continue }
-            if written { tasks[id] = paused } else { save(paused) }
-        }
+        _ = apply(TaskLifecycle.pause, to: idle, written: written)
         if !idle.isEmpty { announce(.many(BulkChange(.paused, count: idle.count))) }
         return .changed(idle.count + others.count)
     }

@@ -44,8 +44,8 @@ enum Attachment {
             return .success
         case let .failure(error as TerminalUnavailable):
             // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.
-            let ascii = !CharacterLocale.adopt()
-            for row in remote.snapshots.read().rows { print(QueueListing.line(QueueListing.live(row), ascii: ascii)) }
+            let format = QueueListing.Format(ascii: !CharacterLocale.adopt())
+            for row in remote.snapshots.read().rows { QueueListing.line(row, format).map { print($0) } }
             note("\(error.reason): the queue of the background haul (pid \(pid)) is printed instead of the live list;"
                 + " `haul list\(again)` prints it again, `haul stop\(again)` ends the downloads")
             return .success
