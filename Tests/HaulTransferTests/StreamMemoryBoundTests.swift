@@ -41,14 +41,17 @@ import Testing
     @Test func laterUnannouncedSegmentsStopAtTheBoundAndComeAgain() async throws {
         let server = try FaultServer()
         defer { server.stop() }
-        let sizes = [1 << 20] + Array(repeating: 24 << 20, count: 3)
+        // A bound of 8 MiB (64 MiB in use) and segments of 4 MiB: three pass it together at two-thirds of theirs.
+        var options = StreamEngineTests.options(split: 4)
+        options.streamMemoryBound = 8 << 20
+        let sizes = [1 << 20] + Array(repeating: 4 << 20, count: 3)
         var bodies: [[UInt8]] = []
         for (index, size) in sizes.enumerated() {
             var plan = FaultPlan.file(size: Int64(size), seed: UInt64(7000 + index))
             if index > 0 {
                 plan.chunked = true
                 // Paced, so the three run side by side however busy the machine: none ends before they pass the bound.
-                plan.throttle = 8 << 20
+                plan.throttle = 2 << 20
             }
             server.route("/big/s\(index).ts", plan)
             bodies.append(plan.body.bytes())
@@ -56,7 +59,7 @@ import Testing
         StreamEngineTests.serve(server, "/big/index.m3u8", text: StreamEngineTests.playlist((0..<sizes.count).map { "s\($0).ts" }))
         let dir = try TemporaryDirectory()
         let engine = EngineHarness()
-        engine.start(request(1, url: server.url("/big/index.m3u8"), directory: dir.path, options: StreamEngineTests.options(split: 4)))
+        engine.start(request(1, url: server.url("/big/index.m3u8"), directory: dir.path, options: options))
         let outcome = try await engine.outcome(of: TaskID(1), timeout: .seconds(100))
         #expect(outcome == .completed(fileName: "index.ts", bytes: Int64(bodies.joined().count)))
         expectSameBytes(contents(dir.path + "/index.ts"), Array(bodies.joined()))

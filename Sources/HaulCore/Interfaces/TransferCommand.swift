@@ -141,6 +141,8 @@ public struct TransferOptions: Sendable, Equatable {
     /// A web page's answer ends the attempt so yt-dlp is asked what it holds (`DownloadError.webPage`); without an
     /// extractor the page is kept as a file (DESIGN §11).
     public var extractsPages = false
+    /// Bytes of a stream's fetched segments held in memory before no new fetch starts (tests use a smaller one).
+    public var streamMemoryBound = 64 << 20
 
     public init(
         rateLimit: Int64? = nil, stallTimeout: Int = 30, connectTimeout: Int = 15, caCertificate: String? = nil,

@@ -42,7 +42,7 @@ extension StreamTransfer {
         if running > 0 { free = min(free, hosts.room(for: URLValidation.host(of: tracks[0].media.segments[0].uri))) }
         // Never past the memory bound: the segments seen so far tell how many more fit, so large segments run on
         // fewer connections; before any size is seen, one goes alone. One always may when none runs.
-        let fit = segmentSizeSeen.map { max(0, Self.memoryBound - committedBytes) / $0 } ?? 0
+        let fit = segmentSizeSeen.map { max(0, memoryBound - committedBytes) / $0 } ?? 0
         free = min(free, max(running == 0 ? 1 : 0, fit))
         while free > 0 {
             // The track furthest behind in media time goes first, so audio and video keep pace.
@@ -147,7 +147,7 @@ extension StreamTransfer {
     /// goes on (up to the segment limit), so the stream advances and its memory stays within the bound and one
     /// segment; the others are asked again once there is room.
     func mustShed(_ fetch: StreamFetch, receiving count: Int) -> Bool {
-        guard case let .segment(number, index) = fetch.purpose, bufferedBytes + count > Self.memoryBound else { return false }
+        guard case let .segment(number, index) = fetch.purpose, bufferedBytes + count > memoryBound else { return false }
         return fetches.contains { other in
             guard other !== fetch, case let .segment(otherNumber, otherIndex) = other.purpose else { return false }
             return tracks[otherNumber].doneSeconds < tracks[number].doneSeconds

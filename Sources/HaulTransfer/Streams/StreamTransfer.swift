@@ -13,8 +13,6 @@ final class StreamTransfer {
     static let keyLimit = 1 << 10
     static let initLimit = 16 << 20
     static let segmentLimit = 128 << 20
-    /// Bytes of fetched segments held in memory before no new fetch starts.
-    static let memoryBound = 64 << 20
 
     let request: TransferRequest
     let attempt: Int
@@ -101,6 +99,9 @@ final class StreamTransfer {
             add(StreamFetch(purpose: .playlist(depth: 0), url: request.url, range: nil, limit: PlaylistParser.maxBytes, task: request.id))
         }
     }
+
+    /// Bytes of fetched segments held in memory before no new fetch starts.
+    var memoryBound: Int { request.options.streamMemoryBound }
 
     /// Bytes in the part files (appended, not necessarily synced).
     var position: Int64 { tracks.reduce(0) { $0 + $1.position } }
