@@ -449,6 +449,43 @@ import Testing
         _ = await run.value
     }
 
+    /// A command for every task tells each idle task's change in one controller event; aria2 clients still hear of
+    /// each task, and see the removed ones in `tellStopped` until they purge them.
+    @Test func aCommandForEveryTaskNotifiesEachTaskAndListsTheRemovedOnes() async throws {
+        let (controller, dispatcher) = await make()
+        let notifications = dispatcher.notifications()
+        let run = Task { await controller.run() }
+        for name in ["a", "b", "c"] {
+            _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/\#(name)"]]}"#)
+        }
+        var heard: [String] = []
+        var iterator = notifications.makeAsyncIterator()
+        func hear(_ count: Int) async throws {
+            for _ in 0..<count {
+                let message = try #require(await iterator.next())
+                let json = try JSONSerialization.jsonObject(with: Data(message)) as? [String: Any]
+                let gid = (json?["params"] as? [[String: Any]])?.first?["gid"] as? String ?? ""
+                heard.append("\(json?["method"] as? String ?? "") \(gid.suffix(1))")
+            }
+        }
+        try await hear(1)
+        #expect(heard == ["aria2.onDownloadStart 1"])
+        // One running, two waiting: the waiting ones change in one event, and each is told (the running one when
+        // the engine says it stopped, which this scripted engine does not).
+        #expect(await controller.perform(.pauseAll) == .changed(3))
+        try await hear(2)
+        #expect(heard.suffix(2) == ["aria2.onDownloadPause 2", "aria2.onDownloadPause 3"])
+        #expect(await controller.perform(.removeAll(only: .paused, deleteFile: false)) == .changed(3))
+        try await hear(3)
+        #expect(Set(heard.suffix(3)) == ["aria2.onDownloadStop 1", "aria2.onDownloadStop 2", "aria2.onDownloadStop 3"])
+        let (_, stopped) = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellStopped","params":["token:s3cret",0,10,["gid","status"]]}"#)
+        let rows = try #require(result(stopped) as? [[String: Any]])
+        #expect(Set(rows.compactMap { $0["gid"] as? String }) == ["0000000000000001", "0000000000000002", "0000000000000003"])
+        #expect(rows.allSatisfy { $0["status"] as? String == "removed" })
+        await controller.stop()
+        _ = await run.value
+    }
+
     @Test func changePositionMovesWithinTheWaitingList() async {
         let (_, dispatcher) = await make()
         for index in 1...3 {

@@ -48,10 +48,10 @@ import Testing
     }
 
     @Test func manyTasksChangedAtOnceAreOneLine() throws {
-        let change = ControllerEvent.many(BulkChange(.paused, count: 100_000))
+        let change = ControllerEvent.many(BulkChange(.paused, ids: (1...100_000).map { TaskID(Int64($0)) }))
         #expect(PlainReporter(format: .human).line(for: change) == "100000 task(s) paused")
         let reporter = PlainReporter(format: .json, timeZone: TimeZone(secondsFromGMT: 0)!)
-        let line = reporter.line(for: .many(BulkChange(.removed, count: 3)), at: Date(timeIntervalSince1970: 1_795_000_000))
+        let line = reporter.line(for: .many(BulkChange(.removed, ids: [TaskID(1), TaskID(2), TaskID(3)])), at: Date(timeIntervalSince1970: 1_795_000_000))
         #expect(line == #"{"event":"removed","time":"2026-11-18T11:06:40.000+00:00","count":3}"#)
     }
 }

@@ -22,17 +22,27 @@ public enum ControllerEvent: Sendable, Equatable {
     case schedule(String?)
 }
 
-/// What a command for many tasks did to the idle ones among them: how many it paused or removed.
+/// What a command for many tasks did to the idle ones among them: which it paused or removed.
 public struct BulkChange: Sendable, Equatable {
     public enum Edit: String, Sendable {
         case paused, removed
     }
 
-    public var edit: Edit
-    public var count: Int
+    /// The most removed tasks an event carries as they were: as many as aria2's `tellStopped` keeps.
+    public static let removedKept = 1000
 
-    public init(_ edit: Edit, count: Int) {
+    public var edit: Edit
+    /// The tasks it changed, in id order: aria2 clients are told of each (`onDownloadPause`, `onDownloadStop`).
+    public var ids: [TaskID]
+    /// The last unfinished ones it removed, as they were (at most `removedKept`): clients list them as removed
+    /// until they purge them. Empty for a pause.
+    public var removed: [DownloadTask]
+
+    public var count: Int { ids.count }
+
+    public init(_ edit: Edit, ids: [TaskID], removed: [DownloadTask] = []) {
         self.edit = edit
-        self.count = count
+        self.ids = ids
+        self.removed = removed
     }
 }

@@ -62,7 +62,8 @@ extension DownloadController {
         let chosen = tasks.values.lazy.filter { only == nil || $0.state == only }.map(\.id).sorted()
         guard !chosen.isEmpty else { return .changed(0) }
         guard attempt({ try store.delete(chosen) }) != nil else { return storeFailure }
-        var quiet = 0
+        var quiet: [TaskID] = []
+        var removed: [DownloadTask] = []
         for id in chosen {
             guard let task = tasks.removeValue(forKey: id) else { continue }
             guard !runtime.isInFlight(id), !task.holdsLentPart else {
@@ -73,9 +74,13 @@ extension DownloadController {
             if deleteFile, task.state != .completed {
                 driver.send(.deletePart(id, directory: task.directory, fileName: task.fileName))
             }
-            quiet += 1
+            quiet.append(id)
+            if task.state != .completed, task.state != .failed { removed.append(task) }
+            if removed.count == 2 * BulkChange.removedKept { removed.removeFirst(BulkChange.removedKept) }
         }
-        if quiet > 0 { announce(.many(BulkChange(.removed, count: quiet))) }
+        if !quiet.isEmpty {
+            announce(.many(BulkChange(.removed, ids: quiet, removed: Array(removed.suffix(BulkChange.removedKept)))))
+        }
         return .changed(chosen.count)
     }
 

@@ -13,7 +13,7 @@ extension DownloadController {
         // Written with the next flush when the store fails now: the queue goes on in memory.
         let written = attempt({ try store.markPaused(idle) }) != nil
         _ = apply(TaskLifecycle.pause, to: idle, written: written)
-        if !idle.isEmpty { announce(.many(BulkChange(.paused, count: idle.count))) }
+        if !idle.isEmpty { announce(.many(BulkChange(.paused, ids: idle.sorted()))) }
         return .changed(idle.count + others.count)
     }
 

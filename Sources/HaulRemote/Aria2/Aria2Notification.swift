@@ -8,22 +8,23 @@ enum Aria2Notification {
         "aria2.onDownloadError",
     ]
 
-    /// The notification for a controller event, encoded; nil for events aria2 has none for.
-    static func message(for event: ControllerEvent) -> [UInt8]? {
-        let method: String
-        let task: DownloadTask
+    /// The notifications for a controller event, encoded: one per task (a command that changed many tasks tells
+    /// each of them, as aria2 does); none for events aria2 has none for.
+    static func messages(for event: ControllerEvent) -> [[UInt8]] {
         switch event {
-        case let .started(started): (method, task) = ("aria2.onDownloadStart", started)
-        case let .paused(paused): (method, task) = ("aria2.onDownloadPause", paused)
-        case let .removed(removed): (method, task) = ("aria2.onDownloadStop", removed)
-        case let .completed(completed): (method, task) = ("aria2.onDownloadComplete", completed)
+        case let .started(task): [message("aria2.onDownloadStart", task.id)]
+        case let .paused(task): [message("aria2.onDownloadPause", task.id)]
+        case let .removed(task): [message("aria2.onDownloadStop", task.id)]
+        case let .completed(task): [message("aria2.onDownloadComplete", task.id)]
         // A task paused by an error the user must fix (disk space) is paused, not failed.
-        case let .failed(failed, _): (method, task) = (failed.state == .failed ? "aria2.onDownloadError" : "aria2.onDownloadPause", failed)
-        // aria2 tells each task; many tasks changed at once are told by none (a client reads them with tellWaiting).
-        case .added, .restarted, .stream, .retrying, .linkDropped, .warning, .schedule, .many: return nil
+        case let .failed(task, _): [message(task.state == .failed ? "aria2.onDownloadError" : "aria2.onDownloadPause", task.id)]
+        case let .many(change):
+            change.ids.map { message(change.edit == .paused ? "aria2.onDownloadPause" : "aria2.onDownloadStop", $0) }
+        case .added, .restarted, .stream, .retrying, .linkDropped, .warning, .schedule: []
         }
-        return RPCDispatcher.encode([
-            "jsonrpc": "2.0", "method": .string(method), "params": [["gid": .string(task.id.gid)]],
-        ])
+    }
+
+    private static func message(_ method: String, _ id: TaskID) -> [UInt8] {
+        RPCDispatcher.encode(["jsonrpc": "2.0", "method": .string(method), "params": [["gid": .string(id.gid)]]])
     }
 }

@@ -40,9 +40,13 @@ public final class RPCDispatcher: RPCService {
         let events = access.events()
         Task { [state, hub] in
             for await event in events {
-                if case let .removed(task) = event { await state.removalEvent(task) }
+                switch event {
+                case let .removed(task): await state.removalEvent(task)
+                case let .many(change) where change.edit == .removed: await state.removalEvents(change.removed)
+                default: break
+                }
                 // Encoded only for WebSocket clients listening now.
-                if hub.hasSubscribers, let message = Aria2Notification.message(for: event) { hub.yield(message) }
+                if hub.hasSubscribers { for message in Aria2Notification.messages(for: event) { hub.yield(message) } }
             }
         }
     }

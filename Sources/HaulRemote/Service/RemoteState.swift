@@ -36,6 +36,11 @@ actor RemoteState {
         append(task)
     }
 
+    /// The unfinished tasks one command removed together (`remove --all`), oldest first.
+    func removalEvents(_ tasks: [DownloadTask]) {
+        for task in tasks { removalEvent(task) }
+    }
+
     private func append(_ task: DownloadTask) {
         removed.removeAll { $0.id == task.id }
         removed.append(task)
