@@ -20,8 +20,9 @@ demo: build
 	@BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/demo.sh $(if $(HEADLESS),--headless)
 
 # Tests in tiers, by test target, one build for all: `make test-unit` (pure values and the store: no server, no haul
-# process; about 15 s of tests), `make test-engine` (libcurl, the fault server and the RPC server on loopback),
-# `make test-e2e` (the built haul against real servers, tmux and nginx). `make test` runs every tier.
+# process; about 30 s of tests), `make test-engine` (libcurl, the fault server and the RPC server on loopback),
+# `make test-e2e` (the built haul against real servers, tmux and nginx). `make test` runs every tier: the unit tier in
+# parallel (as `make test-unit`), the others one test at a time.
 UNIT_TARGETS = HaulCoreTests|HaulStoreTests|HaulSettingsTests|HaulReportTests|HaulTUITests
 ENGINE_TARGETS = HaulTransferTests|FaultServerTests|HaulRemoteTests
 E2E_TARGETS = HaulEndToEndTests
@@ -39,7 +40,8 @@ test-build: test-deps
 	if [ -n "$$untiered" ]; then echo "test targets in no tier (add them to the Makefile's lists):" $$untiered; exit 1; fi
 
 test: test-build
-	$(RUN_TESTS) $(SERIAL)
+	$(RUN_TESTS) --filter '^($(UNIT_TARGETS))\.'
+	$(RUN_TESTS) $(SERIAL) --skip '^($(UNIT_TARGETS))\.'
 
 test-unit: test-build
 	$(RUN_TESTS) --filter '^($(UNIT_TARGETS))\.'
