@@ -130,7 +130,7 @@ import Testing
             return payload(error)
         case let .headerTooLarge(name, _, _):
             return name
-        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge, .mirrorNeedsOneURL:
+        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge, .mirrorNeedsOneURL, .tooManyMirrors:
             return nil
         }
     }

@@ -51,6 +51,8 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     case fileNotAllowed(kind: String, String)
     /// Mirrors given for more or fewer than one URL.
     case mirrorNeedsOneURL
+    /// More mirrors for one task than `TaskIntake.maxMirrors` (how many, the limit).
+    case tooManyMirrors(count: Int, limit: Int)
 
     /// A stream option's value is not one haul knows (`option`, the value).
     case invalidStreamOption(String, String)
@@ -117,6 +119,8 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
             return "\(kind) '\(quoted(path))' is outside the directories RPC may name (--rpc-allowed-dir)"
         case .mirrorNeedsOneURL:
             return "mirrors are links of one file: give exactly one URL with --mirror"
+        case let .tooManyMirrors(count, limit):
+            return "\(count) mirrors for one file; a task takes at most \(limit)"
         }
     }
 
