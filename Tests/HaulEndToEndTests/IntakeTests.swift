@@ -40,6 +40,11 @@ import Testing
         (["--max-concurrent", "-3"], "-j/--max-concurrent must be between 1 and 64, got -3"),
         (["--retries", "-1"], "--retries must be 0 or more, got -1"),
         (["--timeout", "-5"], "--timeout must be at least 1 second, got -5"),
+        // Rates and sizes are text: a negative one is quoted as not a rate or size, not "Missing value".
+        (["--limit-rate", "-1"], "--limit-rate '-1' is not a rate"),
+        (["--max-overall-download-limit", "-2M"], "--max-overall-download-limit '-2M' is not a rate"),
+        (["--min-split-size", "-1M"], "--min-split-size '-1M' is not a size"),
+        (["--disk-reserve", "-1"], "--disk-reserve '-1' is not a size"),
     ]
 
     @Test(arguments: negativeNumbers)
