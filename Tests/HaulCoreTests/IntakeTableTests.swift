@@ -169,6 +169,20 @@ import Testing
         #expect(try intake.promptTasks("   ").isEmpty)
     }
 
+    /// A refused output name is told every rule it may break: a 300-byte name, or one with a leading space, has
+    /// none of "a '/', a leading dot or dash, a control character" and was refused with only those named.
+    @Test func aRefusedOutputNameIsToldTheLengthAndSpaceRules() {
+        let intake = TaskIntake(defaultDirectory: "/nonexistent-haul-downloads")
+        for name in [String(repeating: "n", count: 300), " lead.bin", "trail.bin "] {
+            let verdict = Self.verdict { () throws(IntakeError) in
+                _ = try intake.commandLineTasks(urls: ["http://a.example/1"], output: name)
+            }
+            #expect(verdict == .invalidOutputName(name))
+            let text = verdict?.description ?? ""
+            #expect(text.contains("at most \(SafeFileName.maxBytes) bytes") && text.contains("space"), "\(text)")
+        }
+    }
+
     @Test func anOutputNameNamesOneURL() {
         let intake = TaskIntake(defaultDirectory: "/nonexistent-haul-downloads")
         #expect(Self.verdict { () throws(IntakeError) in

@@ -74,7 +74,8 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
         case let .unsupportedScheme(scheme):
             return "'\(quoted(scheme))' URLs are not downloaded; only http and https are allowed"
         case let .invalidOutputName(name):
-            return "output name '\(quoted(name))' is not a plain file name (no '/', no leading dot or dash, no control characters)"
+            return "output name '\(quoted(name))' is not a plain file name (no '/', no leading dot, dash or space, no trailing "
+                + "dot or space, no control characters, at most \(SafeFileName.maxBytes) bytes)"
         case .outputNeedsOneURL:
             return "an output name names one file: give exactly one URL with it"
         case .emptyDirectory:
