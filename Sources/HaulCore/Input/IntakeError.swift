@@ -60,15 +60,7 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     public var description: String {
         switch self {
         case let .invalidStreamOption(option, value):
-            let expected = switch option {
-            case "stream": "auto or off"
-            case "stream-quality": "best, worst, a height like 720, or a bandwidth in bit/s"
-            case "live-limit": "a length of media above zero such as 90s, 12m, 2h, 1h30m or 1:30:00"
-            case "stream-audio": "languages or rendition names separated by commas, such as deu,eng"
-            case "stream-subs": "all, none, or languages separated by commas, such as eng,deu"
-            default: "mp4"
-            }
-            return "\(option) '\(value.escapingAllControlCharacters)' is not valid: use \(expected)"
+            return "\(option) " + Self.streamValueProblem(option, value)
         case let .invalidURL(text):
             return "'\(quoted(URLValidation.redacted(text)))' is not a valid http(s) URL — check it and add it again"
         case let .unsupportedScheme(scheme):
@@ -123,6 +115,20 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
         case let .tooManyMirrors(count, limit):
             return "\(count) mirrors for one file; a task takes at most \(limit)"
         }
+    }
+
+    /// What is wrong with `value` of stream option `option` (`'abc' is not valid: use …`), for the messages that
+    /// name the option before it (the command line's, the settings file's).
+    public static func streamValueProblem(_ option: String, _ value: String) -> String {
+        let expected = switch option {
+        case "stream": "auto or off"
+        case "stream-quality": "best, worst, a height like 720, or a bandwidth in bit/s"
+        case "live-limit": "a length of media above zero such as 90s, 12m, 2h, 1h30m or 1:30:00"
+        case "stream-audio": "languages or rendition names separated by commas, such as deu,eng"
+        case "stream-subs": "all, none, or languages separated by commas, such as eng,deu"
+        default: "mp4"
+        }
+        return "'\(value.escapingAllControlCharacters)' is not valid: use \(expected)"
     }
 
     private func quoted(_ text: String) -> String { text.escapingAllControlCharacters }
