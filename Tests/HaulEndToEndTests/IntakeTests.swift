@@ -61,6 +61,8 @@ import Testing
         (["-H", "Range: bytes=0-10", "http://127.0.0.1:9/a"], IntakeError.reservedHeader("range")),
         (["-H", "X-A: b\rX-B: c", "http://127.0.0.1:9/a"], IntakeError.headerControlCharacter("X-A: b\rX-B: c")),
         (["-o", "../escape.bin", "http://127.0.0.1:9/a"], IntakeError.invalidOutputName("../escape.bin")),
+        // A name with a leading dash is the name given (and refused as one), not "Missing value for '-o <name>'".
+        (["-o", "-rf", "http://127.0.0.1:9/a"], IntakeError.invalidOutputName("-rf")),
         (["--checksum", "md5=00", "http://127.0.0.1:9/a"], IntakeError.invalidChecksum("md5=00")),
         (["ftp://127.0.0.1/a"], IntakeError.unsupportedScheme("ftp")),
         (["http://127.0.0.1:70000/a"], IntakeError.invalidURL("http://127.0.0.1:70000/a")),
