@@ -23,7 +23,9 @@ struct TOMLKeyLines {
     init(_ text: String) {
         var state = ScanState()
         var section: (name: String, index: Int)?
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one `Character`: a file with Windows line ends is split on it too, or it is one line.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (offset, line) in lines.enumerated() {
             let number = offset + 1
             if state.isAtTopLevel {
                 let rest = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }

@@ -203,6 +203,15 @@ struct DASHStreamTests {
             <Period><AdaptationSet contentType="video"><Representation id="a" bandwidth="1"><BaseURL>v.mp4</BaseURL>
               <SegmentBase><Initialization range="0-829"/></SegmentBase></Representation></AdaptationSet></Period>
             """)).contains("without an indexRange"))
+        // An indexRange or Initialization range that is written but cannot be read is named, not taken for none.
+        for base in [#"<SegmentBase indexRange="0-9223372036854775807"/>"#,
+                     #"<SegmentBase indexRange="830-941"><Initialization range="829-0"/></SegmentBase>"#] {
+            let text = refusal(Self.mpd("""
+                <Period><AdaptationSet contentType="video"><Representation id="a" bandwidth="1"><BaseURL>v.mp4</BaseURL>
+                  \(base)</Representation></AdaptationSet></Period>
+                """))
+            #expect(text.contains("cannot be read") && !text.contains("without an indexRange"), "\(text)")
+        }
         #expect(refusal("<html><body>hello</body></html>").contains("web page"))
         #expect(refusal("<MPD><Period").contains("not a readable DASH manifest"))
     }

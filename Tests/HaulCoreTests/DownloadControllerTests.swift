@@ -78,6 +78,43 @@ import HaulTestSupport
         #expect(store.task(1)?.lastError == error.description)
     }
 
+    /// Progress that only wins back bytes lost (a file whose ETag changes on every request, on a connection that
+    /// drops halfway: each attempt starts over and gets as far as the last) does not renew the retries: the task
+    /// fails after them, instead of fetching the same half without end.
+    @Test func progressThatOnlyWinsBackLostBytesDoesNotRenewTheRetries() async throws {
+        let controller = controller(max: 1, headless: true, retries: 2)
+        await controller.perform(.add(newTasks(1)))
+        let run = Task { await controller.run() }
+        let dropped = DownloadError.network(code: 18, message: "transfer closed", host: "h")
+        for attempt in 1...8 {
+            try await eventually("attempt \(attempt)", timeout: .seconds(20)) {
+                driver.started.count == attempt || store.task(1)?.state == .failed
+            }
+            if store.task(1)?.state == .failed { break }
+            // Odd attempts fetch the first half again; even ones find the file changed and empty the part file.
+            driver.emit(.finished(TaskID(1), .failed(dropped, durableBytes: attempt % 2 == 1 ? 1000 : 0)))
+        }
+        try await eventually("failed", timeout: .seconds(20)) { store.task(1)?.state == .failed }
+        #expect(driver.started.count <= 4, "\(driver.started.count) attempts")
+        await controller.stop()
+        _ = await run.value
+    }
+
+    @Test func progressPastTheBytesHeldRenewsTheRetries() async throws {
+        let controller = controller(max: 1, headless: true, retries: 2)
+        await controller.perform(.add(newTasks(1)))
+        let run = Task { await controller.run() }
+        let dropped = DownloadError.network(code: 18, message: "transfer closed", host: "h")
+        // A connection that drops every time, each time further on: never out of retries.
+        for attempt in 1...6 {
+            try await eventually("attempt \(attempt)", timeout: .seconds(20)) { driver.started.count == attempt }
+            driver.emit(.finished(TaskID(1), .failed(dropped, durableBytes: Int64(attempt) * 1000)))
+        }
+        try await eventually("a seventh attempt", timeout: .seconds(20)) { driver.started.count == 7 }
+        driver.emit(.finished(TaskID(1), .completed(fileName: "f1.bin", bytes: 7000)))
+        #expect(await run.value == .init(outcomes: [TaskID(1): .completed]))
+    }
+
     @Test func permanentErrorsFailAtOnceAndHeadlessEndsWhenIdle() async throws {
         let controller = controller(max: 3, headless: true)
         await controller.perform(.add(newTasks(2)))

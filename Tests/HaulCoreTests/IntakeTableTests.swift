@@ -130,7 +130,7 @@ import Testing
             return payload(error)
         case let .headerTooLarge(name, _, _):
             return name
-        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge, .mirrorNeedsOneURL:
+        case .outputNeedsOneURL, .emptyDirectory, .headersTooLarge, .mirrorNeedsOneURL, .tooManyMirrors:
             return nil
         }
     }
@@ -167,6 +167,20 @@ import Testing
         #expect(try intake.promptTasks("  HTTPS://example.org/電影.mp4 \n http://b.example/x ").map(\.url)
             == ["https://example.org/%E9%9B%BB%E5%BD%B1.mp4", "http://b.example/x"])
         #expect(try intake.promptTasks("   ").isEmpty)
+    }
+
+    /// A refused output name is told every rule it may break: a 300-byte name, or one with a leading space, has
+    /// none of "a '/', a leading dot or dash, a control character" and was refused with only those named.
+    @Test func aRefusedOutputNameIsToldTheLengthAndSpaceRules() {
+        let intake = TaskIntake(defaultDirectory: "/nonexistent-haul-downloads")
+        for name in [String(repeating: "n", count: 300), " lead.bin", "trail.bin "] {
+            let verdict = Self.verdict { () throws(IntakeError) in
+                _ = try intake.commandLineTasks(urls: ["http://a.example/1"], output: name)
+            }
+            #expect(verdict == .invalidOutputName(name))
+            let text = verdict?.description ?? ""
+            #expect(text.contains("at most \(SafeFileName.maxBytes) bytes") && text.contains("space"), "\(text)")
+        }
     }
 
     @Test func anOutputNameNamesOneURL() {

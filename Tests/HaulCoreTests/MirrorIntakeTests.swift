@@ -29,6 +29,20 @@ struct MirrorIntakeTests {
         #expect(throws: IntakeError.self) { try intake.newTask(request) }
     }
 
+    /// Every mirror is asked for a sample before its ranges count, and every link is kept, shown and answered in
+    /// `tellStatus`: 10,000 mirrors over one RPC call held a file's own ranges up for minutes. A task takes 64.
+    @Test func aTaskTakesAtMost64Mirrors() throws {
+        var request = TaskRequest(url: "https://a.example/f.iso")
+        request.mirrors = (1...64).map { "https://m\($0).example/f.iso" }
+        #expect(try intake.newTask(request).mirrors.count == 64)
+        request.mirrors += ["https://m65.example/f.iso", "https://m1.example/f.iso"]
+        #expect(throws: IntakeError.tooManyMirrors(count: 65, limit: 64)) { try intake.newTask(request) }
+        #expect(IntakeError.tooManyMirrors(count: 65, limit: 64).description.contains("65 mirrors"))
+        #expect(throws: IntakeError.tooManyMirrors(count: 65, limit: 64)) {
+            try intake.commandLineTasks(urls: ["https://a.example/1"], mirrors: (1...65).map { "https://m\($0).example/1" })
+        }
+    }
+
     @Test func mirrorsOnTheCommandLineNeedExactlyOneURL() throws {
         #expect(throws: IntakeError.mirrorNeedsOneURL) {
             try intake.commandLineTasks(urls: ["https://a.example/1", "https://a.example/2"], mirrors: ["https://b.example/1"])

@@ -20,6 +20,15 @@ struct OptionRegistryTests {
         #expect(check(.int(Int.max))?.hasPrefix("must be at most 86400 seconds") == true)
     }
 
+    /// A check's message follows the option's name (`--stream-quality 'abc' is not valid …`): a stream option's
+    /// named itself again (`--stream-quality stream-quality 'abc' …`, `key 'stream': stream 'x' …`).
+    @Test func aStreamOptionsMessageDoesNotNameItAgain() {
+        for key in [OptionKey.stream, .streamQuality, .streamRemux, .liveLimit, .streamSubs] {
+            let message = OptionRegistry[key].check(.string("!bogus!")) ?? ""
+            #expect(message.hasPrefix("'!bogus!' is not valid: use "), "\(key.name): \(message)")
+        }
+    }
+
     @Test func aria2ValuesAreStringsInItsForms() {
         #expect(Aria2Form.text(.string("1M"), kind: .size) == "1048576")
         #expect(Aria2Form.text(.bool(true), kind: .bool) == "true")

@@ -138,6 +138,9 @@ struct PlaylistParserTests {
         ("#EXTM3U\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"\n", PlaylistError(line: 2, .unsupportedEncryption("SAMPLE-AES"))),
         ("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n", PlaylistError(line: 2, .unsupportedKeyFormat("com.apple.streamingkeydelivery"))),
         ("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0xZZ\n", PlaylistError(line: 2, .malformedTag("#EXT-X-KEY"))),
+        // Fullwidth digits are hex digits to `Character.isHexDigit`, not to `UInt8(_:radix:)`: haul crashed on them,
+        // again on every start while the task waited.
+        ("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x\u{FF10}\u{FF11}\u{FF41}\n", PlaylistError(line: 2, .malformedTag("#EXT-X-KEY"))),
         ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n#EXTINF:2,\na.ts", PlaylistError(line: 4, .mixed)),
         ("#EXTM3U\n#EXT-X-ENDLIST", PlaylistError(line: nil, .empty)),
         ("#EXTM3U\na.ts", PlaylistError(line: 2, .malformedTag("#EXTINF"))),

@@ -179,7 +179,7 @@ extension Aria2Conformance {
 
         /// `haul daemon` returns to a launcher that watches a descriptor of its own for the end of its child, as
         /// Foundation's `Process` does (a socket pair whose other end the child inherits).
-        @Test(.disabled("BackgroundHaul.launch (Sources/haul) passes every descriptor it inherited without FD_CLOEXEC to the daemon, which keeps it open for its life: the launcher of `haul daemon` never sees its end"))
+        @Test
         func daemonLeavesTheLaunchersDescriptors() async throws {
             let run = try HaulRun()
             let daemon = try run.start(["daemon"])

@@ -19,6 +19,9 @@ struct CommandLineHelpTests {
         #expect(errors.contains("'lsit' is not a haul command; the most similar is 'list'"), "\(errors)")
         let (scheduled, _, scheduleErrors) = try await Self.haul(["shcedule"])
         #expect(scheduled == 2 && scheduleErrors.contains("'schedule'"), "\(scheduleErrors)")
+        // Another tool's word for a command is taken for that command, not for a link.
+        let (removed, _, removeErrors) = try await Self.haul(["rm", "1"])
+        #expect(removed == 2 && removeErrors.contains("'rm' is not a haul command; the most similar is 'remove'"), "\(removeErrors)")
         // A word like no command is still taken as a link, and refused as one.
         let (link, _, linkErrors) = try await Self.haul(["--state-dir", "/nonexistent/haul-state", "zzzzzz"])
         #expect(link == 2 && !linkErrors.contains("most similar"), "\(linkErrors)")

@@ -40,6 +40,11 @@ import Testing
         (["--max-concurrent", "-3"], "-j/--max-concurrent must be between 1 and 64, got -3"),
         (["--retries", "-1"], "--retries must be 0 or more, got -1"),
         (["--timeout", "-5"], "--timeout must be at least 1 second, got -5"),
+        // Rates and sizes are text: a negative one is quoted as not a rate or size, not "Missing value".
+        (["--limit-rate", "-1"], "--limit-rate '-1' is not a rate"),
+        (["--max-overall-download-limit", "-2M"], "--max-overall-download-limit '-2M' is not a rate"),
+        (["--min-split-size", "-1M"], "--min-split-size '-1M' is not a size"),
+        (["--disk-reserve", "-1"], "--disk-reserve '-1' is not a size"),
     ]
 
     @Test(arguments: negativeNumbers)
@@ -56,6 +61,8 @@ import Testing
         (["-H", "Range: bytes=0-10", "http://127.0.0.1:9/a"], IntakeError.reservedHeader("range")),
         (["-H", "X-A: b\rX-B: c", "http://127.0.0.1:9/a"], IntakeError.headerControlCharacter("X-A: b\rX-B: c")),
         (["-o", "../escape.bin", "http://127.0.0.1:9/a"], IntakeError.invalidOutputName("../escape.bin")),
+        // A name with a leading dash is the name given (and refused as one), not "Missing value for '-o <name>'".
+        (["-o", "-rf", "http://127.0.0.1:9/a"], IntakeError.invalidOutputName("-rf")),
         (["--checksum", "md5=00", "http://127.0.0.1:9/a"], IntakeError.invalidChecksum("md5=00")),
         (["ftp://127.0.0.1/a"], IntakeError.unsupportedScheme("ftp")),
         (["http://127.0.0.1:70000/a"], IntakeError.invalidURL("http://127.0.0.1:70000/a")),

@@ -136,6 +136,18 @@ import Testing
         #expect(store.task(1)?.mirrors == ["http://localhost:9/b.bin"])
     }
 
+    /// A new first link with more mirrors than a task takes is refused whole: the link is not changed before the
+    /// mirrors are refused.
+    @Test func changeUriWithTooManyMirrorsChangesNothing() async {
+        let (_, dispatcher) = await make()
+        _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/a.bin"]]}"#)
+        let links = (0...TaskIntake.maxMirrors + 1).map { "\"http://127.0.0.\($0 % 200 + 2):9/m\($0).bin\"" }.joined(separator: ",")
+        let (_, refused) = await send(dispatcher, #"{"jsonrpc":"2.0","id":2,"method":"aria2.changeUri","params":["token:s3cret","0000000000000001",1,[],["#
+            + links + "],0]}")
+        #expect((error(refused)?["message"] as? String)?.contains("mirrors for one file") == true, "\(refused)")
+        #expect(store.task(1)?.url == "http://127.0.0.1:9/a.bin" && store.task(1)?.mirrors == [])
+    }
+
     @Test func changeUriReplacesTheLinkAndAnswersAsAria2Does() async {
         let (_, dispatcher) = await make()
         _ = await send(dispatcher, #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:s3cret",["http://127.0.0.1:9/old.bin"]]}"#)

@@ -113,6 +113,18 @@ import Testing
         #expect(file.values[.split]?.line == 1)
     }
 
+    /// A file saved with Windows line ends keeps its lines: "\r\n" is one `Character`, so a split on "\n" saw one
+    /// line, and every key after the first was named at line 0 (in errors and in `haul config`).
+    @Test func windowsLineEndsKeepTheLines() throws {
+        let file = try parse("split = 2\r\nretries = 3\r\n\r\n[[rule]]\r\nhost = \"a.example\"\r\nsplit = 8\r\n")
+        #expect(file.values[.retries]?.line == 2)
+        #expect(file.rules.first?.origin == "\(Self.path):4" && file.rules.first?.split == 8)
+        #expect(error("split = 2\r\nmax-concurent = 4\r\n")?.description
+            == "\(Self.path):2: unknown key 'max-concurent' (did you mean 'max-concurrent'?)")
+        #expect(error("[[rule]]\r\nhost = \"a\"\r\nsplit = 99\r\n")?.description
+            == "\(Self.path):3: key 'split' in [[rule]]: must be between 1 and 16, got 99")
+    }
+
     @Test func ruleErrorsNameTheLineAndTheSection() {
         let typo = error("[[rule]]\nhost = \"a.example\"\nspilt = 3\n")
         #expect(typo?.description == "\(Self.path):3: unknown key 'spilt' in [[rule]] (did you mean 'split'?)")

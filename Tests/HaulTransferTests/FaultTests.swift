@@ -127,6 +127,24 @@ import Testing
         #expect(listing(dir.path) == ["hop1"])
     }
 
+    /// A `Location` with a raw space (servers send them; curl leaves an absolute one as it is) is followed with the
+    /// space sent as `%20`, as a typed link's is; one that is no URL fails its task naming the redirect, not the link.
+    @Test func aRedirectToALinkWithASpaceIsFollowedAndOneThatIsNoURLIsNamed() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.route("/a b.bin", .file(size: 3000, seed: 8))
+        server.route("/spaced", .redirect(to: server.url("/") + "a b.bin"))
+        server.route("/broken", .redirect(to: "http://[::1/x"))
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/spaced"), directory: dir.path))
+        engine.start(request(2, url: server.url("/broken"), directory: dir.path))
+        #expect(try await engine.outcome(of: TaskID(1)) == .completed(fileName: "spaced", bytes: 3000))
+        guard let (error, _) = try await engine.failure(of: TaskID(2)) else { return }
+        #expect(error.description.contains("Location"), "the redirect is named, not the link: \(error)")
+        #expect(!error.description.contains("/broken"), "the link itself is fine: \(error)")
+    }
+
     @Test func chunkedBodiesWithoutALengthComplete() async throws {
         let server = try FaultServer()
         defer { server.stop() }

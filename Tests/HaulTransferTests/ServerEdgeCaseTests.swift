@@ -31,6 +31,28 @@ import Testing
         #expect(listing(dir.path) == ["index.html"])
     }
 
+    /// A header line longer than libcurl takes (100 KiB) is the server's fault, named as such: libcurl 7.88 ends
+    /// the transfer with CURLE_OUT_OF_MEMORY, which read "network error … Out of memory".
+    @Test func aHeaderLongerThanLibcurlTakesIsNamedAsTheServers() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var plan = FaultPlan.file(size: 1000, seed: 12)
+        plan.contentDisposition = "attachment; filename=" + String(repeating: "a", count: 200 << 10)
+        server.route("/long.bin", plan)
+        let dir = try TemporaryDirectory()
+        let engine = EngineHarness()
+        engine.start(request(1, url: server.url("/long.bin"), directory: dir.path))
+        guard let (error, durable) = try await engine.failure(of: TaskID(1)) else { return }
+        guard case .invalidResponse(host: "127.0.0.1", let detail) = error else {
+            Issue.record("a 200 KiB header failed as \(error)")
+            return
+        }
+        #expect(detail.contains("header"), "\(detail)")
+        #expect(!error.description.contains("Out of memory") || error.description.contains("header"), "\(error)")
+        #expect(durable == 0)
+        #expect(listing(dir.path).isEmpty)
+    }
+
     @Test func a416ToAFreshDownloadFailsAtOnce() async throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -51,6 +51,8 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     case fileNotAllowed(kind: String, String)
     /// Mirrors given for more or fewer than one URL.
     case mirrorNeedsOneURL
+    /// More mirrors for one task than `TaskIntake.maxMirrors` (how many, the limit).
+    case tooManyMirrors(count: Int, limit: Int)
 
     /// A stream option's value is not one haul knows (`option`, the value).
     case invalidStreamOption(String, String)
@@ -58,21 +60,14 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
     public var description: String {
         switch self {
         case let .invalidStreamOption(option, value):
-            let expected = switch option {
-            case "stream": "auto or off"
-            case "stream-quality": "best, worst, a height like 720, or a bandwidth in bit/s"
-            case "live-limit": "a length of media above zero such as 90s, 12m, 2h, 1h30m or 1:30:00"
-            case "stream-audio": "languages or rendition names separated by commas, such as deu,eng"
-            case "stream-subs": "all, none, or languages separated by commas, such as eng,deu"
-            default: "mp4"
-            }
-            return "\(option) '\(value.escapingAllControlCharacters)' is not valid: use \(expected)"
+            return "\(option) " + Self.streamValueProblem(option, value)
         case let .invalidURL(text):
             return "'\(quoted(URLValidation.redacted(text)))' is not a valid http(s) URL — check it and add it again"
         case let .unsupportedScheme(scheme):
             return "'\(quoted(scheme))' URLs are not downloaded; only http and https are allowed"
         case let .invalidOutputName(name):
-            return "output name '\(quoted(name))' is not a plain file name (no '/', no leading dot or dash, no control characters)"
+            return "output name '\(quoted(name))' is not a plain file name (no '/', no leading dot, dash or space, no trailing "
+                + "dot or space, no control characters, at most \(SafeFileName.maxBytes) bytes)"
         case .outputNeedsOneURL:
             return "an output name names one file: give exactly one URL with it"
         case .emptyDirectory:
@@ -117,7 +112,23 @@ public indirect enum IntakeError: Error, Sendable, Equatable, CustomStringConver
             return "\(kind) '\(quoted(path))' is outside the directories RPC may name (--rpc-allowed-dir)"
         case .mirrorNeedsOneURL:
             return "mirrors are links of one file: give exactly one URL with --mirror"
+        case let .tooManyMirrors(count, limit):
+            return "\(count) mirrors for one file; a task takes at most \(limit)"
         }
+    }
+
+    /// What is wrong with `value` of stream option `option` (`'abc' is not valid: use …`), for the messages that
+    /// name the option before it (the command line's, the settings file's).
+    public static func streamValueProblem(_ option: String, _ value: String) -> String {
+        let expected = switch option {
+        case "stream": "auto or off"
+        case "stream-quality": "best, worst, a height like 720, or a bandwidth in bit/s"
+        case "live-limit": "a length of media above zero such as 90s, 12m, 2h, 1h30m or 1:30:00"
+        case "stream-audio": "languages or rendition names separated by commas, such as deu,eng"
+        case "stream-subs": "all, none, or languages separated by commas, such as eng,deu"
+        default: "mp4"
+        }
+        return "'\(value.escapingAllControlCharacters)' is not valid: use \(expected)"
     }
 
     private func quoted(_ text: String) -> String { text.escapingAllControlCharacters }

@@ -79,7 +79,15 @@ extension OptionRegistry {
         { value in
             guard let text = value.stringValue else { return nil }
             var access = AccessRequest()
-            return refusal { try access.setStreamOption(key, text) }
+            do throws(IntakeError) {
+                try access.setStreamOption(key, text)
+                return nil
+            } catch let .invalidStreamOption(option, value) {
+                // The message follows the option's name: it does not say it again.
+                return IntakeError.streamValueProblem(option, value)
+            } catch {
+                return "\(error)"
+            }
         }
     }
 

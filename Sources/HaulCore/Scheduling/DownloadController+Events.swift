@@ -124,8 +124,15 @@ extension DownloadController {
     }
 
     private func conclude(_ task: DownloadTask, _ outcome: TransferOutcome, startedAt: Int64) {
+        // Progress counts past the most bytes an attempt held since the task last retried on its own.
+        let mark = max(startedAt, runtime[task.id].mostDurable ?? 0)
         let (updated, effect) = TaskLifecycle.apply(
-            outcome, to: task, retryPolicy: configuration.retryPolicy, startedAt: startedAt, renewsLink: renewsLink)
+            outcome, to: task, retryPolicy: configuration.retryPolicy, startedAt: mark, renewsLink: renewsLink)
+        if case .retry = effect, case let .failed(_, durable) = outcome {
+            runtime[task.id].mostDurable = max(mark, durable)
+        } else {
+            runtime[task.id].mostDurable = nil
+        }
         save(updated)
         switch effect {
         case .completed:

@@ -58,10 +58,15 @@ struct TaskRuntime: Sendable {
     var linkGiven: LinkRenewal.Given?
     /// The user resumed it outside the schedule's run windows: it runs anyway.
     var startedByHand = false
+    /// The most bytes its attempts have held durable since it last retried on its own: an attempt that gets no
+    /// further has not moved the file forward and does not renew the retries (a file whose ETag changes on every
+    /// request, on a connection that drops halfway, started over and fetched the same half without end).
+    var mostDurable: Int64?
 
     var isEmpty: Bool {
         attempt == nil && backoff == nil && unrecordedBytes == nil && unrecordedSegments == nil && removal == nil
             && !singleConnection && rate == .inherit && split == nil && renewing == nil && linkGiven == nil && !startedByHand
+            && mostDurable == nil
     }
 }
 

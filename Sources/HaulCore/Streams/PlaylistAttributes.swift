@@ -44,7 +44,8 @@ struct PlaylistAttributes {
         guard let text = values[name] else { return .some(nil) }
         guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return nil }
         let digits = Array(text.dropFirst(2))
-        guard !digits.isEmpty, digits.count <= 32, digits.allSatisfy(\.isHexDigit) else { return nil }
+        // ASCII only: `isHexDigit` also holds for fullwidth digits, which `UInt8(_:radix:)` does not read.
+        guard !digits.isEmpty, digits.count <= 32, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         let padded = [Character](repeating: "0", count: 32 - digits.count) + digits
         return .some(stride(from: 0, to: 32, by: 2).map { UInt8(String(padded[$0...$0 + 1]), radix: 16)! })
     }

@@ -276,6 +276,12 @@ struct Aria2Methods: Sendable {
         let position = params.count > 4 ? params[4].integerValue.map { Int(clamping: $0) } : nil
         links.insert(contentsOf: added, at: min(max(0, position ?? links.count), links.count))
         guard let main = links.first else { throw .failed("GID#\(id.gid) keeps one link: give the new one in addUris") }
+        // The mirrors are checked before anything changes: a new link was taken, then its mirrors refused.
+        do throws(IntakeError) {
+            _ = try TaskIntake.mirrors(Array(links.dropFirst()), of: (try? TaskIntake.url(main)) ?? main)
+        } catch {
+            throw .failed("GID#\(id.gid): the links were not changed: \(error)")
+        }
         var commands: [QueueCommand] = []
         if main != task.url {
             // Asked before anything changes: a link to another file is refused now, the task keeps its link.

@@ -35,6 +35,9 @@ extension DownloadError {
         case CURLE_COULDNT_CONNECT where proxy != nil:
             // Through a proxy, the connection that failed is the one to the proxy.
             self = .network(code: Int(code.rawValue), message: message, host: "the proxy \(proxy ?? "")")
+        case CURLE_OUT_OF_MEMORY where responseSeen:
+            // libcurl (7.88) ends a transfer whose header line is over its 100 KiB so: the server's answer, not memory.
+            self = .invalidResponse(host: host, detail: "a header line longer than libcurl takes (\(message))")
         case CURLE_TOO_MANY_REDIRECTS:
             self = .tooManyRedirects(host: host)
         case CURLE_OPERATION_TIMEDOUT where responseSeen:

@@ -25,6 +25,11 @@ enum RedirectHop: Equatable {
         guard hops < limit else { return .refused(.tooManyRedirects(host: host)) }
         let scheme = target.prefix { $0 != ":" }.lowercased()
         guard scheme == "http" || scheme == "https" else { return .refused(.unsupportedScheme(scheme)) }
-        return .follow(target)
+        // The target is checked as a link a user gives is: libcurl leaves an absolute `Location` as the server sent
+        // it (a raw space, a broken host), and the next request's error would call the task's own link malformed.
+        guard let url = try? URLValidation.validate(target) else {
+            return .refused(.invalidResponse(host: host, detail: "HTTP \(head.status) with a Location that is not a usable URL"))
+        }
+        return .follow(url)
     }
 }

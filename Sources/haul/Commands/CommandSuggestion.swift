@@ -12,10 +12,18 @@ enum CommandSuggestion {
         guard let word = arguments.first, word.count >= 2, !word.hasPrefix("-"), !names.contains(word),
               !word.contains(":"), !word.contains("."), !word.contains("/")
         else { return nil }
+        if let command = synonyms[word.lowercased()], names.contains(command) { return command }
         let ranked = names.map { (name: $0, distance: distance(word.lowercased(), $0)) }.min { $0.distance < $1.distance }
         guard let best = ranked, best.distance <= max(1, min(2, best.name.count / 3)) else { return nil }
         return best.name
     }
+
+    /// Words other tools use for a command (the shell's, aria2's, aria2p's), which no edit distance finds:
+    /// `haul rm 1` was refused as a link.
+    static let synonyms: [String: String] = [
+        "rm": "remove", "del": "remove", "delete": "remove", "ls": "list", "show": "list", "status": "list",
+        "unpause": "resume", "continue": "resume", "kill": "stop", "shutdown": "stop",
+    ]
 
     /// The help that documents what `arguments` ran: the command's own, and `haul run --help` for a run.
     static func help(for arguments: [String]) -> String {

@@ -7,7 +7,9 @@ struct AddOptions: ParsableArguments {
     @Option(name: [.short, .customLong(OptionKey.dir.name)], help: OptionKey.dir.argumentHelp, completion: OptionKey.dir.completion)
     var directory: String?
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("File name for the single URL given.", valueName: "name"))
+    // `.unconditional`: `-o -rf` is that name (refused as one), not "Missing value".
+    @Option(name: [.short, .customLong("output")], parsing: .unconditional,
+            help: ArgumentHelp("File name for the single URL given.", valueName: "name"))
     var output: String?
 
     @Option(name: [.short, .customLong("input-file")], help: ArgumentHelp("File of URLs in aria2's format (out=, dir=, checksum= options).", valueName: "file"),

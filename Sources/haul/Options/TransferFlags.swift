@@ -4,7 +4,8 @@ import HaulCore
 /// How transfers behave, as the command line gives it; the run reads them through `RunSettings`, where the
 /// settings file and the defaults fill what is not given here.
 struct TransferFlags: ParsableArguments {
-    // `.unconditional` takes `-3` as the value, so a negative number gets the range message, not "Missing value".
+    // `.unconditional` takes `-3` (or `-1M`) as the value, so a negative number gets the range (or rate, or size)
+    // message, not "Missing value".
     @Option(name: [.customShort("j"), .customLong(OptionKey.maxConcurrent.name)], parsing: .unconditional, help: OptionKey.maxConcurrent.argumentHelp)
     var maxConcurrent: Int?
 
@@ -20,13 +21,14 @@ struct TransferFlags: ParsableArguments {
     @Option(name: .customLong(OptionKey.caCert.name), help: OptionKey.caCert.argumentHelp, completion: OptionKey.caCert.completion)
     var caCertificate: String?
 
-    @Option(name: .customLong(OptionKey.diskReserve.name), help: OptionKey.diskReserve.argumentHelp)
+    @Option(name: .customLong(OptionKey.diskReserve.name), parsing: .unconditional, help: OptionKey.diskReserve.argumentHelp)
     var diskReserve: String?
 
-    @Option(name: .customLong(OptionKey.minSplitSize.name), help: OptionKey.minSplitSize.argumentHelp)
+    @Option(name: .customLong(OptionKey.minSplitSize.name), parsing: .unconditional, help: OptionKey.minSplitSize.argumentHelp)
     var minSplitSize: String?
 
-    @Option(name: .customLong(OptionKey.maxOverallDownloadLimit.name), help: OptionKey.maxOverallDownloadLimit.argumentHelp)
+    @Option(name: .customLong(OptionKey.maxOverallDownloadLimit.name), parsing: .unconditional,
+            help: OptionKey.maxOverallDownloadLimit.argumentHelp)
     var maxOverallDownloadLimit: String?
 
     @Option(name: .customLong(OptionKey.maxHostConnections.name), parsing: .unconditional,
@@ -51,7 +53,7 @@ struct TransferFlags: ParsableArguments {
 /// The transfer options a task can carry on its own: the run applies them to all its tasks, `haul add` stores
 /// them with the tasks it queues (as a settings rule's are), so whichever haul runs them uses them.
 struct TaskTransferFlags: ParsableArguments {
-    @Option(name: .customLong(OptionKey.limitRate.name), help: OptionKey.limitRate.argumentHelp)
+    @Option(name: .customLong(OptionKey.limitRate.name), parsing: .unconditional, help: OptionKey.limitRate.argumentHelp)
     var limitRate: String?
 
     @Option(name: [.customShort("s"), .customLong(OptionKey.split.name)], parsing: .unconditional,

@@ -19,7 +19,21 @@ struct RedirectHopTests {
                 == .follow("http://a.example/elsewhere"), "\(status)")
         }
         #expect(RedirectHop.next(head: found, target: "HTTPS://cdn.example/file.bin", hops: 9, host: "a")
-            == .follow("HTTPS://cdn.example/file.bin"))
+            == .follow("https://cdn.example/file.bin"))
+    }
+
+    /// The target is a link haul would take from a user: a raw space goes as `%20`; what is no URL is refused as the
+    /// redirect's fault (libcurl's error for it named the task's own link as malformed).
+    @Test func aTargetIsCheckedAsALinkIs() {
+        #expect(RedirectHop.next(head: found, target: "http://a.example/a b.bin", hops: 0, host: "a")
+            == .follow("http://a.example/a%20b.bin"))
+        for target in ["http://[::1/x", "http://a.example:0/x", "http://a.example/a\nb", "http://"] {
+            guard case let .refused(.invalidResponse(host: "a", detail)) = RedirectHop.next(head: found, target: target, hops: 0, host: "a") else {
+                Issue.record("\(target) was not refused as a redirect that is not usable")
+                continue
+            }
+            #expect(detail.contains("Location"), "\(detail)")
+        }
     }
 
     @Test func anAnswerThatIsNoRedirectIsTheRequests() {

@@ -11,6 +11,8 @@ enum DASHAddressing {
     case unindexedFile
     /// A `BaseURL` alone: the whole file is the one segment.
     case wholeFile
+    /// A `SegmentBase` whose `indexRange` or `Initialization` range cannot be read (out of range, reversed).
+    case unreadable(PlaylistError)
 
     init(representation: XMLNode, set: XMLNode, period: XMLNode) {
         let levels = [period, set, representation]
@@ -26,9 +28,17 @@ enum DASHAddressing {
         } else if let list = levels.reversed().lazy.compactMap({ $0.first("SegmentList") }).first {
             self = .list(list.attributes, initialization: list.first("Initialization"), urls: list.all("SegmentURL"))
         } else if let base = levels.reversed().lazy.compactMap({ $0.first("SegmentBase") }).first {
-            let index = base["indexRange"].flatMap { try? DASHExpansion.range($0, "indexRange") }
-            let initialization = base.first("Initialization")?["range"].flatMap { try? DASHExpansion.range($0, "Initialization range") }
-            self = index.map { .indexedFile(index: $0, initialization: initialization) } ?? .unindexedFile
+            // A range written but unreadable is named: taken for none, it was "without an indexRange", or the
+            // video was fetched without its init section.
+            do throws(PlaylistError) {
+                let index = try base["indexRange"].map { text throws(PlaylistError) in try DASHExpansion.range(text, "indexRange") }
+                let initialization = try base.first("Initialization")?["range"].map { text throws(PlaylistError) in
+                    try DASHExpansion.range(text, "Initialization range")
+                }
+                self = index.map { .indexedFile(index: $0, initialization: initialization) } ?? .unindexedFile
+            } catch {
+                self = .unreadable(error)
+            }
         } else {
             self = .wholeFile
         }

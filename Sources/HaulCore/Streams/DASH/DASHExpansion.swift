@@ -59,6 +59,8 @@ struct DASHExpansion {
                 "the video is one file (SegmentBase) without an indexRange; download \(URLValidation.redacted(representation.base)) as a file"))
         case .wholeFile:
             return [try segment(sequence, seconds: representation.periodSeconds ?? 0, link: representation.base, range: nil, init: nil)]
+        case let .unreadable(error):
+            throw error
         }
     }
 
