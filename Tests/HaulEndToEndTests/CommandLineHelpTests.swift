@@ -39,6 +39,18 @@ struct CommandLineHelpTests {
         #expect(listed == 0, "\(listedErrors)")
     }
 
+    @Test func aNegativeIdOrRateIsNamedAsOne() async throws {
+        let state = try TemporaryDirectory()
+        for arguments in [["pause", "-1"], ["pause", "-7", "3"], ["remove", "-3"], ["limit", "1", "-5"], ["set-url", "-1", "http://127.0.0.1:9/a"]] {
+            let (status, _, errors) = try await Self.haul(arguments + ["--state-dir", state.path])
+            #expect(status == 2, "\(arguments): \(errors)")
+            #expect(errors.contains("'\(arguments.first { $0.hasPrefix("-") } ?? "")' is negative: task ids count from 1"), "\(arguments): \(errors)")
+        }
+        // A download's negative size still says what it is not.
+        let (add, _, addErrors) = try await Self.haul(["add", "--state-dir", state.path, "--min-split-size", "-1M", "http://127.0.0.1:9/a"])
+        #expect(add != 0 && !addErrors.contains("is negative: task ids"), "\(addErrors)")
+    }
+
     @Test func usageErrorsPointToTheHelpOfTheCommandThatRan() async throws {
         let (run, _, runErrors) = try await Self.haul(["--limit-rat", "1M"])
         #expect(run == 2 && runErrors.contains("(see `haul run --help`)"), "\(runErrors)")

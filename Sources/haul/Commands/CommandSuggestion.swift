@@ -49,6 +49,20 @@ enum CommandSuggestion {
         return nil
     }
 
+    /// What to say when a command's arguments did not parse because one is a negative number (`haul pause -1`,
+    /// `haul limit 1 -5`): the parser takes it for an option ("Unknown option '-7'") or for nothing at all.
+    /// Not for the commands with transfer options, whose values say themselves what is wrong with `-1M`.
+    static func negativeNumber(in arguments: [String]) -> String? {
+        let moved = Haul.subcommandFirst(arguments)
+        guard let command = moved.first, names.contains(command), !["run", "add", "daemon", "config"].contains(command)
+        else { return nil }
+        let negative = moved.dropFirst().first { token in
+            token.count > 1 && token.hasPrefix("-") && token.dropFirst().first?.isASCII == true
+                && token.dropFirst().first?.isNumber == true
+        }
+        return negative.map { "'\($0)' is negative: task ids count from 1 (see `haul list`), rates and sizes from 0" }
+    }
+
     /// Optimal string alignment distance (a swap of two neighbours counts as one edit).
     static func distance(_ first: String, _ second: String) -> Int {
         let a = Array(first), b = Array(second)

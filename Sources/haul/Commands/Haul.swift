@@ -63,8 +63,8 @@ extension Haul {
                 try command.run()
             }
         } catch {
-            let misplaced = CommandSuggestion.misplacedRunOption(in: arguments).map { CommandFailure.usage($0) }
-            FailureReport(misplaced ?? error, help: CommandSuggestion.help(for: subcommandFirst(arguments))).exit()
+            let suggestion = CommandSuggestion.misplacedRunOption(in: arguments) ?? CommandSuggestion.negativeNumber(in: arguments)
+            FailureReport(suggestion.map { CommandFailure.usage($0) } ?? error, help: CommandSuggestion.help(for: subcommandFirst(arguments))).exit()
         }
         ProcessExit.now(ExitStatus.success.rawValue)
     }
