@@ -3,6 +3,8 @@ import HaulCore
 /// The answer to `haul.rows`: a page of a snapshot's rows, so `haul list` through a running haul reads the queue a
 /// page at a time (100,000 rows as one answer took the CLI 304 MiB to decode).
 public struct RowsPage: Sendable, Codable {
+    /// Most rows a page holds.
+    public static let maxRows = 5_000
     /// The snapshot the page is from; the next page asked with it comes from the same snapshot while the owner
     /// still holds it (`ListingPin`).
     public var sequence: UInt64
@@ -13,6 +15,9 @@ public struct RowsPage: Sendable, Codable {
     /// What the schedule does now (`QueueSnapshot.schedule`).
     public var schedule: String?
     public var rows: [QueueSnapshot.Row]
+    /// The snapshot's other figures (counts, caps, schedule, warning) and no row: on the first page (`from` 0) from an
+    /// owner that sends them, so an attached list builds the whole snapshot from pages (`SnapshotAssembly`).
+    public var shell: QueueSnapshot?
 
     public init(sequence: UInt64, total: Int, from: Int, schedule: String?, rows: [QueueSnapshot.Row]) {
         self.sequence = sequence

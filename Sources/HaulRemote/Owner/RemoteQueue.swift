@@ -2,7 +2,8 @@ import HaulCore
 
 /// The owner's queue as an attached list sees it: snapshots mirrored into a local `SnapshotBox` by a
 /// long poll (each answer comes as soon as the owner publishes, as what changed since the last one), and
-/// commands sent in order.
+/// commands sent in order. A whole snapshot (the first, a restarted owner's, a change of more rows than a page) is
+/// read a page at a time (`SnapshotAssembly`), never as one answer holding the queue.
 ///
 /// A list outlives its owner: when the background haul stops answering, the last snapshot stays on screen with
 /// what became of the haul (`loss`) as its banner, and the mirror keeps asking, so the next background haul that
@@ -18,6 +19,8 @@ public final class RemoteQueue: Sendable {
     struct MirrorState {
         var current: QueueSnapshot
         var loss: OwnerLoss?
+        /// Rows decoded from the owner's answers so far: pages, deltas and whole snapshots.
+        var rowsReceived = 0
 
         /// What the list shows: the last snapshot, with the loss as its banner.
         var shown: QueueSnapshot {
@@ -38,21 +41,33 @@ public final class RemoteQueue: Sendable {
     /// Failed requests in a row before the owner counts as lost.
     static let failuresBeforeLoss = 3
 
+    /// While the first snapshot's rows are still read, how often the list is shown what came so far.
+    static let progressInterval = Duration.seconds(1)
+
     /// Starts mirroring the owner `ownerProcessID`, whose snapshot `first` is.
+    public convenience init(client: OwnerClient, first: QueueSnapshot, ownerProcessID: Int32) {
+        self.init(client: client, first: SnapshotAssembly(whole: first), ownerProcessID: ownerProcessID)
+    }
+
+    /// Starts mirroring the owner `ownerProcessID`, whose snapshot `first` is, whole or its first rows: the rest is
+    /// read a page at a time and shown as it comes, with a banner saying how far, before the mirror follows changes.
     /// Each snapshot published names the owner it came from (`ownerProcessID`), so a list follows a restarted one.
-    public init(client: OwnerClient, first: QueueSnapshot, ownerProcessID: Int32) {
+    /// - Parameter pageSize: the rows the owner sends in each answer while the rest of `first` is read.
+    public init(client: OwnerClient, first: SnapshotAssembly, ownerProcessID: Int32, pageSize: Int = RowsPage.maxRows) {
         self.client = client
-        var first = first
-        first.ownerProcessID = ownerProcessID
-        let state = PthreadMutex(MirrorState(current: first))
+        var shown = first.snapshot
+        shown.ownerProcessID = ownerProcessID
+        if !first.isWhole { shown.warning = first.progressNote }
+        let state = PthreadMutex(MirrorState(current: shown, rowsReceived: first.count))
         self.state = state
-        snapshots.publish(first)
+        snapshots.publish(shown)
         let (stream, continuation) = AsyncStream.makeStream(of: QueueCommand.self)
         commands = continuation
         let box = snapshots
         let mirror = Task {
-            var current = first
-            var index = Self.index(of: first)
+            var reading: SnapshotAssembly? = first.isWhole ? nil : first
+            var current = first.snapshot
+            var index = Self.index(of: current)
             var owner: Int32? = ownerProcessID
             var lastOwner = ownerProcessID
             var failures = 0
@@ -63,25 +78,50 @@ public final class RemoteQueue: Sendable {
                         owner = pid
                         lastOwner = pid
                     }
-                    let answer = try await client.snapshotChange(after: current.sequence, owner: owner ?? 0, wait: .seconds(10))
-                    failures = 0
-                    if let delta = answer.delta, let next = delta.applied(to: current, index: index) {
-                        if delta.order != nil { index = Self.index(of: next) }
-                        current = next
-                    } else {
-                        // Also a restarted owner, which counts from 1 again: take whatever it sends.
-                        if let full = answer.full {
-                            current = full
-                        } else {
-                            current = try await client.snapshot()
+                    var received = 0
+                    if var assembly = reading {
+                        var shownAt = ContinuousClock.now
+                        let followed = try await client.readRest(of: &assembly, pageSize: pageSize) { partial in
+                            guard !partial.isWhole, shownAt.duration(to: .now) >= Self.progressInterval else { return }
+                            shownAt = .now
+                            var shown = partial.snapshot
+                            shown.warning = partial.progressNote
+                            shown.ownerProcessID = owner
+                            box.publish(state.withLock { state in
+                                state.current = shown
+                                return state.shown
+                            })
                         }
+                        current = followed ? assembly.snapshot : try await client.wholeSnapshot(pageSize: pageSize)
+                        received = followed ? assembly.count - (reading?.count ?? 0) : current.rows.count
                         index = Self.index(of: current)
+                        reading = nil
+                    } else {
+                        let answer = try await client.snapshotChange(
+                            after: current.sequence, owner: owner ?? 0, pages: pageSize, wait: .seconds(10))
+                        received = answer.delta?.rows.count ?? 0
+                        if let delta = answer.delta, let next = delta.applied(to: current, index: index) {
+                            if delta.order != nil { index = Self.index(of: next) }
+                            current = next
+                        } else {
+                            // Also a restarted owner, which counts from 1 again: take whatever it sends, or read its
+                            // latest snapshot a page at a time.
+                            if let full = answer.full {
+                                current = full
+                            } else {
+                                current = try await client.wholeSnapshot(pageSize: pageSize)
+                            }
+                            received += current.rows.count
+                            index = Self.index(of: current)
+                        }
                     }
+                    failures = 0
                     current.ownerProcessID = owner
                     let next = current
-                    box.publish(state.withLock { state in
+                    box.publish(state.withLock { [received] state in
                         state.current = next
                         state.loss = nil
+                        state.rowsReceived += received
                         return state.shown
                     })
                 } catch {
@@ -119,6 +159,10 @@ public final class RemoteQueue: Sendable {
         }
         tasks = [mirror, watch, sender]
     }
+
+    /// Rows decoded from the owner's answers since the start (pages, deltas, whole snapshots): an update costs the
+    /// rows that changed, not the queue.
+    public var rowsReceived: Int { state.withLock(\.rowsReceived) }
 
     /// What became of the owner when it last failed to answer; nil while it answers.
     public var loss: OwnerLoss? { state.withLock { $0.loss } }
