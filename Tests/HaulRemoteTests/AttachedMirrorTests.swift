@@ -54,3 +54,21 @@ extension RowsPageTests {
         }
     }
 }
+
+/// What the attached list is shown: every change under a sequence of its own, the list's, since the list takes a
+/// snapshot with the sequence it drew as one it drew (more rows of one owner's snapshot, a banner, a restarted owner).
+@Suite struct MirrorStateTests {
+    @Test func eachSnapshotShownHasANewSequenceThoughTheOwnersIsTheSame() {
+        var state = RemoteQueue.MirrorState(current: QueueSnapshot(sequence: 40))
+        let first = state.shown()
+        state.current = QueueSnapshot(rows: SnapshotAssemblyTests.queue.rows, sequence: 40)
+        let more = state.shown()
+        let lost = state.setLoss(.suspended(pid: 7))
+        #expect(first.sequence < more.sequence && more.sequence < (lost?.sequence ?? 0))
+        #expect(lost?.warning == OwnerLoss.suspended(pid: 7).message && lost?.rows.count == SnapshotAssemblyTests.count)
+        #expect(state.setLoss(.suspended(pid: 7)) == nil, "no change, nothing to show")
+        // A restarted owner counts from 1 again: the list's sequence still goes up.
+        state.current = QueueSnapshot(sequence: 1)
+        #expect(state.shown().sequence > (lost?.sequence ?? .max))
+    }
+}

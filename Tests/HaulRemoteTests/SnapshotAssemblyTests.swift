@@ -41,6 +41,16 @@ import Testing
         #expect(assembly.snapshot.maxConcurrent == 2 && assembly.snapshot.schedule == Self.queue.schedule)
     }
 
+    @Test func tasksAddedTogetherHoldOneCopyOfTheirDetails() throws {
+        // Decoded, each row holds its own copy of the details (options, headers, group) its neighbours hold too.
+        #expect(!Self.queue.rows[1].task.sharesDetails(with: Self.queue.rows[0].task))
+        var assembly = try #require(SnapshotAssembly(first: Self.page(0..<4)))
+        _ = assembly.take(Self.page(4..<10))
+        let rows = assembly.snapshot.rows
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $1.task.sharesDetails(with: $0.task) })
+        #expect(rows == Self.queue.rows)
+    }
+
     @Test func aPageThatDoesNotFollowIsNotTaken() throws {
         var assembly = try #require(SnapshotAssembly(first: Self.page(0..<4)))
         var later = Self.queue

@@ -21,12 +21,22 @@ public final class RemoteQueue: Sendable {
         var loss: OwnerLoss?
         /// Rows decoded from the owner's answers so far: pages, deltas and whole snapshots.
         var rowsReceived = 0
+        /// The sequence of the last snapshot shown. The list's own count, not the owner's: what it shows changes
+        /// with no new snapshot from the owner (more rows of one read, a banner), and a restarted owner counts from 1
+        /// again, while the list takes a snapshot with the sequence it drew as one it drew.
+        private(set) var shownSequence: UInt64 = 0
 
-        /// What the list shows: the last snapshot, with the loss as its banner.
-        var shown: QueueSnapshot {
-            guard let loss else { return current }
+        init(current: QueueSnapshot, rowsReceived: Int = 0) {
+            self.current = current
+            self.rowsReceived = rowsReceived
+        }
+
+        /// What the list shows next: the last snapshot under a sequence of its own, with the loss as its banner.
+        mutating func shown() -> QueueSnapshot {
+            shownSequence += 1
             var shown = current
-            shown.warning = loss.message
+            shown.sequence = shownSequence
+            if let loss { shown.warning = loss.message }
             return shown
         }
 
@@ -34,7 +44,7 @@ public final class RemoteQueue: Sendable {
         mutating func setLoss(_ next: OwnerLoss?) -> QueueSnapshot? {
             guard next != loss else { return nil }
             loss = next
-            return shown
+            return shown()
         }
     }
 
@@ -50,17 +60,19 @@ public final class RemoteQueue: Sendable {
     }
 
     /// Starts mirroring the owner `ownerProcessID`, whose snapshot `first` is, whole or its first rows: the rest is
-    /// read a page at a time and shown as it comes, with a banner saying how far, before the mirror follows changes.
+    /// read a page at a time, a banner over the first rows counting it, and shown whole before the mirror follows
+    /// changes.
     /// Each snapshot published names the owner it came from (`ownerProcessID`), so a list follows a restarted one.
     /// - Parameter pageSize: the rows the owner sends in each answer while the rest of `first` is read.
     public init(client: OwnerClient, first: SnapshotAssembly, ownerProcessID: Int32, pageSize: Int = RowsPage.maxRows) {
         self.client = client
-        var shown = first.snapshot
-        shown.ownerProcessID = ownerProcessID
-        if !first.isWhole { shown.warning = first.progressNote }
-        let state = PthreadMutex(MirrorState(current: shown, rowsReceived: first.count))
+        var start = first.snapshot
+        start.ownerProcessID = ownerProcessID
+        if !first.isWhole { start.warning = first.progressNote }
+        var mirrorState = MirrorState(current: start, rowsReceived: first.count)
+        snapshots.publish(mirrorState.shown())
+        let state = PthreadMutex(mirrorState)
         self.state = state
-        snapshots.publish(shown)
         let (stream, continuation) = AsyncStream.makeStream(of: QueueCommand.self)
         commands = continuation
         let box = snapshots
@@ -81,15 +93,14 @@ public final class RemoteQueue: Sendable {
                     var received = 0
                     if var assembly = reading {
                         var shownAt = ContinuousClock.now
+                        // Meanwhile the list keeps the rows it shows and its banner counts the rest: a list of many
+                        // rows shown again for each page would redo its work for all of them each time.
                         let followed = try await client.readRest(of: &assembly, pageSize: pageSize) { partial in
                             guard !partial.isWhole, shownAt.duration(to: .now) >= Self.progressInterval else { return }
                             shownAt = .now
-                            var shown = partial.snapshot
-                            shown.warning = partial.progressNote
-                            shown.ownerProcessID = owner
                             box.publish(state.withLock { state in
-                                state.current = shown
-                                return state.shown
+                                state.current.warning = partial.progressNote
+                                return state.shown()
                             })
                         }
                         current = followed ? assembly.snapshot : try await client.wholeSnapshot(pageSize: pageSize)
@@ -122,7 +133,7 @@ public final class RemoteQueue: Sendable {
                         state.current = next
                         state.loss = nil
                         state.rowsReceived += received
-                        return state.shown
+                        return state.shown()
                     })
                 } catch {
                     owner = nil

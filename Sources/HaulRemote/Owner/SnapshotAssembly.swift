@@ -1,7 +1,7 @@
 import HaulCore
 
 /// A whole snapshot built from the owner's `haul.rows` pages (the owner holds that snapshot while they are read,
-/// `ListingPin`): an attached list shows the first page at once and the rest as it comes, and never decodes the
+/// `ListingPin`): an attached list shows the first page at once and the rest once read, and never decodes the
 /// queue as one answer (100,000 rows as one answer took the list 7.7 s and 307 MiB).
 ///
 /// Pure: it takes pages and says whether each followed; `OwnerClient.readRest(of:)` asks for them.
@@ -20,7 +20,9 @@ public struct SnapshotAssembly: Sendable {
         else { return nil }
         self.shell = shell
         total = page.total
-        rows = page.rows
+        rows = []
+        rows.reserveCapacity(page.rows.count)
+        append(page.rows)
     }
 
     /// A snapshot already whole.
@@ -44,8 +46,20 @@ public struct SnapshotAssembly: Sendable {
               rows.count + page.rows.count <= total
         else { return false }
         if rows.capacity < total { rows.reserveCapacity(total) }
-        rows.append(contentsOf: page.rows)
+        append(page.rows)
         return true
+    }
+
+    /// Appends `page`, each task holding one copy of the directory and the details it shares with the task before it
+    /// (tasks added together have equal ones), as the store's reader does: decoded, each row held copies of its own.
+    private mutating func append(_ page: [QueueSnapshot.Row]) {
+        for var row in page {
+            if let previous = rows.last?.task {
+                if row.task.directory == previous.directory { row.task.directory = previous.directory }
+                row.task.shareDetails(with: previous)
+            }
+            rows.append(row)
+        }
     }
 
     /// The snapshot as read so far: its figures and the rows read (counted again from them while it is not whole).
