@@ -104,6 +104,8 @@ public final class RemoteQueue: Sendable {
                             })
                         }
                         current = followed ? assembly.snapshot : try await client.wholeSnapshot(pageSize: pageSize)
+                        // The pages' answers and their decoding's working memory, freed in small blocks, go back.
+                        FreedMemory.giveBack()
                         received = followed ? assembly.count - (reading?.count ?? 0) : current.rows.count
                         index = Self.index(of: current)
                         reading = nil
