@@ -71,4 +71,13 @@ extension RowsPageTests {
         state.current = QueueSnapshot(sequence: 1)
         #expect(state.shown().sequence > (lost?.sequence ?? .max))
     }
+
+    @Test func aDeltaIsPlacedByTheRowsItBringsNotByAnIndexOfEveryTask() {
+        let queue = SnapshotAssemblyTests.queue
+        var stranger = queue.rows[0]
+        stranger.task.id = TaskID(99)
+        let index = RemoteQueue.index(of: [queue.rows[8], queue.rows[3], stranger], in: queue)
+        #expect(index == [TaskID(9): 8, TaskID(4): 3], "the delta's tasks only; one not in the queue has no place")
+        #expect(RemoteQueue.index(of: [], in: queue).isEmpty)
+    }
 }

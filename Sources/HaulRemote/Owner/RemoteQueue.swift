@@ -79,7 +79,6 @@ public final class RemoteQueue: Sendable {
         let mirror = Task {
             var reading: SnapshotAssembly? = first.isWhole ? nil : first
             var current = first.snapshot
-            var index = Self.index(of: current)
             var owner: Int32? = ownerProcessID
             var lastOwner = ownerProcessID
             var failures = 0
@@ -107,14 +106,13 @@ public final class RemoteQueue: Sendable {
                         // The pages' answers and their decoding's working memory, freed in small blocks, go back.
                         FreedMemory.giveBack()
                         received = followed ? assembly.count - (reading?.count ?? 0) : current.rows.count
-                        index = Self.index(of: current)
                         reading = nil
                     } else {
                         let answer = try await client.snapshotChange(
                             after: current.sequence, owner: owner ?? 0, pages: pageSize, wait: .seconds(10))
                         received = answer.delta?.rows.count ?? 0
-                        if let delta = answer.delta, let next = delta.applied(to: current, index: index) {
-                            if delta.order != nil { index = Self.index(of: next) }
+                        if let delta = answer.delta,
+                           let next = delta.applied(to: current, index: Self.index(of: delta.rows, in: current)) {
                             current = next
                         } else {
                             // Also a restarted owner, which counts from 1 again: take whatever it sends, or read its
@@ -125,7 +123,6 @@ public final class RemoteQueue: Sendable {
                                 current = try await client.wholeSnapshot(pageSize: pageSize)
                             }
                             received += current.rows.count
-                            index = Self.index(of: current)
                         }
                     }
                     failures = 0
@@ -180,9 +177,18 @@ public final class RemoteQueue: Sendable {
     /// What became of the owner when it last failed to answer; nil while it answers.
     public var loss: OwnerLoss? { state.withLock { $0.loss } }
 
-    /// Where each task's row is in `snapshot`.
-    static func index(of snapshot: QueueSnapshot) -> [TaskID: Int] {
-        Dictionary(snapshot.rows.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Where the tasks of `rows` (a delta's, a few) are in `snapshot`, found in one pass: no index of every task is
+    /// kept between updates (for 100,000 tasks it took several MiB).
+    static func index(of rows: [QueueSnapshot.Row], in snapshot: QueueSnapshot) -> [TaskID: Int] {
+        guard !rows.isEmpty else { return [:] }
+        let wanted = Set(rows.map(\.id))
+        var index: [TaskID: Int] = [:]
+        index.reserveCapacity(wanted.count)
+        for (position, row) in snapshot.rows.enumerated() where wanted.contains(row.id) && index[row.id] == nil {
+            index[row.id] = position
+            if index.count == wanted.count { break }
+        }
+        return index
     }
 
     public func send(_ command: QueueCommand) { commands.yield(command) }
