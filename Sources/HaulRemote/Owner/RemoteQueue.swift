@@ -55,8 +55,8 @@ public final class RemoteQueue: Sendable {
     static let progressInterval = Duration.seconds(1)
 
     /// Starts mirroring the owner `ownerProcessID`, whose snapshot `first` is.
-    public convenience init(client: OwnerClient, first: QueueSnapshot, ownerProcessID: Int32) {
-        self.init(client: client, first: SnapshotAssembly(whole: first), ownerProcessID: ownerProcessID)
+    public convenience init(client: OwnerClient, first: QueueSnapshot, ownerProcessID: Int32, pageSize: Int = RowsPage.maxRows) {
+        self.init(client: client, first: SnapshotAssembly(whole: first), ownerProcessID: ownerProcessID, pageSize: pageSize)
     }
 
     /// Starts mirroring the owner `ownerProcessID`, whose snapshot `first` is, whole or its first rows: the rest is
