@@ -47,9 +47,9 @@ struct HaulMethods: Sendable {
         }
     }
 
-    /// `haul.rows([{"from": N, "limit": L, "sequence": S, "follow": true}])`: rows N..<N+L (at most `RowsPage.maxRows`)
-    /// of snapshot S while a listing holds it, else of the latest, as a `RowsPage`; a limit of 0 gives no row, only the
-    /// figures. The first page (N = 0) carries the snapshot's other figures (`RowsPage.shell`). With `follow` (an
+    /// `haul.rows([{"from": N, "limit": L, "sequence": S, "follow": true, "packed": true}])`: rows N..<N+L (at most
+    /// `RowsPage.maxRows`) of snapshot S while a listing holds it, else of the latest, as a `RowsPage` (its rows
+    /// `PackedRows` with `packed`); a limit of 0 gives no row, only the figures. The first page (N = 0) carries the snapshot's other figures (`RowsPage.shell`). With `follow` (an
     /// attached list reading its first snapshot) the snapshot is kept for that list's next `haul.snapshot`, which is
     /// then a delta from it.
     func encodedRows(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
@@ -57,6 +57,7 @@ struct HaulMethods: Sendable {
         var page = RowsPage(
             sequence: snapshot.sequence, total: snapshot.rows.count, from: range.lowerBound, schedule: snapshot.schedule,
             rows: Array(snapshot.rows[range]))
+        page.packsRows = params.first?.objectValue?["packed"] == .bool(true)
         if range.lowerBound == 0 {
             page.shell = snapshot.shell
             if params.first?.objectValue?["follow"] == .bool(true) { history.record(snapshot) }

@@ -33,10 +33,11 @@ public struct OwnerClient: Sendable {
     }
 
     /// Rows `from..<from + limit` of the owner's snapshot `sequence` while it holds it for a listing, else of its
-    /// latest (`haul.rows`).
-    public func rows(from: Int, limit: Int, sequence: UInt64? = nil) async throws -> RowsPage {
+    /// latest (`haul.rows`); `packed` asks for them as `PackedRows`.
+    public func rows(from: Int, limit: Int, sequence: UInt64? = nil, packed: Bool = false) async throws -> RowsPage {
         var options: [String: JSONValue] = ["from": .int(Int64(from)), "limit": .int(Int64(limit))]
         if let sequence { options["sequence"] = .int(Int64(clamping: sequence)) }
+        if packed { options["packed"] = .bool(true) }
         return try await decodedCall("haul.rows", options, client: client)
     }
 
@@ -44,7 +45,7 @@ public struct OwnerClient: Sendable {
     /// this caller's next `snapshotChange` (a delta from it); nil when the owner is older than this client (its pages
     /// carry no figures, or it has no pages).
     public func firstPage(limit: Int) async throws -> SnapshotAssembly? {
-        let options: [String: JSONValue] = ["from": 0, "limit": .int(Int64(limit)), "follow": .bool(true)]
+        let options: [String: JSONValue] = ["from": 0, "limit": .int(Int64(limit)), "follow": .bool(true), "packed": .bool(true)]
         do {
             return SnapshotAssembly(first: try await decodedCall("haul.rows", options, client: client))
         } catch OwnerCallError.refused {
@@ -60,13 +61,13 @@ public struct OwnerClient: Sendable {
     ) async throws -> Bool {
         let sequence = assembly.sequence
         var ahead: Task<RowsPage, any Error>? = assembly.next.map { next in
-            Task { [self] in try await rows(from: next, limit: pageSize, sequence: sequence) }
+            Task { [self] in try await rows(from: next, limit: pageSize, sequence: sequence, packed: true) }
         }
         while let asked = ahead {
             let page = try await asked.value
             guard assembly.take(page) else { return false }
             ahead = assembly.next.map { next in
-                Task { [self] in try await rows(from: next, limit: pageSize, sequence: sequence) }
+                Task { [self] in try await rows(from: next, limit: pageSize, sequence: sequence, packed: true) }
             }
             progress(assembly)
         }
