@@ -49,9 +49,9 @@ struct HaulMethods: Sendable {
 
     /// `haul.rows([{"from": N, "limit": L, "sequence": S, "follow": true, "packed": true}])`: rows N..<N+L (at most
     /// `RowsPage.maxRows`) of snapshot S while a listing holds it, else of the latest, as a `RowsPage` (its rows
-    /// `PackedRows` with `packed`); a limit of 0 gives no row, only the figures. The first page (N = 0) carries the snapshot's other figures (`RowsPage.shell`). With `follow` (an
-    /// attached list reading its first snapshot) the snapshot is kept for that list's next `haul.snapshot`, which is
-    /// then a delta from it.
+    /// `PackedRows` with `packed`); a limit of 0 gives no row, only the figures. The first page (N = 0) carries the
+    /// snapshot's other figures (`RowsPage.shell`). With `follow` (an attached list reading its first snapshot) the
+    /// snapshot is kept for that list's next `haul.snapshot`, which is then a delta from it.
     func encodedRows(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
         let (snapshot, range) = page(params)
         var page = RowsPage(
