@@ -66,6 +66,7 @@ public struct SnapshotAssembly: Sendable {
     public var snapshot: QueueSnapshot {
         var snapshot = shell
         snapshot.rows = rows
+        snapshot.rowsToCome = total - rows.count
         return snapshot
     }
 

@@ -14,6 +14,7 @@ enum FirstScreen {
         var snapshot = QueueSnapshot(
             rows: first.map { QueueSnapshot.Row(task: $0, bytesReceived: $0.bytesDone) }, maxConcurrent: maxConcurrent)
         snapshot.warning = "reading the queue: \(first.count) of \(total) tasks"
+        snapshot.rowsToCome = total - first.count
         return snapshot
     }
 }
