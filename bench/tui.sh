@@ -129,7 +129,7 @@ tmux -L "$sock" send-keys -t b q
 
 printf 'live list, %d tasks, %s\n' "$tasks" "$mode"
 printf '  first frame      %6d ms   (target < %d; the process used %d ms of CPU until then)\n' "$first" "$first_target" "$first_cpu"
-printf '  every row shown  %6d ms   (attached: the rest read a page at a time after the first frame)\n' "$whole"
+printf '  every row shown  %6d ms   (a long queue: its first screen drawn first, the rest read after it)\n' "$whole"
 printf '  key -> screen    %6d ms   (target < 50; one screen poll through tmux costs %d ms)\n' "$key" "$poll"
 printf '  filter opens     %6d ms   (/ and "file-": six keys; target < 50 a key)\n' "$filter_first"
 printf '  filter key       %6d ms   (slowest of 4 keys narrowing %d tasks to "%s"; target < 50)\n' "$filter_max" "$tasks" "$filtered"
