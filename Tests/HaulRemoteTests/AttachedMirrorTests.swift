@@ -79,5 +79,7 @@ extension RowsPageTests {
         let index = RemoteQueue.index(of: [queue.rows[8], queue.rows[3], stranger], in: queue)
         #expect(index == [TaskID(9): 8, TaskID(4): 3], "the delta's tasks only; one not in the queue has no place")
         #expect(RemoteQueue.index(of: [], in: queue).isEmpty)
+        // The running task's row, found among the running rows.
+        #expect(RemoteQueue.index(of: [queue.rows[1]], in: queue) == [TaskID(2): 1])
     }
 }
