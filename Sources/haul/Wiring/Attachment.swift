@@ -31,8 +31,6 @@ enum Attachment {
         } catch {
             throw CommandFailure.ownerUnreachable(pid: nil, context: "to attach the live list", reason: "\(error)")
         }
-        // The answers the list reads (pages of rows) and what it frees in large blocks go back at once.
-        FreedMemory.mapLargeBlocksApart()
         let remote = RemoteQueue(client: owner, first: first, ownerProcessID: pid)
         let signals = SignalTrap()
         signals.install {}
