@@ -69,6 +69,9 @@ public struct QueueSnapshot: Sendable, Equatable, Codable {
     public var scheduleCap: RateLimit?
     /// When the schedule lets the queue run again (`23:00`, `Mon 01:00`, `never`), while it holds the queue; else nil.
     public var scheduleHeldUntil: String?
+    /// Tasks of the queue not in `rows` yet: a long queue's first screen, shown while the rest is read (an attached
+    /// list's first page, a live list's first tasks); 0 in a whole snapshot. Not sent: a snapshot sent is whole.
+    public var rowsToCome = 0
     /// The process that owns the queue, as an attached list last reached it (it changes when the background haul
     /// is restarted); nil in the owner's own snapshots.
     public var ownerProcessID: Int32?

@@ -9,8 +9,6 @@ struct HaulMethods: Sendable {
     let processID: Int32
     let history = SnapshotHistory()
     let listing = ListingPin()
-    /// Most rows a `haul.rows` page holds.
-    static let maxPageRows = 5_000
     /// Reads the settings file again and applies it (nil: this owner has none to read).
     let reload: (@Sendable () async -> SettingsReloadAnswer)?
 
@@ -18,7 +16,9 @@ struct HaulMethods: Sendable {
     /// than N (at once without `after`), or the latest after the timeout (default 10 s, at most 60 s).
     ///
     /// With `delta` the answer is a `SnapshotAnswer`: what changed since snapshot N when this process (pid
-    /// `owner`) served N lately, else the whole snapshot.
+    /// `owner`) served N lately, else the whole snapshot. With `"pages": P` too, a caller that reads a whole snapshot
+    /// P rows at a time (`haul.rows` with `follow`) gets no whole one, nor a delta of more than P rows: the answer then
+    /// holds only the latest snapshot's sequence.
     func encodedSnapshot(_ params: [JSONValue]) async throws(RPCError) -> [UInt8] {
         let options = params.first?.objectValue ?? [:]
         let snapshot: QueueSnapshot
@@ -33,24 +33,35 @@ struct HaulMethods: Sendable {
             guard options["delta"] == .bool(true) else { return try SnapshotJSON.encode(snapshot) }
             // Kept for the attached list's next call; a plain listing keeps nothing after its answer.
             history.record(snapshot)
+            let pageRows = options["pages"]?.integerValue
             if let after, options["owner"]?.integerValue == Int64(processID), let base = history.snapshot(sequence: after) {
-                var answer = SnapshotAnswer()
-                answer.delta = QueueSnapshotDelta(from: base, to: snapshot)
-                return Array(try JSONEncoder().encode(answer))
+                let delta = QueueSnapshotDelta(from: base, to: snapshot)
+                if Int64(delta.rows.count) <= pageRows ?? .max {
+                    return Array(try JSONEncoder().encode(SnapshotAnswer(delta: delta)))
+                }
             }
+            if pageRows != nil { return Array(try JSONEncoder().encode(SnapshotAnswer(sequence: snapshot.sequence))) }
             return Array(#"{"full":"#.utf8) + (try SnapshotJSON.encode(snapshot)) + Array("}".utf8)
         } catch {
             throw .failed("could not encode the snapshot: \(error)")
         }
     }
 
-    /// `haul.rows([{"from": N, "limit": L, "sequence": S}])`: rows N..<N+L (at most `maxPageRows`) of snapshot S
-    /// while a listing holds it, else of the latest, as a `RowsPage`; a limit of 0 gives no row, only the figures.
+    /// `haul.rows([{"from": N, "limit": L, "sequence": S, "follow": true, "packed": true}])`: rows N..<N+L (at most
+    /// `RowsPage.maxRows`) of snapshot S while a listing holds it, else of the latest, as a `RowsPage` (its rows
+    /// `PackedRows` with `packed`); a limit of 0 gives no row, only the figures. The first page (N = 0) carries the
+    /// snapshot's other figures (`RowsPage.shell`). With `follow` (an attached list reading its first snapshot) the
+    /// snapshot is kept for that list's next `haul.snapshot`, which is then a delta from it.
     func encodedRows(_ params: [JSONValue]) throws(RPCError) -> [UInt8] {
         let (snapshot, range) = page(params)
-        let page = RowsPage(
+        var page = RowsPage(
             sequence: snapshot.sequence, total: snapshot.rows.count, from: range.lowerBound, schedule: snapshot.schedule,
             rows: Array(snapshot.rows[range]))
+        page.packsRows = params.first?.objectValue?["packed"] == .bool(true)
+        if range.lowerBound == 0 {
+            page.shell = snapshot.shell
+            if params.first?.objectValue?["follow"] == .bool(true) { history.record(snapshot) }
+        }
         return try encodedPage(page)
     }
 
@@ -83,7 +94,7 @@ struct HaulMethods: Sendable {
     private func page(_ params: [JSONValue]) -> (QueueSnapshot, Range<Int>) {
         let options = params.first?.objectValue ?? [:]
         let from = max(options["from"]?.integerValue ?? 0, 0)
-        let limit = min(max(options["limit"]?.integerValue ?? 1_000, 0), Int64(Self.maxPageRows))
+        let limit = min(max(options["limit"]?.integerValue ?? 1_000, 0), Int64(RowsPage.maxRows))
         let pinned = options["sequence"]?.integerValue.flatMap { $0 >= 0 ? listing.snapshot(sequence: UInt64($0)) : nil }
         let snapshot = pinned ?? access.snapshot()
         let start = Int(min(from, Int64(snapshot.rows.count)))

@@ -25,8 +25,16 @@ final class SnapshotHistory: Sendable {
 }
 
 /// The answer to `haul.snapshot` with `delta`: a whole snapshot, or what changed since the one the
-/// caller holds.
+/// caller holds; to a caller that reads whole snapshots by pages (`pages`), the latest one's sequence instead of it.
 public struct SnapshotAnswer: Sendable, Codable {
     public var full: QueueSnapshot?
     public var delta: QueueSnapshotDelta?
+    /// The latest snapshot's sequence, when neither `full` nor `delta` is sent: its rows are to be read by pages.
+    public var sequence: UInt64?
+
+    public init(full: QueueSnapshot? = nil, delta: QueueSnapshotDelta? = nil, sequence: UInt64? = nil) {
+        self.full = full
+        self.delta = delta
+        self.sequence = sequence
+    }
 }

@@ -33,11 +33,56 @@ public struct OwnerClient: Sendable {
     }
 
     /// Rows `from..<from + limit` of the owner's snapshot `sequence` while it holds it for a listing, else of its
-    /// latest (`haul.rows`).
-    public func rows(from: Int, limit: Int, sequence: UInt64? = nil) async throws -> RowsPage {
+    /// latest (`haul.rows`); `packed` asks for them as `PackedRows`.
+    public func rows(from: Int, limit: Int, sequence: UInt64? = nil, packed: Bool = false) async throws -> RowsPage {
         var options: [String: JSONValue] = ["from": .int(Int64(from)), "limit": .int(Int64(limit))]
         if let sequence { options["sequence"] = .int(Int64(clamping: sequence)) }
+        if packed { options["packed"] = .bool(true) }
         return try await decodedCall("haul.rows", options, client: client)
+    }
+
+    /// The first `limit` rows of the owner's latest snapshot as the start of a whole one, which the owner keeps for
+    /// this caller's next `snapshotChange` (a delta from it); nil when the owner is older than this client (its pages
+    /// carry no figures, or it has no pages).
+    public func firstPage(limit: Int) async throws -> SnapshotAssembly? {
+        let options: [String: JSONValue] = ["from": 0, "limit": .int(Int64(limit)), "follow": .bool(true), "packed": .bool(true)]
+        do {
+            return SnapshotAssembly(first: try await decodedCall("haul.rows", options, client: client))
+        } catch OwnerCallError.refused {
+            return nil
+        }
+    }
+
+    /// Reads the rest of `assembly` a page of `pageSize` at a time (the next page is asked while this one is taken),
+    /// calling `progress` after each; false when a page did not follow (the owner no longer holds that snapshot).
+    public func readRest(
+        of assembly: inout SnapshotAssembly, pageSize: Int = RowsPage.maxRows,
+        progress: (SnapshotAssembly) -> Void = { _ in }
+    ) async throws -> Bool {
+        let sequence = assembly.sequence
+        var ahead: Task<RowsPage, any Error>? = assembly.next.map { next in
+            Task { [self] in try await rows(from: next, limit: pageSize, sequence: sequence, packed: true) }
+        }
+        while let asked = ahead {
+            let page = try await asked.value
+            guard assembly.take(page) else { return false }
+            ahead = assembly.next.map { next in
+                Task { [self] in try await rows(from: next, limit: pageSize, sequence: sequence, packed: true) }
+            }
+            progress(assembly)
+        }
+        return true
+    }
+
+    /// The owner's latest snapshot, whole, read a page at a time (from an owner older than this client, as one
+    /// answer); kept by the owner for this caller's next `snapshotChange`.
+    public func wholeSnapshot(pageSize: Int = RowsPage.maxRows) async throws -> QueueSnapshot {
+        // A second listing can take the owner's hold of the snapshot between two pages: begin again, a few times.
+        for _ in 0..<3 {
+            guard var assembly = try await firstPage(limit: pageSize) else { break }
+            if try await readRest(of: &assembly, pageSize: pageSize) { return assembly.snapshot }
+        }
+        return try await snapshot()
     }
 
     /// Every row of one snapshot, in its order, handed to `body` a page at a time as read (the next page is read
@@ -89,15 +134,22 @@ public struct OwnerClient: Sendable {
     }
 
     /// The first snapshot newer than `sequence` as what changed since then (the owner, pid `owner`, served
-    /// that one lately), else whole; waiting up to `wait`.
-    public func snapshotChange(after sequence: UInt64, owner: Int32, wait: Duration = .seconds(10)) async throws -> SnapshotAnswer {
-        let options: [String: JSONValue] = [
+    /// that one lately), else whole; waiting up to `wait`. With `pages` (rows a page), the owner sends no whole
+    /// snapshot, nor a delta of more rows than a page, but the latest one's sequence: the caller reads it with
+    /// `wholeSnapshot(pageSize:)`.
+    public func snapshotChange(
+        after sequence: UInt64, owner: Int32, pages: Int? = nil, wait: Duration = .seconds(10)
+    ) async throws -> SnapshotAnswer {
+        var options: [String: JSONValue] = [
             "after": .int(Int64(clamping: sequence)), "timeout": .int(wait.milliseconds), "delta": .bool(true),
             "owner": .int(Int64(owner)),
         ]
+        if let pages { options["pages"] = .int(Int64(pages)) }
         let answer: SnapshotAnswer = try await snapshotCall(
             options, client: RemoteClient(socketPath: client.socketPath, timeout: wait + .seconds(5)))
-        guard answer.full != nil || answer.delta != nil else { throw OwnerCallError.unexpected("haul.snapshot") }
+        guard answer.full != nil || answer.delta != nil || (pages != nil && answer.sequence != nil) else {
+            throw OwnerCallError.unexpected("haul.snapshot")
+        }
         return answer
     }
 

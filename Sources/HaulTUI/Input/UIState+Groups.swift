@@ -27,6 +27,11 @@ extension UIState {
         }
         guard let row = selected, row.isGroup, let name = row.group else { return nil }
         let members = row.members
+        if context.rowsToCome > 0, [.toggleMark, .toggleSelected, .remove].contains(action) {
+            // A group's keys act on all of it: not on the part of it read so far.
+            state.message = Message("\(row.name): \(context.rowsToCome) tasks still to read, its keys wait for all of it")
+            return (state, [])
+        }
         switch action {
         case .showDetails:
             state.setExpanded(name, !view.expanded.contains(name))

@@ -204,6 +204,8 @@ public struct UIContext: Sendable, Equatable {
     /// What the schedule does now, and whether the user set it aside (`z`).
     public var schedule: String?
     public var scheduleSuspended = false
+    /// Tasks of the queue the snapshot does not hold yet (`QueueSnapshot.rowsToCome`): a group's keys wait for them.
+    public var rowsToCome = 0
     /// Where added URLs are downloaded.
     public var downloadDirectory: String
     /// The proxies of added URLs.
@@ -261,6 +263,7 @@ public struct UIContext: Sendable, Equatable {
         overallLimit = snapshot.overallLimit
         schedule = snapshot.schedule
         scheduleSuspended = snapshot.scheduleSuspended
+        rowsToCome = snapshot.rowsToCome
     }
 
     func rows(_ list: UIState.ListKind) -> RowList { list == .downloading ? downloading : completed }

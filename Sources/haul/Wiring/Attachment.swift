@@ -7,17 +7,25 @@ import HaulTUI
 
 /// The live list attached to a background haul: its snapshots, its commands; `q` closes only the view.
 enum Attachment {
+    /// Rows read before the first screen: more than a screen shows, a small part of a long queue.
+    static let firstRows = 2_000
+
     /// `linkCheck`: how a new link that may continue a task is asked (`QueueEndpoint.add`); `again`: the options
     /// a hint repeats so its command finds the same queue (`StateOptions.repeated`).
     static func run(
         owner: OwnerClient, newTasks: [NewTask], linkCheck: TransferOptions, terminal: TerminalOptions, again: String = ""
     ) async throws -> ExitStatus {
         let pid: Int32
-        let first: QueueSnapshot
+        let first: SnapshotAssembly
         do {
             pid = try await owner.processID()
             if !newTasks.isEmpty { reportAdded(try await QueueEndpoint.owner(owner, pid: pid).add(newTasks, checking: linkCheck), again: again) }
-            first = try await owner.snapshot()
+            // The first screen from the first rows; the rest follows a page at a time (an older owner sends it whole).
+            if let page = try await owner.firstPage(limit: firstRows) {
+                first = page
+            } else {
+                first = SnapshotAssembly(whole: try await owner.snapshot())
+            }
         } catch let failure as CommandFailure {
             throw failure
         } catch {
@@ -45,7 +53,16 @@ enum Attachment {
         case let .failure(error as TerminalUnavailable):
             // No screen to draw on (TERM=dumb, an unknown TERM): the queue as it stands, and what to use instead.
             let format = QueueListing.Format(ascii: !CharacterLocale.adopt())
-            for row in remote.snapshots.read().rows { QueueListing.line(row, format).map { print($0) } }
+            // The whole queue, as `haul list` prints it (the mirror may not have read every row yet).
+            var printed = false
+            do {
+                _ = try await owner.forEachLines(format: format) { page in
+                    printed = true
+                    print(page.text, terminator: "")
+                }
+            } catch {
+                if !printed { for row in remote.snapshots.read().rows { QueueListing.line(row, format).map { print($0) } } }
+            }
             note("\(error.reason): the queue of the background haul (pid \(pid)) is printed instead of the live list;"
                 + " `haul list\(again)` prints it again, `haul stop\(again)` ends the downloads")
             return .success

@@ -13,6 +13,7 @@ final class Composition {
     let configuration: DownloadController.Configuration
     let snapshots = SnapshotBox()
     let signals = SignalTrap()
+    private let store: SQLiteTaskStore
 
     /// The controller's events for a headless run, subscribed before anything happens so none is missed.
     private let headlessEvents: AsyncStream<ControllerEvent>?
@@ -21,6 +22,7 @@ final class Composition {
         // A -j on the command line (already in `configuration`) wins over the stored limit, and becomes it.
         if let explicitConcurrency { try? store.saveMaxConcurrent(explicitConcurrency) }
         self.configuration = configuration
+        self.store = store
         controller = DownloadController(
             store: store, driver: CurlTransferDriver(), snapshots: snapshots, configuration: configuration)
         headlessEvents = headless ? controller.events() : nil
@@ -52,8 +54,18 @@ final class Composition {
         let forwarding = Task {
             for await command in commands { await controller.perform(command) }
         }
-        await controller.publishInitialSnapshot()
-        let run = Task { await controller.run() }
+        // A long queue's first screen is drawn while the controller reads it whole; a short one is read first.
+        let run: Task<DownloadController.RunSummary, Never>
+        if let first = FirstScreen.snapshot(of: store, maxConcurrent: configuration.maxConcurrent) {
+            snapshots.publish(first)
+            run = Task {
+                await controller.publishInitialSnapshot()
+                return await controller.run()
+            }
+        } else {
+            await controller.publishInitialSnapshot()
+            run = Task { await controller.run() }
+        }
         let end = await InteractiveSession.runOnKeyThread(
             snapshots: snapshots, send: { sink.yield($0) }, options: options, stopRequested: signals.requested)
         sink.finish()

@@ -1,0 +1,72 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Testing
+@testable import HaulRemote
+
+/// An owner older than the attached list's pages: it has no `haul.rows`, and its `haul.snapshot` knows no `pages`
+/// (whole snapshots, and deltas of any size). The real dispatcher behind a filter that makes it so.
+final class OwnerBeforePages: RPCService {
+    let current: RPCDispatcher
+
+    init(_ current: RPCDispatcher) { self.current = current }
+
+    func answer(_ body: [UInt8], from caller: RPCCaller) async -> RPCReply {
+        guard var request = (try? JSONValue.parse(body))?.objectValue else { return await current.answer(body, from: caller) }
+        if request["method"] == .string("haul.rows") {
+            return RPCReply(body: Array(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found."}}"#.utf8), httpStatus: 400)
+        }
+        if var params = request["params"]?.arrayValue, var options = params.first?.objectValue {
+            options["pages"] = nil
+            params[0] = .object(options)
+            request["params"] = .array(params)
+        }
+        return await current.answer(RPCDispatcher.encode(.object(request)), from: caller)
+    }
+
+    func notifications() -> AsyncStream<[UInt8]> { current.notifications() }
+}
+
+/// A newer list attached to an older owner takes its snapshots whole, as lists before pages did.
+@Suite(.timeLimit(.minutes(1))) struct OwnerBeforePagesTests {
+    static let count = 300
+    let store = MemoryTaskStore()
+    let driver = ScriptedDriver()
+    let box = SnapshotBox()
+
+    @Test func aListAttachedToAnOwnerWithoutPagesTakesItsSnapshotsWhole() async throws {
+        let controller = DownloadController(store: store, driver: driver, snapshots: box, configuration: .init(maxConcurrent: 1))
+        await controller.perform(.add((1...Self.count).map {
+            NewTask(url: "http://127.0.0.1:9/f\($0).bin", directory: "/tmp/haul-rpc-tests")
+        }))
+        let access = ControllerAccess(controller: controller, snapshots: box, stop: { await controller.stop() })
+        let dispatcher = RPCDispatcher(
+            access: access, intake: TaskIntake(defaultDirectory: "/tmp/haul-rpc-tests", allowedDirectories: []), secret: nil,
+            processID: 42)
+        let directory = try TemporaryDirectory(prefix: "haul-old-owner")
+        let server = RPCServer(
+            service: OwnerBeforePages(dispatcher), configuration: RPCServerConfiguration(socketPath: directory.file("haul.sock")))
+        try await server.start()
+        do {
+            try await attach(OwnerClient(socketPath: directory.file("haul.sock")), to: controller)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    func attach(_ client: OwnerClient, to controller: DownloadController) async throws {
+        // No pages: the list asks for the snapshot whole, and the mirror follows the owner as before.
+        #expect(try await client.firstPage(limit: 100) == nil)
+        #expect(try await client.wholeSnapshot(pageSize: 100).rows.count == Self.count)
+        let remote = RemoteQueue(client: client, first: try await client.snapshot(), ownerProcessID: 42, pageSize: 100)
+        defer { remote.close() }
+        // More rows change than a page holds: the older owner sends them as one delta, which the list takes.
+        await controller.perform(.pauseAll)
+        try await eventually("every task shown paused", timeout: .seconds(20)) {
+            remote.snapshots.read().rows.count == Self.count && remote.snapshots.read().rows.allSatisfy { $0.task.state == .paused }
+        }
+        #expect(remote.loss == nil)
+    }
+}
