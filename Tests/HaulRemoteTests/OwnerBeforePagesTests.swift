@@ -1,10 +1,11 @@
 import Foundation
 import HaulCore
+import HaulReport
 import HaulTestSupport
 import Testing
 @testable import HaulRemote
 
-/// An owner older than the attached list's pages: it has no `haul.rows`, and its `haul.snapshot` knows no `pages`
+/// An owner older than the attached list's pages: it has no `haul.rows` (nor `haul.lines`), and its `haul.snapshot` knows no `pages`
 /// (whole snapshots, and deltas of any size). The real dispatcher behind a filter that makes it so.
 final class OwnerBeforePages: RPCService {
     let current: RPCDispatcher
@@ -13,7 +14,7 @@ final class OwnerBeforePages: RPCService {
 
     func answer(_ body: [UInt8], from caller: RPCCaller) async -> RPCReply {
         guard var request = (try? JSONValue.parse(body))?.objectValue else { return await current.answer(body, from: caller) }
-        if request["method"] == .string("haul.rows") {
+        if request["method"] == .string("haul.rows") || request["method"] == .string("haul.lines") {
             return RPCReply(body: Array(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found."}}"#.utf8), httpStatus: 400)
         }
         if var params = request["params"]?.arrayValue, var options = params.first?.objectValue {
@@ -68,5 +69,9 @@ final class OwnerBeforePages: RPCService {
             remote.snapshots.read().rows.count == Self.count && remote.snapshots.read().rows.allSatisfy { $0.task.state == .paused }
         }
         #expect(remote.loss == nil)
+        // `haul list` formats the older owner's snapshot itself.
+        var lines: [String] = []
+        #expect(try await client.forEachLines(format: QueueListing.Format()) { lines += $0.text.split(separator: "\n").map(String.init) } == Self.count)
+        #expect(lines.map { String($0.prefix { $0 != " " }) } == (1...Self.count).map { "#\($0)" })
     }
 }

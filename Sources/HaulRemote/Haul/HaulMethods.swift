@@ -76,17 +76,7 @@ struct HaulMethods: Sendable {
             throw .failed("not a listing format: \(error)")
         }
         let (snapshot, range) = page(params)
-        var text = ""
-        var count = 0
-        for row in snapshot.rows[range] {
-            guard let line = QueueListing.line(row, format) else { continue }
-            text += line
-            text += "\n"
-            count += 1
-        }
-        return try encodedPage(LinesPage(
-            sequence: snapshot.sequence, total: snapshot.rows.count, next: range.upperBound, schedule: snapshot.schedule,
-            count: count, text: text))
+        return try encodedPage(LinesPage(snapshot, rows: range, format: format))
     }
 
     /// The snapshot a page is read from (the listing's while the owner holds it, else the latest) and the page's rows

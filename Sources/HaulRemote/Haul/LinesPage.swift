@@ -25,4 +25,19 @@ public struct LinesPage: Sendable, Codable {
         self.count = count
         self.text = text
     }
+
+    /// What `haul list` prints in `format` for `snapshot`'s rows in `range`.
+    public init(_ snapshot: QueueSnapshot, rows range: Range<Int>, format: QueueListing.Format) {
+        var text = ""
+        var count = 0
+        for row in snapshot.rows[range] {
+            guard let line = QueueListing.line(row, format) else { continue }
+            text += line
+            text += "\n"
+            count += 1
+        }
+        self.init(
+            sequence: snapshot.sequence, total: snapshot.rows.count, next: range.upperBound, schedule: snapshot.schedule,
+            count: count, text: text)
+    }
 }

@@ -116,7 +116,16 @@ public struct OwnerClient: Sendable {
     public func forEachLines(
         pageSize: Int = 2_000, format: QueueListing.Format, _ body: (LinesPage) -> Void
     ) async throws -> Int {
-        var page = try await lines(from: 0, limit: pageSize, format: format)
+        var page: LinesPage
+        do {
+            page = try await lines(from: 0, limit: pageSize, format: format)
+        } catch OwnerCallError.refused {
+            // An owner older than `haul.lines` (running since before an upgrade): its snapshot, formatted here.
+            let snapshot = try await snapshot()
+            let whole = LinesPage(snapshot, rows: snapshot.rows.indices, format: format)
+            if whole.count > 0 { body(whole) }
+            return whole.count
+        }
         var count = 0
         while true {
             let next = page.next
