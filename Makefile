@@ -21,8 +21,8 @@ demo: build
 
 # Tests in tiers, by test target, one build for all: `make test-unit` (pure values and the store: no server, no haul
 # process; about 30 s of tests), `make test-engine` (libcurl, the fault server and the RPC server on loopback),
-# `make test-e2e` (the built haul against real servers, tmux and nginx). `make test` runs every tier: the unit tier in
-# parallel (as `make test-unit`), the others one test at a time.
+# `make test-e2e` (the built haul against real servers, tmux and nginx). `make test` runs every tier one test at a time
+# (CI builds the sanitizer's tests beside it: unit tests run in parallel there waited seconds for a thread).
 UNIT_TARGETS = HaulCoreTests|HaulStoreTests|HaulSettingsTests|HaulReportTests|HaulTUITests
 ENGINE_TARGETS = HaulTransferTests|FaultServerTests|HaulRemoteTests
 E2E_TARGETS = HaulEndToEndTests
@@ -40,8 +40,7 @@ test-build: test-deps
 	if [ -n "$$untiered" ]; then echo "test targets in no tier (add them to the Makefile's lists):" $$untiered; exit 1; fi
 
 test: test-build
-	$(RUN_TESTS) --filter '^($(UNIT_TARGETS))\.'
-	$(RUN_TESTS) $(SERIAL) --skip '^($(UNIT_TARGETS))\.'
+	$(RUN_TESTS) $(SERIAL)
 
 test-unit: test-build
 	$(RUN_TESTS) --filter '^($(UNIT_TARGETS))\.'

@@ -38,13 +38,13 @@ import Testing
         #expect(notifications.deliveries.count == 0)
     }
 
-    /// A notification that never arrives holds the end for the given time only.
+    /// A notification that never arrives holds the end for the given time only: the wait gives up (a wait without
+    /// a bound would hold the test to its time limit). No wall-clock figure: how soon this test's task runs again
+    /// after the timer fired depends on what else the machine runs (9.6 s once, beside a build and parallel tests).
     @Test func theWaitIsBounded() async {
         let deliveries = PendingDeliveries()
         deliveries.started()
-        let start = ContinuousClock.now
         #expect(await deliveries.waitForAll(timeout: .milliseconds(200)) == false)
-        #expect(ContinuousClock.now - start < .seconds(5))
         deliveries.ended()
         #expect(await deliveries.waitForAll(timeout: .seconds(5)) == true)
     }
