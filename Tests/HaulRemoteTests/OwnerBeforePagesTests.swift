@@ -31,30 +31,11 @@ final class OwnerBeforePages: RPCService {
 /// A newer list attached to an older owner takes its snapshots whole, as lists before pages did.
 @Suite(.timeLimit(.minutes(1))) struct OwnerBeforePagesTests {
     static let count = 300
-    let store = MemoryTaskStore()
-    let driver = ScriptedDriver()
-    let box = SnapshotBox()
 
     @Test func aListAttachedToAnOwnerWithoutPagesTakesItsSnapshotsWhole() async throws {
-        let controller = DownloadController(store: store, driver: driver, snapshots: box, configuration: .init(maxConcurrent: 1))
-        await controller.perform(.add((1...Self.count).map {
-            NewTask(url: "http://127.0.0.1:9/f\($0).bin", directory: "/tmp/haul-rpc-tests")
-        }))
-        let access = ControllerAccess(controller: controller, snapshots: box, stop: { await controller.stop() })
-        let dispatcher = RPCDispatcher(
-            access: access, intake: TaskIntake(defaultDirectory: "/tmp/haul-rpc-tests", allowedDirectories: []), secret: nil,
-            processID: 42)
-        let directory = try TemporaryDirectory(prefix: "haul-old-owner")
-        let server = RPCServer(
-            service: OwnerBeforePages(dispatcher), configuration: RPCServerConfiguration(socketPath: directory.file("haul.sock")))
-        try await server.start()
-        do {
-            try await attach(OwnerClient(socketPath: directory.file("haul.sock")), to: controller)
-        } catch {
-            await server.shutdown()
-            throw error
+        try await servingQueue(count: Self.count, service: { OwnerBeforePages($0) }) { controller, _, client in
+            try await attach(client, to: controller)
         }
-        await server.shutdown()
     }
 
     func attach(_ client: OwnerClient, to controller: DownloadController) async throws {

@@ -11,30 +11,11 @@ import HaulReport
     static let count = 2_000
     /// Far below the whole queue's JSON (about 1.5 MB for 2,000 rows), far above a page's.
     static let answerLimit = 256 << 10
-    let store = MemoryTaskStore()
-    let driver = ScriptedDriver()
     let box = SnapshotBox()
 
     /// A controller holding `count` tasks, its RPC served on a Unix socket while `body` runs with a client of it.
     func serving(_ body: (DownloadController, RPCDispatcher, OwnerClient) async throws -> Void) async throws {
-        let controller = DownloadController(store: store, driver: driver, snapshots: box, configuration: .init(maxConcurrent: 1))
-        await controller.perform(.add((1...Self.count).map {
-            NewTask(url: "http://127.0.0.1:9/f\($0).bin", directory: "/tmp/haul-rpc-tests")
-        }))
-        let access = ControllerAccess(controller: controller, snapshots: box, stop: { await controller.stop() })
-        let dispatcher = RPCDispatcher(
-            access: access, intake: TaskIntake(defaultDirectory: "/tmp/haul-rpc-tests", allowedDirectories: []), secret: nil,
-            processID: 42)
-        let directory = try TemporaryDirectory(prefix: "haul-rows")
-        let server = RPCServer(service: dispatcher, configuration: RPCServerConfiguration(socketPath: directory.file("haul.sock")))
-        try await server.start()
-        do {
-            try await body(controller, dispatcher, OwnerClient(socketPath: directory.file("haul.sock"), maxResponseBytes: Self.answerLimit))
-        } catch {
-            await server.shutdown()
-            throw error
-        }
-        await server.shutdown()
+        try await servingQueue(count: Self.count, answerLimit: Self.answerLimit, snapshots: box, body)
     }
 
     @Test func everyRowComesInOrderInAnswersFarSmallerThanTheQueue() async throws {
